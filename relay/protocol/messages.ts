@@ -1,0 +1,90 @@
+// The message shapes exchanged between the relay and a world over /relay (module-protocol.md §2, §4).
+// Shared by the relay and the sandbox world, so neither may import anything platform-specific here.
+
+export const DOCUMENT_TYPES = [
+  'Scene',
+  'Actor',
+  'Item',
+  'JournalEntry',
+  'RollTable',
+  'Cards',
+  'Macro',
+  'Playlist',
+] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+export const EVENT_CHANNELS = [
+  'roll-events',
+  'chat-events',
+  'hooks',
+  'combat-events',
+  'actor-events',
+  'scene-events',
+] as const;
+export type EventChannel = (typeof EVENT_CHANNELS)[number];
+
+/** The push message type the world sends on each channel. */
+export const PUSH_TYPE_OF_CHANNEL: Record<EventChannel, string> = {
+  'roll-events': 'roll-data',
+  'chat-events': 'chat-event',
+  hooks: 'hook-event',
+  'combat-events': 'combat-event',
+  'actor-events': 'actor-event',
+  'scene-events': 'scene-event',
+};
+
+/** Close codes of module-protocol.md §2.3. */
+export const CloseCode = {
+  normal: 1000,
+  policyViolation: 1008,
+  noAuth: 4002,
+  duplicateConnection: 4004,
+} as const;
+
+/** A request the relay sends to the world: the operation, its id, and the parameters at the top level. */
+export interface WorldRequest {
+  type: string;
+  requestId: string;
+  userId?: string;
+  [parameter: string]: unknown;
+}
+
+/** A reply or push from the world. A reply's type is `<request type>-result`; an `error` string means failure. */
+export interface WorldMessage {
+  type: string;
+  requestId?: string;
+  error?: unknown;
+  [field: string]: unknown;
+}
+
+export interface PlayerListEntry {
+  id: string;
+  name: string;
+  role: number;
+  active: boolean;
+}
+
+/** The metadata a world sends as query parameters when it connects (module-protocol.md §2.1). */
+export interface WorldMetadata {
+  worldId?: string;
+  worldTitle?: string;
+  foundryVersion?: string;
+  systemId?: string;
+  systemTitle?: string;
+  systemVersion?: string;
+  customName?: string;
+}
+
+export const WORLD_METADATA_KEYS = [
+  'worldId',
+  'worldTitle',
+  'foundryVersion',
+  'systemId',
+  'systemTitle',
+  'systemVersion',
+  'customName',
+] as const satisfies readonly (keyof WorldMetadata)[];
+
+export function resultTypeOf(requestType: string): string {
+  return `${requestType}-result`;
+}
