@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { DEFAULT_SCOPES, SCOPES } from '../auth/scopes.ts';
+import type { PairRequest } from '../auth/pairing.ts';
+import { HttpError } from '../http/errors.ts';
+import { oneOf, text, textList } from '../api/parameters.ts';
+import { localRoute, type Route } from '../api/route.ts';
+import type { RelayServices } from '../services.ts';
+
+const scopeList = textList().pipe(z.array(oneOf(SCOPES), { error: 'must list known scopes' }));
+
+const keyFields = {
+  name: text().max(100, { error: 'is at most 100 characters' }).describe('What the key is for, e.g. "Stream Deck"'),
+  scopes: scopeList.describe('Scopes the key grants; GET /admin/scopes lists them'),
+  userId: z.string({ error: 'must be a string' }).max(200).optional().describe('Tabletop user the key always acts as'),
+  worldIds: textList().optional().describe('Client ids of the only worlds the key may reach'),
+};
+
+function pairRequestView(request: PairRequest) {
+  return {
+    code: request.code,
+    status: request.status,
+    upgradeOnly: request.upgradeOnly,
+    world: request.world,
+    createdAt: new Date(request.createdAt).toISOString(),
+    expiresAt: new Date(request.expiresAt).toISOString(),
+  };
+}
+
+function statusOf(services: RelayServices) {
+  return {
+    worlds: services.tabletop.worlds().map((world) => ({
+      clientId: world.clientId,
+      ...world.metadata,
+      connectedSince: world.connectedSince.toISOString(),
+      players: world.players,
+    })),
+    pairRequests: services.pairing.pending().map(pairRequestView),
+    eventStreams: services.events.total(),
+    pendingWorldRequests: services.tabletop.pending.size,
+  };
+}
+
+function notFound(what: string): never {
+  throw new HttpError(404, `No ${what} with this id`);
+}
+
+const admin = 'admin' as const;
+const none = z.object({});
+
+/** The admin API: what the tray UI and local scripts use to manage keys, pairing and worlds. Loopback and admin token only. */
+export const adminRoutes: Route[] = [
+  localRoute({
+    method: 'GET',
+    path: '/admin/status',
+    summary: 'Connected worlds, waiting pair requests and open streams',
+    access: admin,
+    parameters: none,
+    handle: ({ services }) => ({ body: statusOf(services) }),
+  }),
+  localRoute({
+    method: 'GET',
+    path: '/admin/scopes',
+    summary: 'The scopes a key can hold, and those a new key gets by default',
+    access: admin,
+    parameters: none,
+    handle: () => ({ body: { scopes: SCOPES, defaultScopes: DEFAULT_SCOPES } }),
+  }),
+  localRoute({
+    method: 'GET',
+    path: '/admin/pair-requests',
+    summary: 'Pair requests waiting for a decision',
+    access: admin,
+    parameters: none,
+    handle: ({ services }) => ({ body: { pairRequests: services.pairing.pending().map(pairRequestView) } }),
+  }),
+  localRoute({
+    method: 'POST',
+    path: '/admin/pair-requests/{code}/approve',
+    summary: 'Approve a pair request; the waiting module then receives its pairing code',
+    access: admin,
+    parameters: none,
+    handle: ({ request, services }) => ({ body: pairRequestView(services.pairing.approve(String(request.params.code))) }),
+  }),
+  localRoute({
+    method: 'POST',
+    path: '/admin/pair-requests/{code}/deny',
+    summary: 'Deny a pair request',
+    access: admin,
+    parameters: none,
+    handle: ({ request, services }) => ({ body: pairRequestView(services.pairing.deny(String(request.params.code))) }),
+  }),
+  localRoute({
+    method: 'POST',
+    path: '/admin/pairing-codes',
+    summary: "Issue a 6-character code to type into the module's Enter Code box",
+    access: admin,
+    parameters: z.object({ clientId: text().optional().describe('Add a browser to this already paired world') }),
+    handle: ({ parameters, services }) => {
+      const code = services.pairing.issueCode({ clientId: parameters.clientId });
+      return {
+        status: 201,
+        body: { code: code.code, expiresAt: new Date(code.expiresAt).toISOString(), expiresIn: Math.round((code.expiresAt - Date.now()) / 1000) },
+      };
+    },
+  }),
+  localRoute({
+    method: 'GET',
+    path: '/admin/keys',
+    summary: 'API keys (never the keys themselves)',
+    access: admin,
+    parameters: none,
+    handle: ({ services }) => ({ body: { keys: services.keys.list() } }),
+  }),
+  localRoute({
+    method: 'POST',
+    path: '/admin/keys',
+    summary: 'Create an API key; the full key is in this answer only',
+    access: admin,
+    parameters: z.object({ ...keyFields, scopes: keyFields.scopes.default([...DEFAULT_SCOPES]) }),
+    handle: ({ parameters, services }) => {
+      const { key, record } = services.keys.create(parameters);
+      return { status: 201, body: { ...record, key } };
+    },
+  }),
+  localRoute({
+    method: 'PATCH',
+    path: '/admin/keys/{id}',
+    summary: "Change a key's name, scopes or bindings",
+    access: admin,
+    parameters: z.object({
+      name: keyFields.name.optional(),
+      scopes: keyFields.scopes.optional(),
+      userId: keyFields.userId,
+      worldIds: keyFields.worldIds,
+    }),
+    handle: ({ parameters, request, services }) => ({
+      body: services.keys.update(String(request.params.id), parameters) ?? notFound('API key'),
+    }),
+  }),
+  localRoute({
+    method: 'POST',
+    path: '/admin/keys/{id}/rotate',
+    summary: 'Replace a key with a new one; the old one stops working at once',
+    access: admin,
+    parameters: none,
+    handle: ({ request, services }) => {
+      const rotated = services.keys.rotate(String(request.params.id)) ?? notFound('API key');
+      return { body: { ...rotated.record, key: rotated.key } };
+    },
+  }),
+  localRoute({
+    method: 'DELETE',
+    path: '/admin/keys/{id}',
+    summary: 'Revoke a key',
+    access: admin,
+    parameters: none,
+    handle: ({ request, services }) => {
+      if (!services.keys.revoke(String(request.params.id))) notFound('API key');
+      return { body: { revoked: true } };
+    },
+  }),
+  localRoute({
+    method: 'GET',
+    path: '/admin/connection-tokens',
+    summary: 'The tokens worlds connect with (never the tokens themselves)',
+    access: admin,
+    parameters: none,
+    handle: ({ services }) => ({ body: { connectionTokens: services.connectionTokens.list() } }),
+  }),
+  localRoute({
+    method: 'DELETE',
+    path: '/admin/connection-tokens/{id}',
+    summary: 'Revoke a connection token and disconnect the world using it',
+    access: admin,
+    parameters: none,
+    handle: ({ request, services }) => {
+      const revoked = services.connectionTokens.revoke(String(request.params.id)) ?? notFound('connection token');
+      services.tabletop.disconnectToken(revoked.id, 'Connection token revoked');
+      return { body: { revoked: true } };
+    },
+  }),
+];

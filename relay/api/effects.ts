@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { record, text } from './parameters.ts';
+import { worldRoute, type Route } from './route.ts';
+
+const target = { uuid: text().describe('Actor or token UUID') };
+
+export const effectsRoutes: Route[] = [
+  worldRoute({
+    method: 'GET',
+    path: '/effects',
+    summary: 'List the active effects on an actor or token',
+    access: { scope: 'effects:read' },
+    from: 'body+query',
+    parameters: z.object(target),
+    operation: 'get-effects',
+  }),
+  worldRoute({
+    method: 'GET',
+    path: '/effects/list',
+    summary: "List the game system's status effects (valid statusId values)",
+    access: { scope: 'effects:read' },
+    parameters: z.object({}),
+    operation: 'get-status-effects',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/effects',
+    summary: 'Add a status effect (statusId) or a custom effect (effectData) to an actor or token',
+    access: { scope: 'effects:write' },
+    parameters: z
+      .object({
+        ...target,
+        statusId: text().optional().describe('A status effect id from GET /effects/list'),
+        effectData: record().optional().describe('ActiveEffect data: name, icon, duration, changes'),
+      })
+      .refine((p) => (p.statusId === undefined) !== (p.effectData === undefined), {
+        error: "Give exactly one of 'statusId' or 'effectData'",
+      }),
+    operation: 'add-effect',
+  }),
+  worldRoute({
+    method: 'DELETE',
+    path: '/effects',
+    summary: 'Remove an effect by its id or by its status',
+    access: { scope: 'effects:write' },
+    parameters: z
+      .object({
+        ...target,
+        effectId: text().optional().describe('The ActiveEffect id'),
+        statusId: text().optional().describe('A status effect id'),
+      })
+      .refine((p) => (p.effectId === undefined) !== (p.statusId === undefined), {
+        error: "Give exactly one of 'effectId' or 'statusId'",
+      }),
+    operation: 'remove-effect',
+  }),
+];

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { text, textList } from './parameters.ts';
+import { streamRoute, type Route } from './route.ts';
+
+const scope = { scope: 'events:subscribe' } as const;
+
+export const eventRoutes: Route[] = [
+  streamRoute({
+    method: 'GET',
+    path: '/hooks/subscribe',
+    summary: 'Stream tabletop hook events, named after the hook (Server-Sent Events)',
+    access: scope,
+    parameters: z.object({ hooks: textList().optional().describe('Hook names to keep, comma-separated; omit for all') }),
+    stream: 'hooks',
+    filter: (p) => ({ hooks: p.hooks }),
+  }),
+  streamRoute({
+    method: 'GET',
+    path: '/encounters/subscribe',
+    summary: 'Stream combat events: combat-start, combat-turn, combat-combatant-add, combat-combatant-remove, combat-end',
+    access: scope,
+    parameters: z.object({ encounterId: text().optional().describe('Only this combat') }),
+    stream: 'combat',
+    filter: (p) => ({ encounterId: p.encounterId }),
+  }),
+  streamRoute({
+    method: 'GET',
+    path: '/actor/subscribe',
+    summary: "Stream one actor's events: actor-update, actor-effect-add, actor-item-add, ...",
+    access: scope,
+    parameters: z.object({ actorUuid: text().describe('The actor to follow') }),
+    stream: 'actor',
+    filter: (p) => ({ actorUuid: p.actorUuid }),
+  }),
+  streamRoute({
+    method: 'GET',
+    path: '/scene/subscribe',
+    summary: 'Stream scene events: scene-token-create, scene-token-update, scene-wall-delete, ...',
+    access: scope,
+    parameters: z.object({ sceneId: text().optional().describe('Only this scene') }),
+    stream: 'scene',
+    filter: (p) => ({ sceneId: p.sceneId }),
+  }),
+];

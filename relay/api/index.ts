@@ -1,0 +1,29 @@
+import { adminRoutes } from '../admin/routes.ts';
+import { clientRoutes } from './clients.ts';
+import { effectsRoutes } from './effects.ts';
+import { eventRoutes } from './events.ts';
+import { pairingRoutes } from './pairing.ts';
+import { playlistRoutes } from './playlist.ts';
+import type { Route } from './route.ts';
+import { rollRoutes } from './roll.ts';
+import { searchRoutes } from './search.ts';
+import { sheetRoutes } from './sheet.ts';
+import { statusRoutes } from './status.ts';
+import { structureRoutes } from './structure.ts';
+import { utilityRoutes } from './utility.ts';
+
+/** Every route the relay serves. More specific paths come first where two could match. */
+export const allRoutes: readonly Route[] = [
+  ...statusRoutes,
+  ...pairingRoutes,
+  ...adminRoutes,
+  ...clientRoutes,
+  ...effectsRoutes,
+  ...rollRoutes,
+  ...playlistRoutes,
+  ...structureRoutes,
+  ...searchRoutes,
+  ...sheetRoutes,
+  ...eventRoutes,
+  ...utilityRoutes,
+];

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+// Schemas for parameters that may arrive as query strings ("true", "20", "a,b") or as typed JSON body values.
+// Each carries the message that ends up in the 400 answer after the parameter's name.
+
+function fromQueryBoolean(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const lower = value.trim().toLowerCase();
+  if (lower === 'true' || lower === '1') return true;
+  if (lower === 'false' || lower === '0') return false;
+  return value;
+}
+
+function fromQueryNumber(value: unknown): unknown {
+  if (typeof value !== 'string' || value.trim() === '') return value;
+  const number = Number(value);
+  return Number.isNaN(number) ? value : number;
+}
+
+function fromListString(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  if (text.startsWith('[')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return value;
+    }
+  }
+  return text === '' ? [] : text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+}
+
+function fromJsonString(value: unknown): unknown {
+  if (typeof value !== 'string' || !value.trim().startsWith('{')) return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+export const text = () => z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' });
+
+export const flag = () => z.preprocess(fromQueryBoolean, z.boolean({ error: 'must be true or false' }));
+
+export const number = () => z.preprocess(fromQueryNumber, z.number({ error: 'must be a number' }));
+
+export const wholeNumber = () =>
+  z.preprocess(fromQueryNumber, z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }));
+
+export const textList = () =>
+  z.preprocess(
+    fromListString,
+    z.array(z.string({ error: 'must hold only strings' }), {
+      error: 'must be a comma-separated list or a JSON array of strings',
+    }),
+  );
+
+export const record = () =>
+  z.preprocess(fromJsonString, z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }));
+
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `must be one of ${values.join(', ')}` });
+}
+
+/** The 400 message for the first problem zod found, naming the parameter. */
+export function describeIssue(issue: z.core.$ZodIssue): string {
+  const name = issue.path.map(String).join('.');
+  if (issue.code === 'invalid_type' && issue.input === undefined) return `'${name}' is required`;
+  if (name === '') return issue.message;
+  return `'${name}' ${issue.message}`;
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { number, text } from './parameters.ts';
+import { worldRoute, type Route } from './route.ts';
+
+const playlist = {
+  playlistId: text().optional().describe('Playlist id'),
+  playlistName: text().optional().describe('Playlist name (case-insensitive)'),
+};
+const sound = {
+  soundId: text().optional().describe('Sound id within the playlist'),
+  soundName: text().optional().describe('Sound name (case-insensitive)'),
+};
+
+function identified<T extends { playlistId?: string; playlistName?: string }>(parameters: T): boolean {
+  return parameters.playlistId !== undefined || parameters.playlistName !== undefined;
+}
+const playlistRequired = { error: "Either 'playlistId' or 'playlistName' is required" };
+
+const scope = { scope: 'playlist:control' } as const;
+
+export const playlistRoutes: Route[] = [
+  worldRoute({
+    method: 'GET',
+    path: '/playlists',
+    summary: 'All playlists with their sounds',
+    access: scope,
+    parameters: z.object({}),
+    operation: 'get-playlists',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/playlist/play',
+    summary: 'Play a playlist, or one sound of it',
+    access: scope,
+    parameters: z.object({ ...playlist, ...sound }).refine(identified, playlistRequired),
+    operation: 'playlist-play',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/playlist/stop',
+    summary: 'Stop a playlist',
+    access: scope,
+    parameters: z.object(playlist).refine(identified, playlistRequired),
+    operation: 'playlist-stop',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/playlist/next',
+    summary: 'Skip to the next sound of a playlist',
+    access: scope,
+    parameters: z.object(playlist).refine(identified, playlistRequired),
+    operation: 'playlist-next',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/playlist/volume',
+    summary: 'Set the volume of a playlist or of one of its sounds',
+    access: scope,
+    parameters: z
+      .object({
+        ...playlist,
+        ...sound,
+        volume: number()
+          .pipe(z.number().min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' }))
+          .describe('0.0 (silent) to 1.0 (full)'),
+      })
+      .refine(identified, playlistRequired),
+    operation: 'playlist-volume',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/stop-sound',
+    summary: 'Stop playing sounds: those with this source path, or all',
+    access: scope,
+    parameters: z.object({ src: text().optional().describe('Audio file path; omit to stop every sound') }),
+    operation: 'stop-sound',
+  }),
+];

@@ -1,0 +1,79 @@
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { Scope } from '../auth/scopes.ts';
+import type { ApiKeyRecord } from '../auth/api-keys.ts';
+import type { StreamFilter, StreamKind } from '../events/streams.ts';
+import type { RelayServices } from '../services.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Who may call a route: holders of a key with the scope, anyone, or the admin (loopback plus admin token). */
+export type Access = { scope: Scope } | 'public' | 'admin';
+
+/** Where a route reads its parameters: the query string, the JSON body, or both (body first). */
+export type ParameterSource = 'query' | 'body' | 'body+query';
+
+export type ParameterSchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
+
+interface RouteBase<S extends ParameterSchema> {
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  access: Access;
+  /** Parses, defaults and documents the parameters; a bad one is a 400 that names it. */
+  parameters: S;
+  /** Defaults to the query for GET and to body then query for everything else. */
+  from?: ParameterSource;
+}
+
+/** A route answered by the world: its parameters become a request message and the world's result the answer. */
+export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends RouteBase<S> {
+  kind: 'world';
+  operation: string;
+  timeoutMs?: number;
+  /** The fields sent to the world, when they are not the parameters as they are. */
+  message?: (parameters: z.output<S>) => Record<string, unknown>;
+  /** `image`: the world answers with a data URL that goes out as bytes (GET /sheet). */
+  reply?: 'json' | 'image';
+}
+
+/** A Server-Sent Events stream of one world's pushes. */
+export interface StreamRoute<S extends ParameterSchema = ParameterSchema> extends RouteBase<S> {
+  kind: 'stream';
+  stream: StreamKind;
+  filter: (parameters: z.output<S>) => StreamFilter;
+}
+
+export interface LocalContext<P> {
+  parameters: P;
+  key: ApiKeyRecord | undefined;
+  request: Request;
+  response: Response;
+  services: RelayServices;
+}
+
+export interface LocalAnswer {
+  status?: number;
+  body: unknown;
+}
+
+/** A route the relay answers itself. */
+export interface LocalRoute<S extends ParameterSchema = ParameterSchema> extends RouteBase<S> {
+  kind: 'local';
+  handle: (context: LocalContext<z.output<S>>) => LocalAnswer | Promise<LocalAnswer>;
+}
+
+export type Route = WorldRoute | StreamRoute | LocalRoute;
+
+// These keep each entry's parameter type for its callbacks while the tables hold plain `Route`s.
+export function worldRoute<S extends ParameterSchema>(route: Omit<WorldRoute<S>, 'kind'>): Route {
+  return { ...route, kind: 'world' } as unknown as Route;
+}
+
+export function streamRoute<S extends ParameterSchema>(route: Omit<StreamRoute<S>, 'kind'>): Route {
+  return { ...route, kind: 'stream' } as unknown as Route;
+}
+
+export function localRoute<S extends ParameterSchema>(route: Omit<LocalRoute<S>, 'kind'>): Route {
+  return { ...route, kind: 'local' } as unknown as Route;
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { flag, number, oneOf, text } from './parameters.ts';
+import { worldRoute, type Route } from './route.ts';
+
+export const sheetRoutes: Route[] = [
+  worldRoute({
+    method: 'GET',
+    path: '/sheet',
+    summary: "An image of an entity's sheet (PNG or JPEG bytes)",
+    access: { scope: 'sheet:read' },
+    parameters: z
+      .object({
+        uuid: text().optional().describe('The entity to capture'),
+        selected: flag().optional().describe('Capture the selected token'),
+        actor: flag().optional().describe("With selected: capture the token's actor"),
+        format: oneOf(['png', 'jpeg']).default('png').describe('Image format'),
+        quality: number()
+          .pipe(z.number().min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' }))
+          .default(0.9)
+          .describe('JPEG quality, 0 to 1'),
+        scale: number()
+          .pipe(z.number().min(0.1, { error: 'must be between 0.1 and 4' }).max(4, { error: 'must be between 0.1 and 4' }))
+          .default(1)
+          .describe('Device pixel ratio of the capture'),
+      })
+      .refine((p) => p.uuid !== undefined || p.selected === true, { error: "Either 'uuid' or 'selected' is required" }),
+    operation: 'sheet-screenshot',
+    timeoutMs: 20_000,
+    reply: 'image',
+  }),
+];

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { DOCUMENT_TYPES } from '../protocol/messages.ts';
+import { HttpError } from '../http/errors.ts';
+import { flag, oneOf, text, textList, wholeNumber } from './parameters.ts';
+import { localRoute, worldRoute, type Route } from './route.ts';
+
+const documentTypeList = textList().pipe(
+  z.array(oneOf(DOCUMENT_TYPES), { error: `must list document types: ${DOCUMENT_TYPES.join(', ')}` }),
+);
+
+export const structureRoutes: Route[] = [
+  worldRoute({
+    method: 'GET',
+    path: '/structure',
+    summary: 'The folder and compendium structure of the world',
+    access: { scope: 'structure:read' },
+    parameters: z.object({
+      includeEntityData: flag().default(false).describe('Full entity data instead of UUIDs and names'),
+      path: text().optional().describe('Folder.<id> or Compendium.<pack> to read from; omit for the root'),
+      recursive: flag().default(false).describe('Descend the folder tree'),
+      recursiveDepth: wholeNumber()
+        .pipe(z.number().min(1, { error: 'must be at least 1' }).max(50, { error: 'must be at most 50' }))
+        .default(5)
+        .describe('How deep to descend'),
+      // The module filters on the message type when `types` is missing, so the relay always sends the list.
+      types: documentTypeList.default([...DOCUMENT_TYPES]).describe('Document types, comma-separated or a JSON array'),
+    }),
+    operation: 'structure',
+  }),
+  worldRoute({
+    method: 'GET',
+    path: '/get-folder',
+    summary: 'A folder, found by its exact name, with its contents',
+    access: { scope: 'structure:read' },
+    from: 'body+query',
+    parameters: z.object({ name: text().describe('Exact folder name') }),
+    operation: 'get-folder',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/create-folder',
+    summary: 'Create a folder',
+    access: { scope: 'structure:write' },
+    parameters: z.object({
+      name: text().describe('Folder name'),
+      folderType: oneOf(DOCUMENT_TYPES).describe('The document type the folder holds'),
+      parentFolderId: text().optional().describe('Parent folder id; omit for the root level'),
+    }),
+    operation: 'create-folder',
+  }),
+  worldRoute({
+    method: 'DELETE',
+    path: '/delete-folder',
+    summary: 'Delete a folder',
+    access: { scope: 'structure:write' },
+    parameters: z.object({
+      folderId: text().describe('Folder id'),
+      deleteAll: flag().default(false).describe('Also delete the entities and folders inside'),
+    }),
+    operation: 'delete-folder',
+  }),
+  localRoute({
+    method: 'GET',
+    path: '/contents/{path}',
+    summary: 'Deprecated: use GET /structure?path=',
+    access: { scope: 'structure:read' },
+    parameters: z.object({}),
+    handle: () => {
+      throw new HttpError(400, 'This endpoint has been deprecated.', {
+        message: 'Use GET /structure with the path query parameter instead.',
+        example: '/structure?path=Folder.<folder id>&recursive=true',
+      });
+    },
+  }),
+];

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { flag, record, text, textList } from './parameters.ts';
+import { worldRoute, type Route } from './route.ts';
+
+export const utilityRoutes: Route[] = [
+  worldRoute({
+    method: 'POST',
+    path: '/select',
+    summary: 'Select tokens on the active scene',
+    access: { scope: 'entity:read' },
+    from: 'body',
+    parameters: z.object({
+      uuids: textList().optional().describe('Token UUIDs'),
+      name: text().optional().describe('Token name (case-insensitive)'),
+      // The module matches every token when `data` is present, even empty, so an empty one is never sent.
+      data: record()
+        .optional()
+        .transform((data) => (data && Object.keys(data).length > 0 ? data : undefined))
+        .describe('Property paths and values to match'),
+      overwrite: flag().optional().describe('Replace the current selection'),
+      all: flag().optional().describe('Select every token on the scene'),
+    }),
+    operation: 'select',
+  }),
+  worldRoute({
+    method: 'GET',
+    path: '/selected',
+    summary: 'The selected tokens and their actors',
+    access: { scope: 'entity:read' },
+    parameters: z.object({}),
+    operation: 'selected',
+  }),
+  worldRoute({
+    method: 'GET',
+    path: '/players',
+    summary: 'The users of the world',
+    access: { scope: 'entity:read' },
+    parameters: z.object({}),
+    operation: 'players',
+  }),
+  worldRoute({
+    method: 'GET',
+    path: '/world-info',
+    summary: 'World, system, versions, modules, users and active scene',
+    access: { scope: 'world:info' },
+    parameters: z.object({}),
+    operation: 'world-info',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/execute-js',
+    summary: 'Run JavaScript in the tabletop client (the world must allow it)',
+    access: { scope: 'execute-js' },
+    from: 'body',
+    parameters: z.object({ script: text().describe('An async function body; return a JSON value') }),
+    operation: 'execute-js',
+    timeoutMs: 20_000,
+  }),
+];

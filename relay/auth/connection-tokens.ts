@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { JsonFile } from '../storage/json-file.ts';
+import { hashSecret, randomHex } from './secrets.ts';
+
+/** How the token came to be: a pairing by the GM, the demo's own sandbox world, or a relay-started browser session. */
+export type TokenSource = 'pairing' | 'demo' | 'session';
+
+export interface ConnectionTokenRecord {
+  id: string;
+  hash: string;
+  clientId: string;
+  name: string;
+  source: TokenSource;
+  createdAt: string;
+}
+
+export type ConnectionTokenView = Omit<ConnectionTokenRecord, 'hash'>;
+
+/** The secrets a world's module uses to open /relay (module-protocol.md §3). Stored hashed. */
+export class ConnectionTokens {
+  private readonly file: JsonFile<ConnectionTokenRecord[]>;
+  private readonly byHash = new Map<string, ConnectionTokenRecord>();
+
+  constructor(path: string) {
+    this.file = new JsonFile(path);
+    for (const record of this.file.read([])) this.byHash.set(record.hash, record);
+  }
+
+  issue(clientId: string, name: string, source: TokenSource): { token: string; record: ConnectionTokenView } {
+    const token = randomHex(32);
+    const record: ConnectionTokenRecord = {
+      id: randomUUID(),
+      hash: hashSecret(token),
+      clientId,
+      name,
+      source,
+      createdAt: new Date().toISOString(),
+    };
+    this.byHash.set(record.hash, record);
+    this.save();
+    return { token, record: viewOf(record) };
+  }
+
+  verify(token: string): ConnectionTokenRecord | undefined {
+    return this.byHash.get(hashSecret(token));
+  }
+
+  list(): ConnectionTokenView[] {
+    return [...this.byHash.values()].map(viewOf);
+  }
+
+  revoke(id: string): ConnectionTokenView | undefined {
+    for (const record of this.byHash.values()) {
+      if (record.id !== id) continue;
+      this.byHash.delete(record.hash);
+      this.save();
+      return viewOf(record);
+    }
+    return undefined;
+  }
+
+  revokeToken(token: string): ConnectionTokenView | undefined {
+    const record = this.verify(token);
+    return record && this.revoke(record.id);
+  }
+
+  private save(): void {
+    this.file.write([...this.byHash.values()]);
+  }
+}
+
+function viewOf(record: ConnectionTokenRecord): ConnectionTokenView {
+  const { hash: _hash, ...view } = record;
+  return { ...view };
+}

@@ -1,0 +1,62 @@
+// The scope vocabulary of the reference relay (reference-relay-http-api.md §1.1), so existing keys' scope lists carry over.
+
+export const SCOPES = [
+  'entity:read',
+  'entity:write',
+  'roll:read',
+  'roll:execute',
+  'chat:read',
+  'chat:write',
+  'encounter:read',
+  'encounter:manage',
+  'macro:list',
+  'macro:execute',
+  'macro:write',
+  'scene:read',
+  'scene:write',
+  'canvas:read',
+  'canvas:write',
+  'effects:read',
+  'effects:write',
+  'user:read',
+  'user:write',
+  'file:read',
+  'file:write',
+  'playlist:control',
+  'world:info',
+  'clients:read',
+  'sheet:read',
+  'events:subscribe',
+  'session:manage',
+  'execute-js',
+  'search',
+  'structure:read',
+  'structure:write',
+  'dnd5e',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Read-only scopes a new key gets when its creator names none. `execute-js` is never among them. */
+export const DEFAULT_SCOPES: readonly Scope[] = [
+  'entity:read',
+  'roll:read',
+  'chat:read',
+  'encounter:read',
+  'macro:list',
+  'scene:read',
+  'canvas:read',
+  'effects:read',
+  'user:read',
+  'file:read',
+  'world:info',
+  'clients:read',
+  'sheet:read',
+  'events:subscribe',
+  'search',
+  'structure:read',
+  'dnd5e',
+];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}

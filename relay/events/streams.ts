@@ -1,0 +1,106 @@
+import type { EventChannel, WorldMessage } from '../protocol/messages.ts';
+
+/** The kinds of event stream a caller can open, each fed by one channel of the world. */
+export const STREAM_CHANNEL = {
+  roll: 'roll-events',
+  chat: 'chat-events',
+  hooks: 'hooks',
+  combat: 'combat-events',
+  actor: 'actor-events',
+  scene: 'scene-events',
+} as const satisfies Record<string, EventChannel>;
+export type StreamKind = keyof typeof STREAM_CHANNEL;
+
+export interface StreamFilter {
+  userId?: string;
+  hooks?: string[];
+  encounterId?: string;
+  actorUuid?: string;
+  sceneId?: string;
+  speaker?: string;
+  chatType?: number;
+  whisperOnly?: boolean;
+}
+
+export interface StreamEvent {
+  name: string;
+  payload: Record<string, unknown>;
+}
+
+type Fields = Record<string, unknown>;
+
+function fieldsOf(value: unknown): Fields | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
+}
+
+function sameName(a: unknown, b: string): boolean {
+  return typeof a === 'string' && a.toLowerCase() === b.toLowerCase();
+}
+
+/**
+ * The event a stream of this kind sends for a pushed world message, named as the reference relay intended
+ * (reference-relay-http-api.md §4.3) and with the world's envelope unwrapped; undefined when the message does not fit.
+ */
+export function streamEventOf(kind: StreamKind, message: WorldMessage): StreamEvent | undefined {
+  const data = fieldsOf(message.data);
+  if (!data) return undefined;
+  switch (kind) {
+    case 'roll':
+      return { name: 'roll', payload: data };
+    case 'chat': {
+      const inner = fieldsOf(data.data);
+      return inner && typeof data.eventType === 'string' ? { name: `chat-${data.eventType}`, payload: inner } : undefined;
+    }
+    case 'hooks':
+      return typeof data.hook === 'string' ? { name: data.hook, payload: data } : undefined;
+    case 'combat':
+    case 'actor':
+    case 'scene':
+      return typeof data.eventType === 'string' ? { name: `${kind}-${data.eventType}`, payload: data } : undefined;
+  }
+}
+
+/** Whether an event passes a stream's own filter. */
+export function passesFilter(kind: StreamKind, event: StreamEvent, filter: StreamFilter): boolean {
+  const payload = event.payload;
+  switch (kind) {
+    case 'roll':
+      return !filter.userId || rolledBy(payload, filter.userId);
+    case 'chat':
+      return passesChatFilter(event, filter);
+    case 'hooks':
+      return !filter.hooks?.length || filter.hooks.some((hook) => sameName(payload.hook, hook));
+    case 'combat':
+      return !filter.encounterId || payload.encounterId === filter.encounterId;
+    case 'actor':
+      return !filter.actorUuid || payload.actorUuid === filter.actorUuid;
+    case 'scene':
+      return !filter.sceneId || payload.sceneId === filter.sceneId;
+  }
+}
+
+function rolledBy(roll: Fields, user: string): boolean {
+  const author = fieldsOf(roll.user);
+  return author !== undefined && (author.id === user || sameName(author.name, user));
+}
+
+function passesChatFilter(event: StreamEvent, filter: StreamFilter): boolean {
+  if (event.name === 'chat-delete') return true;
+  const message = event.payload;
+  const whisper = Array.isArray(message.whisper) ? message.whisper : [];
+  if (filter.whisperOnly && whisper.length === 0) return false;
+  if (filter.chatType !== undefined && message.type !== filter.chatType) return false;
+  if (filter.speaker && !spokenBy(message, filter.speaker)) return false;
+  if (filter.userId && whisper.length > 0) {
+    const author = fieldsOf(message.author);
+    const isAuthor = author !== undefined && (author.id === filter.userId || sameName(author.name, filter.userId));
+    if (!isAuthor && !whisper.includes(filter.userId)) return false;
+  }
+  return true;
+}
+
+function spokenBy(message: Fields, speaker: string): boolean {
+  const fields = fieldsOf(message.speaker);
+  if (!fields) return false;
+  return [fields.alias, fields.actor, fields.token].some((value) => value === speaker || sameName(value, speaker));
+}

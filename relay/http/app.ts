@@ -1,0 +1,92 @@
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import type { Route } from '../api/route.ts';
+import type { RelayServices } from '../services.ts';
+import { HttpError } from './errors.ts';
+import { handlerFor } from './run-route.ts';
+
+const BODY_LIMIT = '100mb';
+
+/** The Express application: CORS for callers' browsers, JSON bodies, every route table entry, and JSON errors. */
+export function createApp(routes: readonly Route[], services: RelayServices): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(openCors);
+  app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  for (const route of routes) {
+    app[lowerCase(route.method)](expressPath(route.path), handlerFor(route, services));
+  }
+  app.use(unknownEndpoint);
+  app.use(errorToJson);
+  return app;
+}
+
+function lowerCase(method: Route['method']): 'get' | 'post' | 'put' | 'patch' | 'delete' {
+  return method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+}
+
+/** Route tables write parameters as `{name}` (as OpenAPI does); Express wants `:name`. */
+function expressPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** Callers' browsers (the Foundry page while pairing, overlays, web tools) may call the API; the admin API stays same-origin. */
+const openCors: RequestHandler = (request, response, next) => {
+  if (request.path.startsWith('/admin')) {
+    next();
+    return;
+  }
+  response.set({
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Expose-Headers': 'Content-Disposition, Content-Type, X-Image-Width, X-Image-Height, X-Sheet-Source',
+  });
+  if (request.method !== 'OPTIONS') {
+    next();
+    return;
+  }
+  response
+    .set({
+      'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+      'Access-Control-Allow-Headers': 'Accept, Authorization, Content-Type, X-API-Key',
+      'Access-Control-Max-Age': '600',
+    })
+    .status(204)
+    .end();
+};
+
+const unknownEndpoint: RequestHandler = (request) => {
+  throw new HttpError(404, `Unknown endpoint: ${request.method} ${request.path}`);
+};
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+}
+
+const errorToJson: ErrorRequestHandler = (error: unknown, _request, response, next) => {
+  if (response.headersSent) {
+    next(error);
+    return;
+  }
+  const { status, body } = describeError(error);
+  response.status(status).json(body);
+};
+
+function describeError(error: unknown): { status: number; body: Record<string, unknown> } {
+  if (error instanceof HttpError) return { status: error.status, body: error.toBody() };
+  const parserError = error as BodyParserError;
+  switch (parserError.type) {
+    case 'entity.parse.failed':
+      return { status: 400, body: { error: 'The request body is not valid JSON' } };
+    case 'entity.too.large':
+      return { status: 413, body: { error: `Request body too large: the limit is ${BODY_LIMIT}` } };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return { status: 415, body: { error: 'The request body must be UTF-8 JSON' } };
+  }
+  if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    return { status: parserError.status, body: { error: 'The request could not be read' } };
+  }
+  console.error('Unexpected error while answering a request:', error);
+  return { status: 500, body: { error: 'The relay failed to answer this request' } };
+}

@@ -1,0 +1,127 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { describeIssue } from '../api/parameters.ts';
+import type { LocalRoute, ParameterSource, Route, StreamRoute, WorldRoute } from '../api/route.ts';
+import type { ApiKeyRecord } from '../auth/api-keys.ts';
+import type { RelayServices } from '../services.ts';
+import type { WorldReply } from '../tabletop/pending-requests.ts';
+import { checkAccess } from './access.ts';
+import { HttpError } from './errors.ts';
+import { resolveUserId, resolveWorld } from './world-resolution.ts';
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+type Fields = Record<string, unknown>;
+
+/** The one handler behind every route table entry: check access, parse parameters, then answer as the entry says. */
+export function handlerFor(route: Route, services: RelayServices): RequestHandler {
+  const from: ParameterSource = route.from ?? (route.method === 'GET' ? 'query' : 'body+query');
+  return async (request, response) => {
+    const key = checkAccess(route.access, request, services);
+    const raw = rawParameters(request, from);
+    const clientId = takeText(raw, 'clientId', request.query.clientId);
+    const userId = resolveUserId(takeText(raw, 'userId', raw.userId), key);
+    const parameters = parse(route, raw);
+    switch (route.kind) {
+      case 'world':
+        return answerFromWorld(route, parameters, { clientId, userId, key }, services, response);
+      case 'stream':
+        return openStream(route, parameters, { clientId, userId, key }, services, response);
+      case 'local':
+        return answerLocally(route, parameters, key, services, request, response);
+    }
+  };
+}
+
+interface Caller {
+  clientId: string | undefined;
+  userId: string | undefined;
+  key: ApiKeyRecord | undefined;
+}
+
+function rawParameters(request: Request, from: ParameterSource): Fields {
+  const query = request.query as Fields;
+  if (from === 'query') return { ...query };
+  const body = bodyOf(request);
+  return from === 'body' ? { ...body, userId: body.userId ?? query.userId } : { ...query, ...body };
+}
+
+function bodyOf(request: Request): Fields {
+  const body: unknown = request.body;
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'The request body must be a JSON object');
+  return body as Fields;
+}
+
+/** Removes a common parameter from the raw ones and checks it is a non-empty string. */
+function takeText(raw: Fields, name: string, value: unknown): string | undefined {
+  delete raw[name];
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw new HttpError(400, `'${name}' must be a string`);
+  return value.trim() || undefined;
+}
+
+function parse(route: Route, raw: Fields): Fields {
+  for (const name of Object.keys(raw)) if (raw[name] === '') delete raw[name];
+  const result = route.parameters.safeParse(raw);
+  if (!result.success) throw new HttpError(400, describeIssue(result.error.issues[0]!));
+  return result.data;
+}
+
+function timeoutOf(route: WorldRoute, services: RelayServices): number {
+  return services.timeoutOverrideMs ?? route.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+}
+
+async function answerFromWorld(route: WorldRoute, parameters: Fields, caller: Caller, services: RelayServices, response: Response): Promise<void> {
+  const world = resolveWorld(services.tabletop, caller.clientId, caller.key);
+  const message = withoutUndefined(route.message ? route.message(parameters) : parameters);
+  if (caller.userId !== undefined) message.userId = caller.userId;
+  if (caller.key) message._scopes = caller.key.scopes;
+  const reply = await services.tabletop.request(world, route.operation, message, timeoutOf(route, services));
+  if (route.reply === 'image') {
+    sendImage(reply, parameters, response);
+    return;
+  }
+  response.status(hasError(reply.message) ? 400 : 200).type('application/json').send(reply.text);
+}
+
+function hasError(message: Fields): boolean {
+  return message.error !== undefined && message.error !== null && message.error !== false;
+}
+
+function sendImage(reply: WorldReply, parameters: Fields, response: Response): void {
+  const { message } = reply;
+  const nested = typeof message.data === 'object' && message.data !== null ? (message.data as Fields) : {};
+  const imageData = message.imageData ?? nested.imageData;
+  if (hasError(message) || message.success === false || typeof imageData !== 'string') {
+    const error = typeof message.error === 'string' ? message.error : 'The world could not capture the sheet';
+    throw new HttpError(400, error, { requestId: message.requestId });
+  }
+  const bytes = Buffer.from(imageData.slice(imageData.indexOf(',') + 1), 'base64');
+  if (bytes.length === 0) throw new HttpError(400, 'The world sent an empty image', { requestId: message.requestId });
+  response.status(200).set({
+    'Content-Type': parameters.format === 'jpeg' ? 'image/jpeg' : 'image/png',
+    'Content-Length': String(bytes.length),
+    'X-Image-Width': String(message.width ?? nested.width ?? ''),
+    'X-Image-Height': String(message.height ?? nested.height ?? ''),
+    'X-Sheet-Source': 'world',
+  });
+  response.end(bytes);
+}
+
+function openStream(route: StreamRoute, parameters: Fields, caller: Caller, services: RelayServices, response: Response): void {
+  const world = resolveWorld(services.tabletop, caller.clientId, caller.key);
+  const filter = withoutUndefined({ ...route.filter(parameters), userId: caller.userId });
+  services.events.open(response, world.clientId, route.stream, filter, caller.key?.id ?? 'anonymous');
+}
+
+async function answerLocally(route: LocalRoute, parameters: Fields, key: ApiKeyRecord | undefined, services: RelayServices, request: Request, response: Response): Promise<void> {
+  const answer = await route.handle({ parameters, key, request, response, services });
+  if (response.headersSent) return;
+  response.status(answer.status ?? 200).json(answer.body);
+}
+
+function withoutUndefined(fields: Fields): Fields {
+  const result: Fields = {};
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) result[name] = value;
+  return result;
+}

@@ -1,0 +1,250 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket, type RawData } from 'ws';
+import { HttpError } from '../http/errors.ts';
+import {
+  CloseCode,
+  PUSH_TYPE_OF_CHANNEL,
+  type EventChannel,
+  type PlayerListEntry,
+  type WorldMessage,
+  type WorldRequest,
+} from '../protocol/messages.ts';
+import { authTokenOf, readUpgrade, type WorldUpgrade } from './handshake.ts';
+import { PendingRequests, type WorldReply } from './pending-requests.ts';
+import { WorldConnection } from './world-connection.ts';
+
+const PUSH_TYPES = new Set(Object.values(PUSH_TYPE_OF_CHANNEL));
+const MAX_FRAME_BYTES = 256 * 1024 * 1024;
+
+export interface TokenGrant {
+  tokenId: string;
+  clientId: string;
+  name: string;
+}
+
+export interface TabletopOptions {
+  /** Looks up a 3.x connection token. */
+  verifyToken(token: string): TokenGrant | undefined;
+  /** Whether a 2.x module may connect as this client id with this API key. */
+  verifyLegacyKey(key: string, clientId: string): boolean;
+  authTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+}
+
+export interface TabletopEvents {
+  'world-connected': [world: WorldConnection];
+  'world-disconnected': [world: WorldConnection, code: number];
+  push: [clientId: string, message: WorldMessage];
+  players: [world: WorldConnection];
+}
+
+/**
+ * The tabletop link: the /relay WebSocket that worlds connect to, the registry of connected worlds, and the requests
+ * sent to them (module-protocol.md §2, §4).
+ */
+export class Tabletop extends EventEmitter<TabletopEvents> {
+  private readonly options: Required<TabletopOptions>;
+  private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+  private readonly connected = new Map<string, WorldConnection>();
+  private readonly alive = new WeakMap<WebSocket, boolean>();
+  private readonly channelCounts = new Map<string, Map<EventChannel, number>>();
+  private readonly heartbeat: NodeJS.Timeout;
+  readonly pending = new PendingRequests();
+
+  constructor(options: TabletopOptions) {
+    super();
+    this.options = { authTimeoutMs: 10_000, heartbeatIntervalMs: 20_000, ...options };
+    this.heartbeat = setInterval(() => this.checkHeartbeats(), this.options.heartbeatIntervalMs);
+    this.heartbeat.unref();
+  }
+
+  attach(httpServer: Server): void {
+    httpServer.on('upgrade', (request, socket, head) => this.upgrade(request, socket, head));
+  }
+
+  worlds(): WorldConnection[] {
+    return [...this.connected.values()];
+  }
+
+  world(clientId: string): WorldConnection | undefined {
+    return this.connected.get(clientId);
+  }
+
+  /** Sends an operation to a world and waits for its `<operation>-result`. */
+  async request(world: WorldConnection, operation: string, parameters: Record<string, unknown>, timeoutMs: number): Promise<WorldReply> {
+    const requestId = this.pending.nextRequestId(operation);
+    const request: WorldRequest = { ...parameters, type: operation, requestId };
+    const reply = this.pending.wait(world.clientId, request, timeoutMs);
+    try {
+      world.send(request);
+    } catch {
+      this.pending.cancel(requestId);
+      throw new HttpError(503, 'The world could not be reached; it may be reconnecting');
+    }
+    return reply;
+  }
+
+  /** Records how many subscribers a channel has for a world and tells the world when it is connected. */
+  setChannelCount(clientId: string, channel: EventChannel, count: number): void {
+    let counts = this.channelCounts.get(clientId);
+    if (!counts) this.channelCounts.set(clientId, (counts = new Map()));
+    if (count > 0) counts.set(channel, count);
+    else counts.delete(channel);
+    this.connected.get(clientId)?.sendChannelCount(channel, count);
+  }
+
+  /** Closes the sockets opened with a connection token, e.g. when the GM revokes it. */
+  disconnectToken(tokenId: string, reason: string): void {
+    for (const world of this.connected.values()) {
+      if (world.tokenId === tokenId) world.close(CloseCode.noAuth, reason);
+    }
+  }
+
+  close(): void {
+    clearInterval(this.heartbeat);
+    for (const socket of this.server.clients) socket.terminate();
+    this.server.close();
+  }
+
+  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const verdict = readUpgrade(request);
+    if (!verdict.ok) {
+      refuseUpgrade(socket, verdict.status, verdict.message);
+      return;
+    }
+    this.server.handleUpgrade(request, socket, head, (webSocket) => this.authenticate(webSocket, verdict.upgrade));
+  }
+
+  private authenticate(socket: WebSocket, upgrade: WorldUpgrade): void {
+    socket.on('error', () => socket.terminate());
+    if (upgrade.legacyKey !== undefined) {
+      if (!this.options.verifyLegacyKey(upgrade.legacyKey, upgrade.clientId)) {
+        socket.close(CloseCode.policyViolation, 'Invalid API key');
+        return;
+      }
+      this.admit(socket, upgrade, { handshake: 'legacy-key' });
+      return;
+    }
+    const timer = setTimeout(() => socket.close(CloseCode.noAuth, 'Authentication timeout'), this.options.authTimeoutMs);
+    socket.once('message', (data) => {
+      clearTimeout(timer);
+      const token = authTokenOf(data.toString());
+      if (token === undefined) {
+        socket.close(CloseCode.noAuth, 'Invalid auth message');
+        return;
+      }
+      const grant = this.options.verifyToken(token);
+      if (!grant) {
+        socket.close(CloseCode.policyViolation, 'Authentication failed');
+        return;
+      }
+      if (grant.clientId !== upgrade.clientId) {
+        socket.close(CloseCode.policyViolation, 'Authentication failed: this token was issued for another world');
+        return;
+      }
+      this.admit(socket, upgrade, { handshake: 'token', tokenId: grant.tokenId, tokenName: grant.name });
+    });
+    socket.once('close', () => clearTimeout(timer));
+  }
+
+  private admit(
+    socket: WebSocket,
+    upgrade: WorldUpgrade,
+    grant: { handshake: 'token' | 'legacy-key'; tokenId?: string; tokenName?: string },
+  ): void {
+    if (socket.readyState !== socket.OPEN) return;
+    const existing = this.connected.get(upgrade.clientId);
+    if (existing?.open && existing.remoteAddress !== upgrade.remoteAddress) {
+      socket.close(CloseCode.duplicateConnection, 'Client ID already connected');
+      return;
+    }
+    if (existing) {
+      this.forget(existing, CloseCode.normal);
+      existing.close(CloseCode.normal, 'Replaced by reconnect');
+    }
+    const world = new WorldConnection({ socket, ...upgrade, ...grant });
+    this.connected.set(world.clientId, world);
+    this.alive.set(socket, true);
+    socket.on('pong', () => this.alive.set(socket, true));
+    socket.on('message', (data, isBinary) => this.receive(world, data, isBinary));
+    socket.on('close', (code) => this.forget(world, code));
+    world.send({ type: 'auth-success' });
+    for (const [channel, count] of this.channelCounts.get(world.clientId) ?? []) world.sendChannelCount(channel, count);
+    this.emit('world-connected', world);
+  }
+
+  private receive(world: WorldConnection, data: RawData, isBinary: boolean): void {
+    if (isBinary) return;
+    const text = data.toString();
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) return;
+    world.lastSeen = new Date();
+    this.dispatch(world, message as WorldMessage, text);
+  }
+
+  private dispatch(world: WorldConnection, message: WorldMessage, text: string): void {
+    if (message.type === 'ping') {
+      world.send({ type: 'pong' });
+      return;
+    }
+    if (message.type === 'player-list') {
+      world.players = playersOf(message.users);
+      this.emit('players', world);
+      return;
+    }
+    if (typeof message.type === 'string' && PUSH_TYPES.has(message.type)) {
+      this.emit('push', world.clientId, message);
+      return;
+    }
+    this.pending.settle(world.clientId, { message, text });
+  }
+
+  private forget(world: WorldConnection, code: number): void {
+    if (this.connected.get(world.clientId) !== world) return;
+    this.connected.delete(world.clientId);
+    this.pending.failWorld(world.clientId, new HttpError(503, 'The world disconnected before it answered'));
+    this.emit('world-disconnected', world, code);
+  }
+
+  private checkHeartbeats(): void {
+    for (const socket of this.server.clients) {
+      if (this.alive.get(socket) === false) {
+        socket.terminate();
+        continue;
+      }
+      this.alive.set(socket, false);
+      socket.ping('keepalive');
+    }
+  }
+}
+
+function playersOf(users: unknown): PlayerListEntry[] {
+  if (!Array.isArray(users)) return [];
+  return users
+    .filter((user): user is Record<string, unknown> => typeof user === 'object' && user !== null)
+    .map((user) => ({
+      id: String(user.id ?? ''),
+      name: String(user.name ?? ''),
+      role: Number(user.role ?? 0),
+      active: user.active === true,
+    }))
+    .filter((user) => user.id !== '');
+}
+
+function refuseUpgrade(socket: Duplex, status: number, message: string): void {
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Bad Request'}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

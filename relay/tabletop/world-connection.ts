@@ -1,0 +1,58 @@
+import type { WebSocket } from 'ws';
+import type { EventChannel, PlayerListEntry, WorldMetadata } from '../protocol/messages.ts';
+
+/** How the world authenticated: the 3.x connection token, or a 2.x module's API key in the URL. */
+export type Handshake = 'token' | 'legacy-key';
+
+/** One world connected over /relay. */
+export class WorldConnection {
+  readonly clientId: string;
+  readonly metadata: WorldMetadata;
+  readonly remoteAddress: string;
+  readonly handshake: Handshake;
+  /** Which connection token opened this socket, so revoking the token can close it. */
+  readonly tokenId: string | undefined;
+  readonly tokenName: string | undefined;
+  readonly connectedSince = new Date();
+  lastSeen = new Date();
+  players: PlayerListEntry[] = [];
+  private readonly socket: WebSocket;
+
+  constructor(options: {
+    socket: WebSocket;
+    clientId: string;
+    metadata: WorldMetadata;
+    remoteAddress: string;
+    handshake: Handshake;
+    tokenId?: string;
+    tokenName?: string;
+  }) {
+    this.socket = options.socket;
+    this.clientId = options.clientId;
+    this.metadata = options.metadata;
+    this.remoteAddress = options.remoteAddress;
+    this.handshake = options.handshake;
+    this.tokenId = options.tokenId;
+    this.tokenName = options.tokenName;
+  }
+
+  get open(): boolean {
+    return this.socket.readyState === this.socket.OPEN;
+  }
+
+  send(message: object): void {
+    this.socket.send(JSON.stringify(message));
+  }
+
+  sendText(text: string): void {
+    this.socket.send(text);
+  }
+
+  sendChannelCount(channel: EventChannel, count: number): void {
+    if (this.open) this.send({ type: 'event-subscription-update', channel, count });
+  }
+
+  close(code: number, reason: string): void {
+    this.socket.close(code, reason);
+  }
+}

@@ -1,0 +1,1 @@
+export const RELAY_VERSION = '0.1.0';
