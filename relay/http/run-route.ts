@@ -18,18 +18,21 @@ export function handlerFor(route: Route, services: RelayServices): RequestHandle
   return async (request, response) => {
     const key = checkAccess(route.access, request, services);
     const raw = rawParameters(request, from);
-    const clientId = takeText(raw, 'clientId', request.query.clientId);
-    const userId = resolveUserId(takeText(raw, 'userId', raw.userId), key);
-    const parameters = parse(route, raw);
-    switch (route.kind) {
-      case 'world':
-        return answerFromWorld(route, parameters, { clientId, userId, key }, services, response);
-      case 'stream':
-        return openStream(route, parameters, { clientId, userId, key }, services, response);
-      case 'local':
-        return answerLocally(route, parameters, key, services, request, response);
+    if (route.kind === 'local') {
+      return answerLocally(route, parse(route, raw), key, services, request, response);
     }
+    const caller = callerOf(raw, request, key);
+    const parameters = parse(route, raw);
+    if (route.kind === 'world') return answerFromWorld(route, parameters, caller, services, response);
+    return openStream(route, parameters, caller, services, response);
   };
+}
+
+/** The parameters every tabletop route shares, taken out of the route's own: the world and the acting user. */
+function callerOf(raw: Fields, request: Request, key: ApiKeyRecord | undefined): Caller {
+  const clientId = takeText(raw, 'clientId', request.query.clientId);
+  const userId = resolveUserId(takeText(raw, 'userId', raw.userId), key);
+  return { clientId, userId, key };
 }
 
 interface Caller {

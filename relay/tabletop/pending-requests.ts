@@ -19,18 +19,20 @@ interface Pending {
 /** Requests sent to worlds and not yet answered, each with its own deadline. */
 export class PendingRequests {
   private readonly pending = new Map<string, Pending>();
+  private readonly lastMillisOf = new Map<string, number>();
 
   get size(): number {
     return this.pending.size;
   }
 
   /**
-   * A request id of the form `<operation>_<epoch ms>` that no request in flight uses: when calls of one operation
-   * land in the same millisecond, each later one takes the next free millisecond.
+   * A request id of the form `<operation>_<epoch ms>` that this relay never gave before: when calls of one operation
+   * land in the same millisecond, each later one takes the next millisecond.
    */
   nextRequestId(operation: string, now = Date.now()): string {
-    let millis = now;
-    while (this.pending.has(`${operation}_${millis}`)) millis += 1;
+    const last = this.lastMillisOf.get(operation) ?? 0;
+    const millis = now > last ? now : last + 1;
+    this.lastMillisOf.set(operation, millis);
     return `${operation}_${millis}`;
   }
 

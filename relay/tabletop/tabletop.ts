@@ -55,7 +55,11 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
 
   constructor(options: TabletopOptions) {
     super();
-    this.options = { authTimeoutMs: 10_000, heartbeatIntervalMs: 20_000, ...options };
+    this.options = {
+      ...options,
+      authTimeoutMs: options.authTimeoutMs ?? 10_000,
+      heartbeatIntervalMs: options.heartbeatIntervalMs ?? 20_000,
+    };
     this.heartbeat = setInterval(() => this.checkHeartbeats(), this.options.heartbeatIntervalMs);
     this.heartbeat.unref();
   }

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRelay, type Relay, type RelayOptions } from '../../relay/relay.ts';
+import { SCOPES, type Scope } from '../../relay/auth/scopes.ts';
+import { call, type Answer, type CallOptions } from './http.ts';
+
+export interface TestRelay {
+  relay: Relay;
+  baseUrl: string;
+  wsUrl: string;
+  dataDir: string;
+  admin<T = any>(method: string, path: string, body?: unknown): Promise<Answer<T>>;
+  /** Creates a key through the admin API. */
+  createKey(options?: { scopes?: readonly Scope[]; userId?: string; worldIds?: string[]; name?: string }): Promise<string>;
+  api<T = any>(key: string | undefined, method: string, path: string, options?: CallOptions): Promise<Answer<T>>;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A relay on a free loopback port with a data directory of its own. */
+export async function startTestRelay(options: Partial<RelayOptions> = {}): Promise<TestRelay> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tabletop-relay-test-'));
+  const make = (port = 0) => createRelay({ port, ...options, dataDir });
+  let relay = make();
+  await relay.start();
+  const harness: TestRelay = {
+    get relay() {
+      return relay;
+    },
+    get baseUrl() {
+      return relay.url;
+    },
+    get wsUrl() {
+      return relay.url.replace(/^http/, 'ws');
+    },
+    dataDir,
+    admin: (method, path, body) =>
+      call(relay.url, method, path, { body, headers: { authorization: `Bearer ${relay.adminToken}` } }),
+    async createKey({ scopes = SCOPES, userId, worldIds, name = 'test key' } = {}) {
+      const answer = await harness.admin('POST', '/admin/keys', { name, scopes, userId, worldIds });
+      if (answer.status !== 201) throw new Error(`key creation failed: ${answer.text}`);
+      return answer.body.key as string;
+    },
+    api: (key, method, path, callOptions = {}) =>
+      call(relay.url, method, path, { ...callOptions, headers: { ...(key ? { 'x-api-key': key } : {}), ...callOptions.headers } }),
+    async restart() {
+      const port = relay.port;
+      await relay.stop();
+      relay = make(port);
+      await relay.start();
+    },
+    async close() {
+      await relay.stop();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
