@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Request } from 'express';
+import { checkAccess } from '../../relay/http/access.ts';
+import { call } from '../harness/http.ts';
+import { startTestRelay, type TestRelay } from '../harness/relay.ts';
+
+let harness: TestRelay;
+beforeAll(async () => {
+  harness = await startTestRelay();
+});
+afterAll(() => harness.close());
+
+describe('the admin API', () => {
+  it('refuses requests without the admin token', async () => {
+    const answer = await call(harness.baseUrl, 'GET', '/admin/keys');
+    expect(answer.status).toBe(401);
+    expect(answer.body.error).toMatch(/Admin token is required/);
+  });
+
+  it('refuses a wrong admin token', async () => {
+    const answer = await call(harness.baseUrl, 'GET', '/admin/keys', { headers: { authorization: 'Bearer nope' } });
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({ error: 'Invalid admin token' });
+  });
+
+  it('refuses requests that do not come from loopback, even with the token', () => {
+    const fromLan = {
+      socket: { remoteAddress: '::ffff:192.168.1.20' },
+      headers: { authorization: `Bearer ${harness.relay.adminToken}` },
+    } as unknown as Request;
+    expect(() => checkAccess('admin', fromLan, harness.relay.services)).toThrow(
+      expect.objectContaining({ status: 403, message: 'The admin API answers only on this computer (loopback)' }),
+    );
+    const fromLoopback = { ...fromLan, socket: { remoteAddress: '::ffff:127.0.0.1' } } as unknown as Request;
+    expect(checkAccess('admin', fromLoopback, harness.relay.services)).toBeUndefined();
+  });
+
+  it('keeps the admin token in the data directory, readable by its owner only', () => {
+    const path = join(harness.dataDir, 'admin-token');
+    expect(JSON.parse(readFileSync(path, 'utf8')).token).toBe(harness.relay.adminToken);
+    expect(statSync(path).mode & 0o077).toBe(0);
+  });
+
+  it('creates a key that is shown once and stored only as a hash', async () => {
+    const created = await harness.admin('POST', '/admin/keys', { name: 'Stream Deck', scopes: ['roll:read', 'search'] });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'Stream Deck', scopes: ['roll:read', 'search'] });
+    expect(created.body.key).toMatch(/^ttr_[\w-]{43}$/);
+    const stored = readFileSync(join(harness.dataDir, 'api-keys.json'), 'utf8');
+    expect(stored).not.toContain(created.body.key);
+    const listed = await harness.admin('GET', '/admin/keys');
+    expect(listed.text).not.toContain(created.body.key);
+    expect(listed.body.keys.find((key: { id: string }) => key.id === created.body.id)).toMatchObject({ name: 'Stream Deck', prefix: created.body.key.slice(0, 10) });
+  });
+
+  it('gives a key without named scopes the read-only defaults, never execute-js', async () => {
+    const created = await harness.admin('POST', '/admin/keys', { name: 'defaults' });
+    expect(created.body.scopes).toContain('search');
+    expect(created.body.scopes).not.toContain('execute-js');
+    expect(created.body.scopes).not.toContain('roll:execute');
+  });
+
+  it('rejects unknown scopes and a missing name with a 400 naming them', async () => {
+    const badScope = await harness.admin('POST', '/admin/keys', { name: 'x', scopes: ['roll:read', 'everything'] });
+    expect(badScope.status).toBe(400);
+    expect(badScope.body.error).toMatch(/^'scopes\.1' must be one of/);
+    const noName = await harness.admin('POST', '/admin/keys', { scopes: ['roll:read'] });
+    expect(noName.body).toEqual({ error: "'name' is required" });
+  });
+
+  it('changes a key and answers 404 for an unknown one', async () => {
+    const created = await harness.admin('POST', '/admin/keys', { name: 'old', scopes: ['search'] });
+    const changed = await harness.admin('PATCH', `/admin/keys/${created.body.id}`, { name: 'new', scopes: ['roll:read'], userId: 'Alice' });
+    expect(changed.body).toMatchObject({ name: 'new', scopes: ['roll:read'], userId: 'Alice' });
+    expect((await harness.admin('PATCH', '/admin/keys/nope', { name: 'x' })).status).toBe(404);
+    expect((await harness.admin('DELETE', '/admin/keys/nope')).status).toBe(404);
+  });
+
+  it('lists the scope vocabulary', async () => {
+    const answer = await harness.admin('GET', '/admin/scopes');
+    expect(answer.body.scopes).toHaveLength(32);
+    expect(answer.body.defaultScopes).not.toContain('execute-js');
+  });
+});
+
+describe('persistence', () => {
+  it('keeps keys, connection tokens and known worlds across a restart', async () => {
+    const relay = await startTestRelay();
+    try {
+      const key = await relay.createKey({ scopes: ['clients:read'] });
+      relay.relay.services.knownWorlds.remember({ clientId: 'fvtt_kept', worldId: 'kept', worldTitle: 'Kept' });
+      const { token } = relay.relay.services.connectionTokens.issue('fvtt_kept', 'browser', 'pairing');
+      const adminToken = relay.relay.adminToken;
+      await relay.restart();
+      expect(relay.relay.adminToken).toBe(adminToken);
+      const clients = await relay.api(key, 'GET', '/clients');
+      expect(clients.status).toBe(200);
+      expect(clients.body).toEqual({ total: 1, clients: [{ clientId: 'fvtt_kept', worldId: 'kept', worldTitle: 'Kept', isOnline: false }] });
+      expect(relay.relay.services.connectionTokens.verify(token)?.clientId).toBe('fvtt_kept');
+    } finally {
+      await relay.close();
+    }
+  });
+});
