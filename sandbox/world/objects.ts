@@ -1,0 +1,57 @@
+// Plain-object helpers in the manner of foundry.utils (getProperty, expandObject, mergeObject, diffObject).
+
+export type PlainObject = Record<string, unknown>;
+
+export function isPlainObject(value: unknown): value is PlainObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function deepClone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+export function getProperty(target: unknown, path: string): unknown {
+  let current: unknown = target;
+  for (const key of path.split('.')) {
+    if (current === null || current === undefined) return undefined;
+    current = (current as PlainObject)[key];
+  }
+  return current;
+}
+
+/** Turns `{"system.hp.value": 3}` into `{system: {hp: {value: 3}}}`. */
+export function expandObject(flat: PlainObject): PlainObject {
+  const expanded: PlainObject = {};
+  for (const [key, value] of Object.entries(flat)) {
+    const parts = key.split('.');
+    let target = expanded;
+    for (const part of parts.slice(0, -1)) {
+      if (!isPlainObject(target[part])) target[part] = {};
+      target = target[part] as PlainObject;
+    }
+    target[parts[parts.length - 1]!] = isPlainObject(value) ? expandObject(value) : value;
+  }
+  return expanded;
+}
+
+/** The parts of `changes` that differ from `original` (arrays compared as a whole). */
+export function diffObject(original: PlainObject, changes: PlainObject): PlainObject {
+  const diff: PlainObject = {};
+  for (const [key, value] of Object.entries(changes)) {
+    const before = original[key];
+    if (isPlainObject(value) && isPlainObject(before)) {
+      const inner = diffObject(before, value);
+      if (Object.keys(inner).length > 0) diff[key] = inner;
+    } else if (JSON.stringify(before) !== JSON.stringify(value)) {
+      diff[key] = deepClone(value);
+    }
+  }
+  return diff;
+}
+
+export function mergeInto(target: PlainObject, changes: PlainObject): void {
+  for (const [key, value] of Object.entries(changes)) {
+    if (isPlainObject(value) && isPlainObject(target[key])) mergeInto(target[key] as PlainObject, value);
+    else target[key] = deepClone(value);
+  }
+}
