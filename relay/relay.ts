@@ -26,6 +26,7 @@ export interface RelayOptions {
   timeoutOverrideMs?: number;
   authTimeoutMs?: number;
   heartbeatIntervalMs?: number;
+  keepaliveIntervalMs?: number;
 }
 
 export interface Relay {
@@ -55,7 +56,10 @@ export function createRelay(options: RelayOptions): Relay {
     authTimeoutMs: options.authTimeoutMs,
     heartbeatIntervalMs: options.heartbeatIntervalMs,
   });
-  const events = new EventHub((clientId, kind, count) => tabletop.setChannelCount(clientId, STREAM_CHANNEL[kind], count));
+  const events = new EventHub(
+    (clientId, kind, count) => tabletop.setChannelCount(clientId, STREAM_CHANNEL[kind], count),
+    options.keepaliveIntervalMs,
+  );
   tabletop.on('push', (clientId, message) => events.publish(clientId, message));
   tabletop.on('world-connected', (world) =>
     knownWorlds.remember({ clientId: world.clientId, ...world.metadata, lastSeen: new Date().toISOString() }),

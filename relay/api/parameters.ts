@@ -63,10 +63,19 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
   return z.enum(values, { error: `must be one of ${values.join(', ')}` });
 }
 
-/** The 400 message for the first problem zod found, naming the parameter. */
-export function describeIssue(issue: z.core.$ZodIssue): string {
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** The 400 message for the first problem zod found in the input, naming the parameter. */
+export function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   const name = issue.path.map(String).join('.');
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `'${name}' is required`;
+  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) return `'${name}' is required`;
   if (name === '') return issue.message;
   return `'${name}' ${issue.message}`;
 }

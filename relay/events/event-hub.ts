@@ -31,9 +31,9 @@ export class EventHub {
   private readonly keepalive: NodeJS.Timeout;
   private readonly onCountChange: (clientId: string, kind: StreamKind, count: number) => void;
 
-  constructor(onCountChange: (clientId: string, kind: StreamKind, count: number) => void) {
+  constructor(onCountChange: (clientId: string, kind: StreamKind, count: number) => void, keepaliveIntervalMs = KEEPALIVE_INTERVAL_MS) {
     this.onCountChange = onCountChange;
-    this.keepalive = setInterval(() => this.sendKeepalive(), KEEPALIVE_INTERVAL_MS);
+    this.keepalive = setInterval(() => this.sendKeepalive(), keepaliveIntervalMs);
     this.keepalive.unref();
   }
 

@@ -66,7 +66,7 @@ function takeText(raw: Fields, name: string, value: unknown): string | undefined
 function parse(route: Route, raw: Fields): Fields {
   for (const name of Object.keys(raw)) if (raw[name] === '') delete raw[name];
   const result = route.parameters.safeParse(raw);
-  if (!result.success) throw new HttpError(400, describeIssue(result.error.issues[0]!));
+  if (!result.success) throw new HttpError(400, describeIssue(result.error.issues[0]!, raw));
   return result.data;
 }
 

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
+
+let harness: WorldHarness;
+beforeAll(async () => {
+  harness = await startRelayWithWorld();
+});
+afterAll(() => harness.close());
+
+const ROLL_RECORD_KEYS = ['dice', 'flavor', 'formula', 'id', 'isCritical', 'isFumble', 'messageId', 'rollTotal', 'speaker', 'timestamp', 'user'];
+
+describe('Roll', () => {
+  it('POST /roll evaluates a formula: success true and the roll execution result', async () => {
+    const answer = await harness.post('/roll', { formula: '4d6kh3', flavor: 'Strength' });
+    expect(answer.status).toBe(200);
+    expect(answer.body.type).toBe('roll-result');
+    expect(answer.body.requestId).toMatch(/^roll_\d{13}$/);
+    expect(answer.body.success).toBe(true);
+    const { data } = answer.body;
+    expect(Object.keys(data).sort()).toEqual(['chatMessageCreated', 'id', 'roll']);
+    expect(data.chatMessageCreated).toBe(false);
+    expect(data.roll.formula).toBe('4d6kh3');
+    const [dice] = data.roll.dice;
+    expect(dice.faces).toBe(6);
+    expect(dice.results).toHaveLength(4);
+    expect(dice.results.filter((result: { active: boolean }) => !result.active)).toHaveLength(1);
+    const kept = dice.results.filter((result: { active: boolean }) => result.active).map((result: { result: number }) => result.result);
+    expect(data.roll.total).toBe(kept.reduce((sum: number, value: number) => sum + value, 0));
+    expect(typeof data.roll.isCritical).toBe('boolean');
+    expect(typeof data.roll.timestamp).toBe('number');
+  });
+
+  it('POST /roll reads its parameters from the body only, and needs formula', async () => {
+    const answer = await harness.post('/roll', {}, { formula: '1d20' });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ error: "'formula' is required" });
+  });
+
+  it('POST /roll with a broken formula is a 400 with the world\'s message', async () => {
+    const answer = await harness.post('/roll', { formula: '1d20+' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.success).toBe(false);
+    expect(answer.body.error).toMatch(/^Failed to roll formula/);
+  });
+
+  it('POST /roll rejects a whisper that is not a list of user ids', async () => {
+    const answer = await harness.post('/roll', { formula: '1d20', whisper: [1, 2] });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatch(/^'whisper\.0' must hold only strings/);
+  });
+
+  it('GET /rolls lists recent rolls as roll records, most recent first, and GET /lastroll gives the latest', async () => {
+    for (const formula of ['1d4', '1d6', '1d8']) await harness.post('/roll', { formula, createChatMessage: true });
+    const rolls = await harness.get('/rolls');
+    expect(rolls.status).toBe(200);
+    expect(rolls.body.type).toBe('rolls-result');
+    expect(rolls.body.data.slice(0, 3).map((roll: { formula: string }) => roll.formula)).toEqual(['1d8', '1d6', '1d4']);
+    for (const roll of rolls.body.data) expect(Object.keys(roll).sort()).toEqual(ROLL_RECORD_KEYS);
+    const last = await harness.get('/lastroll');
+    expect(last.body.type).toBe('last-roll-result');
+    expect(last.body.data).toEqual(rolls.body.data[0]);
+  });
+
+  it('GET /rolls returns at most 20 and honours limit', async () => {
+    for (let index = 0; index < 22; index += 1) await harness.post('/roll', { formula: '1d20' });
+    const all = await harness.get('/rolls');
+    expect(all.body.data).toHaveLength(20);
+    const three = await harness.get('/rolls', { limit: 3 });
+    expect(three.body.data).toHaveLength(3);
+    expect(three.body.data).toEqual(all.body.data.slice(0, 3));
+  });
+
+  it.each([
+    [0, "'limit' must be at least 1"],
+    [21, "'limit' must be at most 20"],
+    ['many', "'limit' must be a number"],
+    [2.5, "'limit' must be a whole number"],
+  ])('GET /rolls?limit=%s is a 400: %s', async (limit, error) => {
+    const answer = await harness.get('/rolls', { limit });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ error });
+  });
+
+  it('a roll made through POST /roll appears on /rolls/subscribe as a roll record', async () => {
+    const stream = await harness.stream('/rolls/subscribe');
+    expect(stream.headers?.get('content-type')).toBe('text/event-stream');
+    expect(stream.events[0]).toEqual({ name: 'connected', data: { clientId: harness.clientId } });
+    const made = await harness.post('/roll', { formula: '2d20kh1', createChatMessage: true });
+    const event = await stream.next('roll', { where: (roll) => roll.id === made.body.data.id || roll.rollTotal === made.body.data.roll.total });
+    expect(Object.keys(event.data).sort()).toEqual(ROLL_RECORD_KEYS);
+    expect(event.data.formula).toBe('2d20kh1');
+    expect(event.data.rollTotal).toBe(made.body.data.roll.total);
+    stream.close();
+  });
+
+  it('a player\'s roll in the world appears on /rolls/subscribe, and the userId filter keeps only that user\'s', async () => {
+    const everyone = await harness.stream('/rolls/subscribe');
+    const bobOnly = await harness.stream('/rolls/subscribe', { userId: 'Bob' });
+    harness.world.simulate.playerRoll('Alice', '1d20+5');
+    harness.world.simulate.playerRoll('Bob', '1d12');
+    const bobs = await bobOnly.next('roll');
+    expect(bobs.data.user.name).toBe('Bob');
+    expect(bobs.data.formula).toBe('1d12');
+    await everyone.next('roll', { where: (roll) => roll.formula === '1d12' });
+    expect(everyone.named('roll').map((event) => event.data.user?.name)).toEqual(['Alice', 'Bob']);
+    expect(bobOnly.named('roll')).toHaveLength(1);
+    everyone.close();
+    bobOnly.close();
+  });
+});
