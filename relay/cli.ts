@@ -116,6 +116,11 @@ async function main(): Promise<void> {
   const relay = await startRelay(options, dataDir);
   const wsUrl = `${relay.url.replace(/^http/, 'ws')}/relay`;
   let stopDemo = async () => {};
+  stopOnSignal(async () => {
+    await stopDemo();
+    await relay.stop();
+    if (temporary) rmSync(dataDir, { recursive: true, force: true });
+  });
   if (options.command === 'demo') {
     const demo = await startDemoWorld(relay, options.seed);
     stopDemo = demo.stop;
@@ -146,11 +151,6 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   }
-  stopOnSignal(async () => {
-    await stopDemo();
-    await relay.stop();
-    if (temporary) rmSync(dataDir, { recursive: true, force: true });
-  });
 }
 
 await main();
