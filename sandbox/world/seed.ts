@@ -1,7 +1,7 @@
 // Builds the Sandbox Keep from seed-content.ts. Runs before any listener is attached, so it fires no pushes.
 import { evaluateRoll } from '../dice.ts';
 import { createChatMessage } from './chat.ts';
-import type { WorldDocument } from './document.ts';
+import { DocumentCollection, type WorldDocument } from './document.ts';
 import type { Game } from './game.ts';
 import type { PlainObject } from './objects.ts';
 import {
@@ -9,7 +9,6 @@ import {
   type SeedActor, type SeedEffect, type SeedItem, type SeedScene, type SeedSimple,
 } from './seed-content.ts';
 import { statusEffectsFor } from './status-effects.ts';
-import { DocumentCollection } from './document.ts';
 
 class SeedKeys {
   readonly #ids = new Map<string, string>();
