@@ -11,6 +11,8 @@ import { EventHub } from './events/event-hub.ts';
 import { STREAM_CHANNEL } from './events/streams.ts';
 import { createApp } from './http/app.ts';
 import type { RelayServices } from './services.ts';
+import { RateLimiter } from './http/rate-limit.ts';
+import { Settings, type RelaySettings } from './storage/settings.ts';
 import { Tabletop } from './tabletop/tabletop.ts';
 
 export const DEFAULT_PORT = 3010;
@@ -27,6 +29,9 @@ export interface RelayOptions {
   authTimeoutMs?: number;
   heartbeatIntervalMs?: number;
   keepaliveIntervalMs?: number;
+  /** Settings that win over the stored ones for this run. */
+  settings?: Partial<RelaySettings>;
+  bodyLimitBytes?: number;
 }
 
 export interface Relay {
@@ -64,7 +69,10 @@ export function createRelay(options: RelayOptions): Relay {
   tabletop.on('world-connected', (world) =>
     knownWorlds.remember({ clientId: world.clientId, ...world.metadata, lastSeen: new Date().toISOString() }),
   );
+  const settings = new Settings(join(options.dataDir, 'settings.json'), options.settings);
   const services: RelayServices = {
+    settings,
+    rateLimiter: new RateLimiter(() => settings.get().requestsPerMinute),
     tabletop,
     events,
     keys,
@@ -74,7 +82,7 @@ export function createRelay(options: RelayOptions): Relay {
     adminToken: loadAdminToken(join(options.dataDir, 'admin-token')),
     timeoutOverrideMs: options.timeoutOverrideMs,
   };
-  const server: Server = createServer(createApp(allRoutes, services));
+  const server: Server = createServer(createApp(allRoutes, services, options.bodyLimitBytes));
   server.keepAliveTimeout = 65_000;
   tabletop.attach(server);
   const host = options.host ?? DEFAULT_HOST;

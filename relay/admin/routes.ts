@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { withoutUndefined } from '../objects.ts';
 import { DEFAULT_SCOPES, SCOPES } from '../auth/scopes.ts';
 import type { PairRequest } from '../auth/pairing.ts';
 import { HttpError } from '../http/errors.ts';
-import { oneOf, text, textList } from '../api/parameters.ts';
+import { oneOf, text, textList, wholeNumber } from '../api/parameters.ts';
 import { localRoute, type Route } from '../api/route.ts';
 import type { RelayServices } from '../services.ts';
 
@@ -40,6 +41,9 @@ function statusOf(services: RelayServices) {
   };
 }
 
+const limitSetting = wholeNumber().pipe(z.number().min(0, { error: 'must be 0 (off) or more' }).max(1_000_000, { error: 'must be at most 1000000' }));
+
+
 function notFound(what: string): never {
   throw new HttpError(404, `No ${what} with this id`);
 }
@@ -56,6 +60,25 @@ export const adminRoutes: Route[] = [
     access: admin,
     parameters: none,
     handle: ({ services }) => ({ body: statusOf(services) }),
+  }),
+  localRoute({
+    method: 'GET',
+    path: '/admin/settings',
+    summary: 'Rate limit and event stream cap per key',
+    access: admin,
+    parameters: none,
+    handle: ({ services }) => ({ body: services.settings.get() }),
+  }),
+  localRoute({
+    method: 'PATCH',
+    path: '/admin/settings',
+    summary: 'Change the rate limit or the event stream cap; 0 turns either off',
+    access: admin,
+    parameters: z.object({
+      requestsPerMinute: limitSetting.optional().describe('Requests per minute per API key'),
+      streamsPerKey: limitSetting.optional().describe('Open event streams per API key'),
+    }),
+    handle: ({ parameters, services }) => ({ body: services.settings.update(withoutUndefined(parameters)) }),
   }),
   localRoute({
     method: 'GET',

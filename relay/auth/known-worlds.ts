@@ -1,4 +1,5 @@
 import { JsonFile } from '../storage/json-file.ts';
+import { withoutUndefined } from '../objects.ts';
 import { randomHex } from './secrets.ts';
 import type { WorldMetadata } from '../protocol/messages.ts';
 
@@ -44,6 +45,3 @@ export class KnownWorlds {
   }
 }
 
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
-}

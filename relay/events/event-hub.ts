@@ -28,6 +28,7 @@ const KIND_OF_PUSH_TYPE = new Map<string, StreamKind>(
  */
 export class EventHub {
   private readonly streams = new Map<string, Map<StreamKind, Set<Stream>>>();
+  private readonly ownedCounts = new Map<string, number>();
   private readonly keepalive: NodeJS.Timeout;
   private readonly onCountChange: (clientId: string, kind: StreamKind, count: number) => void;
 
@@ -59,9 +60,7 @@ export class EventHub {
   }
 
   countOwnedBy(ownerId: string): number {
-    let count = 0;
-    for (const stream of this.all()) if (stream.ownerId === ownerId) count += 1;
-    return count;
+    return this.ownedCounts.get(ownerId) ?? 0;
   }
 
   total(): number {
@@ -96,12 +95,16 @@ export class EventHub {
     let streams = kinds.get(stream.kind);
     if (!streams) kinds.set(stream.kind, (streams = new Set()));
     streams.add(stream);
+    this.ownedCounts.set(stream.ownerId, this.countOwnedBy(stream.ownerId) + 1);
     this.onCountChange(stream.clientId, stream.kind, streams.size);
   }
 
   private remove(stream: Stream): void {
     const streams = this.streams.get(stream.clientId)?.get(stream.kind);
     if (!streams?.delete(stream)) return;
+    const owned = this.countOwnedBy(stream.ownerId) - 1;
+    if (owned > 0) this.ownedCounts.set(stream.ownerId, owned);
+    else this.ownedCounts.delete(stream.ownerId);
     this.onCountChange(stream.clientId, stream.kind, streams.size);
   }
 

@@ -4,20 +4,20 @@ import type { RelayServices } from '../services.ts';
 import { HttpError } from './errors.ts';
 import { handlerFor } from './run-route.ts';
 
-const BODY_LIMIT = '100mb';
+export const DEFAULT_BODY_LIMIT_BYTES = 100 * 1024 * 1024;
 
 /** The Express application: CORS for callers' browsers, JSON bodies, every route table entry, and JSON errors. */
-export function createApp(routes: readonly Route[], services: RelayServices): Express {
+export function createApp(routes: readonly Route[], services: RelayServices, bodyLimitBytes = DEFAULT_BODY_LIMIT_BYTES): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(openCors);
-  app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  app.use(express.json({ limit: bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
   for (const route of routes) {
     app[lowerCase(route.method)](expressPath(route.path), handlerFor(route, services));
   }
   app.use(unknownEndpoint);
-  app.use(errorToJson);
+  app.use(errorHandler(bodyLimitBytes));
   return app;
 }
 
@@ -63,23 +63,25 @@ interface BodyParserError {
   status?: number;
 }
 
-const errorToJson: ErrorRequestHandler = (error: unknown, _request, response, next) => {
-  if (response.headersSent) {
-    next(error);
-    return;
-  }
-  const { status, body } = describeError(error);
-  response.status(status).json(body);
-};
+function errorHandler(bodyLimitBytes: number): ErrorRequestHandler {
+  return (error: unknown, _request, response, next) => {
+    if (response.headersSent) {
+      next(error);
+      return;
+    }
+    const { status, body } = describeError(error, bodyLimitBytes);
+    response.status(status).json(body);
+  };
+}
 
-function describeError(error: unknown): { status: number; body: Record<string, unknown> } {
+function describeError(error: unknown, bodyLimitBytes: number): { status: number; body: Record<string, unknown> } {
   if (error instanceof HttpError) return { status: error.status, body: error.toBody() };
   const parserError = error as BodyParserError;
   switch (parserError.type) {
     case 'entity.parse.failed':
       return { status: 400, body: { error: 'The request body is not valid JSON' } };
     case 'entity.too.large':
-      return { status: 413, body: { error: `Request body too large: the limit is ${BODY_LIMIT}` } };
+      return { status: 413, body: { error: `Request body too large: the limit is ${Math.round(bodyLimitBytes / 1024 / 1024)} MiB` } };
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return { status: 415, body: { error: 'The request body must be UTF-8 JSON' } };

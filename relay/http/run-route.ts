@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { withoutUndefined } from '../objects.ts';
 import { describeIssue } from '../api/parameters.ts';
 import type { LocalRoute, ParameterSource, Route, StreamRoute, WorldRoute } from '../api/route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
@@ -9,6 +10,7 @@ import { HttpError } from './errors.ts';
 import { resolveUserId, resolveWorld } from './world-resolution.ts';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+const MAX_BODY_DEPTH = 64;
 
 type Fields = Record<string, unknown>;
 
@@ -17,6 +19,7 @@ export function handlerFor(route: Route, services: RelayServices): RequestHandle
   const from: ParameterSource = route.from ?? (route.method === 'GET' ? 'query' : 'body+query');
   return async (request, response) => {
     const key = checkAccess(route.access, request, services);
+    if (key) applyRateLimit(key, services, response);
     const raw = rawParameters(request, from);
     if (route.kind === 'local') {
       return answerLocally(route, parse(route, raw), key, services, request, response);
@@ -33,6 +36,20 @@ function callerOf(raw: Fields, request: Request, key: ApiKeyRecord | undefined):
   const clientId = takeText(raw, 'clientId', request.query.clientId);
   const userId = resolveUserId(takeText(raw, 'userId', raw.userId), key);
   return { clientId, userId, key };
+}
+
+/** Counts the call against its key; over the limit it is a 429 that says when to come back. */
+function applyRateLimit(key: ApiKeyRecord, services: RelayServices, response: Response): void {
+  const decision = services.rateLimiter.take(key.id);
+  if (!decision) return;
+  response.set({
+    'RateLimit-Limit': String(decision.limit),
+    'RateLimit-Remaining': String(decision.remaining),
+    'RateLimit-Reset': String(decision.resetSeconds),
+  });
+  if (decision.allowed) return;
+  response.set('Retry-After', String(decision.retryAfterSeconds));
+  throw new HttpError(429, `Too many requests: this API key may make ${decision.limit} per minute; retry in ${decision.retryAfterSeconds} s`);
 }
 
 interface Caller {
@@ -52,7 +69,21 @@ function bodyOf(request: Request): Fields {
   const body: unknown = request.body;
   if (body === undefined || body === null) return {};
   if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'The request body must be a JSON object');
+  if (nestedDeeperThan(body, MAX_BODY_DEPTH)) throw new HttpError(400, `The request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
   return body as Fields;
+}
+
+/** Walks the body without recursion, so no body can exhaust the stack here or later when it is sent on as JSON. */
+function nestedDeeperThan(value: object, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (depth > limit) return true;
+    for (const child of Object.values(current as object)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 /** Removes a common parameter from the raw ones and checks it is a non-empty string. */
@@ -113,8 +144,13 @@ function sendImage(reply: WorldReply, parameters: Fields, response: Response): v
 
 function openStream(route: StreamRoute, parameters: Fields, caller: Caller, services: RelayServices, response: Response): void {
   const world = resolveWorld(services.tabletop, caller.clientId, caller.key);
+  const ownerId = caller.key?.id ?? 'anonymous';
+  const cap = services.settings.get().streamsPerKey;
+  if (cap > 0 && services.events.countOwnedBy(ownerId) >= cap) {
+    throw new HttpError(429, `This API key already holds ${cap} open event streams, the most it may; close one, or raise the limit in the settings`);
+  }
   const filter = withoutUndefined({ ...route.filter(parameters), userId: caller.userId });
-  services.events.open(response, world.clientId, route.stream, filter, caller.key?.id ?? 'anonymous');
+  services.events.open(response, world.clientId, route.stream, filter, ownerId);
 }
 
 async function answerLocally(route: LocalRoute, parameters: Fields, key: ApiKeyRecord | undefined, services: RelayServices, request: Request, response: Response): Promise<void> {
@@ -123,8 +159,3 @@ async function answerLocally(route: LocalRoute, parameters: Fields, key: ApiKeyR
   response.status(answer.status ?? 200).json(answer.body);
 }
 
-function withoutUndefined(fields: Fields): Fields {
-  const result: Fields = {};
-  for (const [name, value] of Object.entries(fields)) if (value !== undefined) result[name] = value;
-  return result;
-}
