@@ -86,14 +86,16 @@ describe('the admin API', () => {
 });
 
 describe('persistence', () => {
-  it('keeps keys, connection tokens and known worlds across a restart', async () => {
+  it('keeps keys, connection tokens, known worlds and settings across a restart', async () => {
     const relay = await startTestRelay();
     try {
       const key = await relay.createKey({ scopes: ['clients:read'] });
       relay.relay.services.knownWorlds.remember({ clientId: 'fvtt_kept', worldId: 'kept', worldTitle: 'Kept' });
       const { token } = relay.relay.services.connectionTokens.issue('fvtt_kept', 'browser', 'pairing');
       const adminToken = relay.relay.adminToken;
+      await relay.admin('PATCH', '/admin/settings', { requestsPerMinute: 90, streamsPerKey: 3 });
       await relay.restart();
+      expect((await relay.admin('GET', '/admin/settings')).body).toEqual({ requestsPerMinute: 90, streamsPerKey: 3 });
       expect(relay.relay.adminToken).toBe(adminToken);
       const clients = await relay.api(key, 'GET', '/clients');
       expect(clients.status).toBe(200);
