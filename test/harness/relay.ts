@@ -47,6 +47,8 @@ export async function startTestRelay(options: Partial<RelayOptions> = {}): Promi
     async restart() {
       const port = relay.port;
       await relay.stop();
+      // Lets the HTTP client see its pooled connections to the old server close before it reuses one.
+      await new Promise((resolve) => setTimeout(resolve, 50));
       relay = make(port);
       await relay.start();
     },
