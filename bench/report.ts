@@ -1,0 +1,142 @@
+// The benchmark's figures as JSON and as a Markdown table, with the targets of issue 3 checked against them.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { LoadResult } from './load.ts';
+import type { Scenario } from './scenarios.ts';
+import type { FanOutResult } from './sse-fanout.ts';
+import type { SheetFrameResult } from './sheet-frame.ts';
+
+export const RESULTS_DIR = new URL('./results/', import.meta.url);
+
+export interface LoadComparison {
+  scenario: Scenario;
+  connections: number;
+  /** Medians over the runs, except errors: their sum. */
+  relay: LoadResult;
+  bare: LoadResult;
+  relayRuns: LoadResult[];
+  bareRuns: LoadResult[];
+}
+
+export interface MemoryFigures {
+  idleRssMb: number;
+  afterLoadRssMb: number;
+  peakRssMb: number;
+}
+
+export interface BenchResults {
+  date: string;
+  command: string;
+  machine: string;
+  durationSeconds: number;
+  runs: number;
+  load: LoadComparison[];
+  memory: { relay: MemoryFigures; bare: MemoryFigures };
+  fanOut: FanOutResult;
+  sheetFrame: SheetFrameResult;
+}
+
+export interface Target {
+  name: string;
+  measured: string;
+  met: boolean;
+}
+
+export function checkTargets(results: BenchResults): Target[] {
+  const at50 = (name: string) => results.load.find((row) => row.scenario.name === name && row.connections === 50)!;
+  const roundTrip = at50('GET /rolls');
+  const relayOnly = at50('GET /clients');
+  const { relay, bare } = results.memory;
+  const allErrors = results.load.reduce((sum, row) => sum + row.relay.errors, 0);
+  return [
+    {
+      name: 'round trip at 50 connections ≥ 0.75× bare req/s',
+      measured: `${fixed(roundTrip.relay.requestsPerSecond / roundTrip.bare.requestsPerSecond, 2)}×`,
+      met: roundTrip.relay.requestsPerSecond >= 0.75 * roundTrip.bare.requestsPerSecond,
+    },
+    {
+      name: 'round trip p99 ≤ 1.3× bare p99',
+      measured: `${fixed(roundTrip.relay.p99Ms / roundTrip.bare.p99Ms, 2)}× (${fixed(roundTrip.relay.p99Ms, 1)} vs ${fixed(roundTrip.bare.p99Ms, 1)} ms)`,
+      met: roundTrip.relay.p99Ms <= 1.3 * roundTrip.bare.p99Ms,
+    },
+    { name: 'zero errors (every relay run)', measured: String(allErrors), met: allErrors === 0 },
+    {
+      name: 'relay-only route at 50 connections ≥ 0.6× bare req/s',
+      measured: `${fixed(relayOnly.relay.requestsPerSecond / relayOnly.bare.requestsPerSecond, 2)}×`,
+      met: relayOnly.relay.requestsPerSecond >= 0.6 * relayOnly.bare.requestsPerSecond,
+    },
+    { name: 'idle RSS ≤ 80 MB', measured: `${fixed(relay.idleRssMb, 0)} MB`, met: relay.idleRssMb <= 80 },
+    {
+      name: "RSS after load ≤ 1.5× bare's",
+      measured: `${fixed(relay.afterLoadRssMb / bare.afterLoadRssMb, 2)}× (${fixed(relay.afterLoadRssMb, 0)} vs ${fixed(bare.afterLoadRssMb, 0)} MB)`,
+      met: relay.afterLoadRssMb <= 1.5 * bare.afterLoadRssMb,
+    },
+    { name: 'SSE fan-out p99 ≤ 50 ms', measured: `${fixed(results.fanOut.p99Ms, 1)} ms`, met: results.fanOut.p99Ms <= 50 },
+  ];
+}
+
+export function markdownReport(results: BenchResults, targets: Target[]): string {
+  const lines = [
+    `Tabletop Relay benchmark, ${results.date}: ${results.machine}; ${results.durationSeconds} s runs, medians of ${results.runs}; \`${results.command}\``,
+    '',
+    '| Route | Conn. | Relay req/s | Bare req/s | Ratio | Relay p50 ms | Relay p99 ms | Bare p99 ms | p99 ratio | Relay errors | Bare errors | Relay CPU µs/req | Bare CPU µs/req |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...results.load.map(({ scenario, connections, relay, bare }) =>
+      row([
+        `${scenario.name} (${scenario.measures})`,
+        String(connections),
+        fixed(relay.requestsPerSecond, 0),
+        fixed(bare.requestsPerSecond, 0),
+        `${fixed(relay.requestsPerSecond / bare.requestsPerSecond, 2)}×`,
+        fixed(relay.p50Ms, 2),
+        fixed(relay.p99Ms, 2),
+        fixed(bare.p99Ms, 2),
+        `${fixed(relay.p99Ms / bare.p99Ms, 2)}×`,
+        String(relay.errors),
+        String(bare.errors),
+        fixed(relay.cpuMicrosPerRequest, 0),
+        fixed(bare.cpuMicrosPerRequest, 0),
+      ]),
+    ),
+    '',
+    '| Memory (RSS) | Relay MB | Bare MB | Ratio |',
+    '| --- | ---: | ---: | ---: |',
+    ...(['idleRssMb', 'afterLoadRssMb', 'peakRssMb'] as const).map((field) =>
+      row([
+        { idleRssMb: 'idle', afterLoadRssMb: 'after load', peakRssMb: 'peak during load' }[field],
+        fixed(results.memory.relay[field], 0),
+        fixed(results.memory.bare[field], 0),
+        `${fixed(results.memory.relay[field] / results.memory.bare[field], 2)}×`,
+      ]),
+    ),
+    '',
+    `SSE fan-out (relay): ${results.fanOut.subscribers} subscribers × ${results.fanOut.events} roll events, ` +
+      `${results.fanOut.deliveries} deliveries; latency from the push p50 ${fixed(results.fanOut.p50Ms, 1)} ms, ` +
+      `p99 ${fixed(results.fanOut.p99Ms, 1)} ms, max ${fixed(results.fanOut.maxMs, 1)} ms`,
+    '',
+    `64 MiB frame through GET /sheet (relay): ${fixed(results.sheetFrame.frameMiB, 0)} MiB frame, ` +
+      `HTTP ${results.sheetFrame.status}, ${results.sheetFrame.receivedBytes} of ${results.sheetFrame.imageBytes} bytes ` +
+      `(${results.sheetFrame.receivedBytes === results.sheetFrame.imageBytes ? 'complete' : 'WRONG COUNT'}) in ${fixed(results.sheetFrame.seconds, 2)} s`,
+    '',
+    '| Target (issue 3) | Measured | Met |',
+    '| --- | --- | :---: |',
+    ...targets.map((target) => row([target.name, target.measured, target.met ? 'yes' : '**no**'])),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+export function writeResults(name: string, json: unknown, markdown: string): string[] {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const jsonPath = new URL(`${name}.json`, RESULTS_DIR);
+  const markdownPath = new URL(`${name}.md`, RESULTS_DIR);
+  writeFileSync(jsonPath, `${JSON.stringify(json, null, 2)}\n`);
+  writeFileSync(markdownPath, markdown);
+  return [jsonPath.pathname, markdownPath.pathname];
+}
+
+function row(cells: string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+export function fixed(value: number, digits: number): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : '–';
+}
