@@ -5,3 +5,7 @@ export { exchangePairingCode, pairSandbox, PairingError, type PairingResult, typ
 export type { Simulation } from './simulate.ts';
 export type { Game, ModuleSettings, RollEntry, SystemInfo } from './world/game.ts';
 export type { WorldDocument } from './world/document.ts';
+export type { DirectoryListing, FileStore } from './files/file-store.ts';
+export { FileStoreError } from './files/file-store.ts';
+export { memoryFileStore } from './files/memory-store.ts';
+export { storePath, UnsafePathError } from './files/paths.ts';

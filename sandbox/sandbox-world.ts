@@ -2,6 +2,8 @@
 import type { EventChannel, PlayerListEntry, WorldMessage, WorldMetadata, WorldRequest } from '../relay/protocol/messages.ts';
 import { AmbientActivity } from './ambient.ts';
 import { EventChannels } from './events.ts';
+import type { FileStore } from './files/file-store.ts';
+import { memoryFileStore } from './files/memory-store.ts';
 import { OPERATIONS } from './operations/index.ts';
 import { SearchIndex } from './search-index.ts';
 import { createSimulation, type Simulation } from './simulate.ts';
@@ -21,6 +23,11 @@ export interface SandboxWorldOptions {
   now?: () => number;
   /** Module settings that gate operations such as execute-js. */
   settings?: Partial<ModuleSettings>;
+  /**
+   * The world's data folder for the file-system operations; defaults to an in-memory store. In Node, pass
+   * `diskFileStore(dir)` from `sandbox/files/disk-store.ts` to keep the files in a real folder.
+   */
+  files?: FileStore;
 }
 
 export interface SandboxWorld {
@@ -55,7 +62,7 @@ export function createSandboxWorld(options: SandboxWorldOptions = {}): SandboxWo
   game.relaySettings.serverFingerprint = randomDocumentId(createRandomSource(seed ^ SEED_STREAMS.settings), 32);
   seedWorld(game);
   installPlaylistAudio(game);
-  return new Sandbox(game);
+  return new Sandbox(game, options.files ?? memoryFileStore());
 }
 
 class Sandbox implements SandboxWorld {
@@ -65,9 +72,11 @@ class Sandbox implements SandboxWorld {
   readonly #channels: EventChannels;
   readonly #searchIndex: SearchIndex;
   readonly #ambient: AmbientActivity;
+  readonly #files: FileStore;
 
-  constructor(game: Game) {
+  constructor(game: Game, files: FileStore) {
     this.game = game;
+    this.#files = files;
     this.simulate = createSimulation(game);
     this.#channels = new EventChannels(game, (message) => this.#push(message));
     this.#searchIndex = new SearchIndex(game);
@@ -88,7 +97,7 @@ class Sandbox implements SandboxWorld {
       return undefined;
     }
     const operation = Object.hasOwn(OPERATIONS, request.type) ? OPERATIONS[request.type] : undefined;
-    return operation?.(request, { game: this.game, searchIndex: this.#searchIndex });
+    return operation?.(request, { game: this.game, searchIndex: this.#searchIndex, files: this.#files });
   }
 
   setChannel(channel: EventChannel, enabled: boolean): void {

@@ -1,12 +1,13 @@
 // Things players and the GM do at the table, made to happen on demand: each goes through the document lifecycle,
 // so it fires the same hooks (and therefore the same pushes) as in a real world.
 import { evaluateRoll } from './dice.ts';
-import { combatTurns } from './events.ts';
 import { createChatMessage, type ChatSpeaker } from './world/chat.ts';
+import { beginCombat, nextTurn, rollInitiative } from './world/combat.ts';
 import type { WorldDocument } from './world/document.ts';
 import type { Game } from './world/game.ts';
 import type { PlainObject } from './world/objects.ts';
 import { resolveUser } from './world/permissions.ts';
+import { activateScene } from './world/scenes.ts';
 
 export interface Simulation {
   playerRoll(userName: string, formula: string, flavor?: string): WorldDocument;
@@ -19,8 +20,6 @@ export interface Simulation {
   endCombat(): void;
   setPaused(paused: boolean): void;
 }
-
-const SECONDS_PER_ROUND = 6;
 
 function userNamed(game: Game, name: string): WorldDocument {
   const user = resolveUser(game, name);
@@ -53,18 +52,6 @@ function requireCombat(game: Game): WorldDocument {
   return combat;
 }
 
-function advanceWorldTime(game: Game, seconds: number): void {
-  game.worldTime += seconds;
-  game.hooks.callAll('updateWorldTime', game.worldTime, seconds, {}, game.moduleUserId);
-}
-
-/** The canvas is full of circular references, which is why the module forwards `canvasReady` as "[object Object]". */
-function canvasOf(game: Game): PlainObject {
-  const canvas: PlainObject = { ready: true, scene: game.viewedScene() };
-  canvas.stage = { parent: canvas };
-  return canvas;
-}
-
 export function createSimulation(game: Game): Simulation {
   const simulation: Simulation = {
     playerRoll(userName, formula, flavor) {
@@ -93,13 +80,7 @@ export function createSimulation(game: Game): Simulation {
     activateScene(sceneId) {
       const scene = game.scenes.get(sceneId) ?? game.fromUuid(sceneId);
       if (scene?.documentName !== 'Scene') throw new Error(`Scene not found: ${sceneId}`);
-      const previous = game.activeScene();
-      if (previous && previous.id !== scene.id) game.updateDocument(previous, { active: false });
-      game.updateDocument(scene, { active: true });
-      game.hooks.callAll('activateScene', scene);
-      game.canvas.viewedSceneId = scene.id;
-      game.canvas.controlledTokenIds.clear();
-      game.hooks.callAll('canvasReady', canvasOf(game));
+      activateScene(game, scene);
     },
 
     startCombat() {
@@ -112,27 +93,12 @@ export function createSimulation(game: Game): Simulation {
           game.createDocument('Combatant', { tokenId: token.id, sceneId: scene.id, actorId: token.source.actorId }, { parent: combat });
         }
       }
-      const unrolled = combat.collection('Combatant').filter((combatant) => typeof combatant.source.initiative !== 'number');
-      for (const combatant of unrolled) {
-        game.updateDocument(combatant, { initiative: evaluateRoll('1d20', game.diceRandom).total });
-      }
-      const start = { round: 1, turn: 0 };
-      game.hooks.callAll('combatStart', combat, start);
-      game.updateDocument(combat, start);
-      return combat;
+      rollInitiative(game, combat.collection('Combatant').contents);
+      return beginCombat(game, combat);
     },
 
     nextTurn() {
-      const combat = requireCombat(game);
-      const turn = (combat.source.turn as number | null) ?? -1;
-      const round = combat.source.round as number;
-      const newRound = turn + 1 >= combatTurns(game, combat).length;
-      const update = newRound ? { round: round + 1, turn: 0 } : { round, turn: turn + 1 };
-      const options = { direction: 1, worldTime: { delta: newRound ? SECONDS_PER_ROUND : 0 } };
-      game.hooks.callAll(newRound ? 'combatRound' : 'combatTurn', combat, update, options);
-      game.updateDocument(combat, update);
-      if (newRound) advanceWorldTime(game, SECONDS_PER_ROUND);
-      return combat;
+      return nextTurn(game, requireCombat(game));
     },
 
     endCombat() {

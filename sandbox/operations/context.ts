@@ -1,5 +1,6 @@
 // What every operation handler gets, and the reply helpers shared by them (module-operations.md §0, §1).
 import { resultTypeOf, type WorldMessage, type WorldRequest } from '../../relay/protocol/messages.ts';
+import type { FileStore } from '../files/file-store.ts';
 import type { SearchIndex } from '../search-index.ts';
 import type { WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
@@ -8,6 +9,7 @@ import { resolveUser } from '../world/permissions.ts';
 export interface OperationContext {
   game: Game;
   searchIndex: SearchIndex;
+  files: FileStore;
 }
 
 /** A handler's reply, or undefined when the module would send nothing. */

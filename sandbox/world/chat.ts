@@ -13,6 +13,8 @@ export interface NewChatMessage {
   speaker?: ChatSpeaker;
   whisper?: string[];
   rolls?: EvaluatedRoll[];
+  /** The pre-v12 numeric message type, which Foundry migrates to `style`. */
+  style?: number;
 }
 
 /** A roll as stored on a message: what `message.rolls[i]` exposes to the module. */
@@ -28,6 +30,7 @@ export function createChatMessage(game: Game, message: NewChatMessage): WorldDoc
     speaker: { scene: null, actor: null, token: null, alias: null, ...message.speaker },
     whisper: message.whisper ?? [],
     rolls,
+    ...(message.style === undefined ? {} : { style: message.style }),
   }, { userId: message.authorId });
 }
 

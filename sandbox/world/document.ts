@@ -4,7 +4,10 @@ import { deepClone, type PlainObject } from './objects.ts';
 const EMBEDDED_FIELDS: Record<string, Record<string, string>> = {
   Actor: { Item: 'items', ActiveEffect: 'effects' },
   Item: { ActiveEffect: 'effects' },
-  Scene: { Token: 'tokens', AmbientLight: 'lights', Wall: 'walls' },
+  Scene: {
+    Token: 'tokens', AmbientLight: 'lights', Wall: 'walls', Tile: 'tiles', Drawing: 'drawings', AmbientSound: 'sounds',
+    Note: 'notes', MeasuredTemplate: 'templates',
+  },
   Playlist: { PlaylistSound: 'sounds' },
   Combat: { Combatant: 'combatants' },
   JournalEntry: { JournalEntryPage: 'pages' },

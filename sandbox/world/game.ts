@@ -16,6 +16,9 @@ export interface ModuleSettings {
   allowExecuteJs: boolean;
   codeExecutionPermission: number;
   notifyOnExecuteJs: boolean;
+  allowMacroExecute: boolean;
+  /** Lets `create`, `update` and `delete` touch Macro documents (macros run code). */
+  allowMacroWrite: boolean;
 }
 
 export interface CompendiumPack {
@@ -85,7 +88,9 @@ export class Game {
   readonly collections: Record<WorldCollectionName, DocumentCollection>;
   readonly packs = new Map<string, CompendiumPack>();
   readonly modules: ModuleInfo[] = [];
-  readonly settings: ModuleSettings = { allowExecuteJs: false, codeExecutionPermission: 4, notifyOnExecuteJs: true };
+  readonly settings: ModuleSettings = {
+    allowExecuteJs: false, codeExecutionPermission: 4, notifyOnExecuteJs: true, allowMacroExecute: false, allowMacroWrite: false,
+  };
   statusEffects: StatusEffectConfig[] = [];
   /** The GM's browser canvas: which scene it shows and which of its tokens are controlled. */
   readonly canvas = { viewedSceneId: null as string | null, controlledTokenIds: new Set<string>() };

@@ -5,6 +5,13 @@ import type { PlainObject } from './objects.ts';
 
 export const USER_ROLES = { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 } as const;
 
+/** The lowest role holding each core user permission the operations check (Foundry's defaults). */
+const PERMISSION_ROLES: Record<string, number> = {
+  FILES_BROWSE: USER_ROLES.TRUSTED, FILES_UPLOAD: USER_ROLES.ASSISTANT, ACTOR_CREATE: USER_ROLES.ASSISTANT,
+  ITEM_CREATE: USER_ROLES.ASSISTANT, JOURNAL_CREATE: USER_ROLES.TRUSTED, CARDS_CREATE: USER_ROLES.TRUSTED,
+  PLAYLIST_CREATE: USER_ROLES.ASSISTANT, MACRO_SCRIPT: USER_ROLES.PLAYER,
+};
+
 export function isGM(user: WorldDocument): boolean {
   return (user.source.role as number) >= USER_ROLES.ASSISTANT;
 }
@@ -46,7 +53,20 @@ export function serializeWithPermission(game: Game, document: WorldDocument, use
   return null;
 }
 
+/** `User#can`: GMs can do everything; others need the permission's role. Unknown permissions are refused. */
+export function userCan(user: WorldDocument, permission: string): boolean {
+  if (isGM(user)) return true;
+  const role = PERMISSION_ROLES[permission];
+  return role !== undefined && (user.source.role as number) >= role;
+}
+
 export class PermissionError extends Error {}
+
+export function assertUserCan(user: WorldDocument, permission: string, operation: string): void {
+  if (!userCan(user, permission)) {
+    throw new PermissionError(`User '${user.name}' does not have '${permission}' permission required to ${operation}`);
+  }
+}
 
 export function assertWritePermission(game: Game, document: WorldDocument, user: WorldDocument, operation: string): void {
   if (!hasPermission(game, document, user, OWNERSHIP.OWNER)) {

@@ -20,6 +20,12 @@ const DEFAULTS: Record<string, () => PlainObject> = {
   }),
   Combatant: () => ({ type: 'base', system: {}, actorId: null, tokenId: null, sceneId: null, name: null, img: null, initiative: null, hidden: false, defeated: false, flags: {} }),
   Combat: () => ({ type: 'base', system: {}, scene: null, active: true, round: 0, turn: null, sort: 0, flags: {} }),
+  Scene: () => ({
+    active: false, navigation: true, width: 4000, height: 3000, padding: 0.25, background: { src: null },
+    grid: { size: 100, type: 1, distance: 5, units: 'ft' }, folder: null, sort: 0, ownership: { default: 0 }, flags: {},
+  }),
+  Macro: () => ({ type: 'script', scope: 'global', command: '', author: null, img: 'icons/svg/dice-target.svg', folder: null, sort: 0, ownership: { default: 0 }, flags: {} }),
+  User: () => ({ role: 1, color: '#888888', active: false, avatar: null, character: null, flags: {} }),
   Token: () => ({
     name: '', displayName: 0, actorId: null, actorLink: false, width: 1, height: 1, x: 0, y: 0, elevation: 0, rotation: 0,
     hidden: false, locked: false, disposition: -1, texture: { src: 'icons/svg/mystery-man.svg' }, flags: {},
@@ -45,7 +51,7 @@ function migrateEffect(source: PlainObject): void {
 
 function validate(documentName: string, source: PlainObject): void {
   const problems: string[] = [];
-  if (['ActiveEffect', 'Folder', 'Actor', 'Item', 'Scene', 'Playlist', 'Macro'].includes(documentName)) {
+  if (['ActiveEffect', 'Folder', 'Actor', 'Item', 'Scene', 'Playlist', 'Macro', 'User'].includes(documentName)) {
     if (source.name === undefined || source.name === null) problems.push('name: may not be undefined');
     else if (typeof source.name !== 'string') problems.push('name: must be a string');
     else if (source.name.trim() === '') problems.push('name: may not be a blank string');

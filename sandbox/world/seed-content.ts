@@ -9,6 +9,8 @@ export interface SeedActor {
   key: string; name: string; type: 'character' | 'npc'; folder?: string; img: string;
   owners?: Record<string, number>; defaultLevel?: number;
   hp: number; ac: number; cr?: number; level?: number; items?: SeedItem[]; effects?: SeedEffect[];
+  /** dnd5e proficiencies: skill id → 1 (proficient) or 2 (expertise), and proficient saving throws. */
+  skills?: Record<string, number>; saves?: string[]; currency?: Record<string, number>; speed?: number;
 }
 export interface SeedToken { key: string; actor: string; x: number; y: number; name?: string; disposition: number; hidden?: boolean }
 export interface SeedScene { key: string; name: string; folder?: string; active?: boolean; width: number; height: number; background: string; tokens: SeedToken[]; lights?: number; walls?: number }
@@ -69,17 +71,34 @@ const poisoned: SeedEffect = { name: 'DND5E.ConPoisoned', img: 'systems/dnd5e/ic
 export const ACTORS: SeedActor[] = [
   {
     key: 'thorin', name: 'Thorin Ironfoot', type: 'character', folder: 'heroes', img: 'icons/creatures/dwarf-warrior.webp', owners: { alice: 3 },
-    hp: 34, ac: 18, level: 4,
-    items: [{ name: 'Battleaxe', type: 'weapon', img: 'icons/weapons/axes/axe-battle-black.webp', system: { damage: '1d8+3' } }],
+    hp: 34, ac: 18, level: 4, speed: 25, skills: { ath: 1, prc: 1, itm: 1 }, saves: ['str', 'con'], currency: { gp: 15, sp: 8 },
+    items: [
+      { name: 'Battleaxe', type: 'weapon', img: 'icons/weapons/axes/axe-battle-black.webp', system: { damage: '1d8+3', quantity: 1, equipped: true } },
+      { name: 'Fighter', type: 'class', img: 'icons/skills/melee/weapons-crossed-swords-yellow.webp', system: { levels: 4, hd: { denomination: 'd10', spent: 1 } } },
+      { name: 'Second Wind', type: 'feat', img: 'icons/magic/life/heart-cross-strong-green.webp', system: { uses: { max: 1, spent: 0, recovery: [{ period: 'sr' }] } } },
+    ],
     effects: [{ name: 'Bless', img: 'icons/magic/control/buff-flight-wings-blue.webp', rounds: 10, changes: [{ key: 'system.bonuses.abilities.save', mode: 2, value: '+1d4', priority: null }] }],
   },
   {
     key: 'lyra', name: 'Lyra Moonwhisper', type: 'character', folder: 'heroes', img: 'icons/creatures/elf-wizard.webp', owners: { bob: 3, carol: 1 },
-    hp: 22, ac: 12, level: 4,
-    items: [{ name: 'Fire Bolt', type: 'spell', img: 'icons/magic/fire/projectile-fireball-orange.webp', system: { level: 0 } }],
+    hp: 22, ac: 12, level: 4, speed: 30, skills: { arc: 1, his: 1, inv: 1 }, saves: ['int', 'wis'], currency: { pp: 1, gp: 42 },
+    items: [
+      { name: 'Fire Bolt', type: 'spell', img: 'icons/magic/fire/projectile-fireball-orange.webp', system: { level: 0, preparation: { mode: 'always', prepared: true } } },
+      { name: 'Hold Person', type: 'spell', img: 'icons/magic/control/debuff-chains-purple.webp', system: { level: 2, preparation: { mode: 'prepared', prepared: false } } },
+      { name: 'Wizard', type: 'class', img: 'icons/magic/symbols/rune-sigil-black-pink.webp', system: { levels: 4, hd: { denomination: 'd6', spent: 0 } } },
+      { name: 'Cloak of Protection', type: 'equipment', img: 'icons/equipment/back/cloak-collared-blue.webp', system: { quantity: 1, equipped: false, attunement: 'required', attuned: false } },
+    ],
     effects: [{ name: 'Mage Armor', img: 'icons/magic/defensive/armor-shield-barrier-steel.webp', changes: [{ key: 'system.attributes.ac.calc', mode: 5, value: 'mage', priority: null }] }],
   },
-  { key: 'pip', name: 'Pip Thistledown', type: 'character', folder: 'heroes', img: 'icons/creatures/halfling-rogue.webp', owners: { carol: 3 }, hp: 27, ac: 15, level: 4, items: [{ name: 'Dagger', type: 'weapon', img: 'icons/weapons/daggers/dagger-straight-blue.webp', system: { damage: '1d4+3' } }] },
+  {
+    key: 'pip', name: 'Pip Thistledown', type: 'character', folder: 'heroes', img: 'icons/creatures/halfling-rogue.webp', owners: { carol: 3 },
+    hp: 27, ac: 15, level: 4, speed: 25, skills: { ste: 2, acr: 1, slt: 1, prc: 1 }, saves: ['dex', 'int'], currency: { gp: 7, cp: 30 },
+    items: [
+      { name: 'Dagger', type: 'weapon', img: 'icons/weapons/daggers/dagger-straight-blue.webp', system: { damage: '1d4+3', quantity: 2, equipped: true } },
+      { name: 'Potion of Healing', type: 'consumable', img: 'icons/consumables/potions/potion-bottle-corked-red.webp', system: { quantity: 2, uses: { max: 1, spent: 0 } } },
+      { name: 'Rogue', type: 'class', img: 'icons/sundries/gaming/dice-runed-brown.webp', system: { levels: 4, hd: { denomination: 'd8', spent: 0 } } },
+    ],
+  },
   { key: 'goblin', name: 'Goblin', type: 'npc', folder: 'goblinoids', img: 'icons/creatures/goblin.webp', hp: 7, ac: 15, cr: 0.25, items: [scimitar] },
   { key: 'goblinArcher', name: 'Goblin Archer', type: 'npc', folder: 'goblinoids', img: 'icons/creatures/goblin-archer.webp', hp: 7, ac: 13, cr: 0.25, effects: [poisoned] },
   { key: 'hobgoblin', name: 'Hobgoblin', type: 'npc', folder: 'goblinoids', img: 'icons/creatures/hobgoblin.webp', hp: 11, ac: 18, cr: 0.5, items: [{ ...scimitar, name: 'Longsword' }] },

@@ -79,12 +79,34 @@ function effectData(effect: SeedEffect): PlainObject {
   };
 }
 
+const SKILL_ABILITIES: Record<string, string> = {
+  acr: 'dex', ani: 'wis', arc: 'int', ath: 'str', dec: 'cha', his: 'int', ins: 'wis', itm: 'cha', inv: 'int',
+  med: 'wis', nat: 'int', prc: 'wis', prf: 'cha', per: 'cha', rel: 'int', slt: 'dex', ste: 'dex', sur: 'wis',
+};
+
+/** The source data a dnd5e actor keeps (derived values such as modifiers are computed when read). */
+function dnd5eSystem(actor: SeedActor): PlainObject {
+  const character = actor.type === 'character';
+  const details = character
+    ? { level: actor.level, xp: { value: 2700 }, alignment: 'Neutral Good', biography: { value: '' } }
+    : { cr: actor.cr, type: { value: actor.folder === 'undead' ? 'undead' : 'humanoid' }, alignment: '', biography: { value: '' } };
+  const currency = { pp: 0, gp: 0, ep: 0, sp: 0, cp: 0, ...actor.currency };
+  const skills = Object.fromEntries(Object.entries(SKILL_ABILITIES).map(([id, ability]) => [id, { value: actor.skills?.[id] ?? 0, ability }]));
+  return {
+    attributes: {
+      hp: { value: actor.hp, max: actor.hp, temp: 0 }, ac: { value: actor.ac }, movement: { walk: actor.speed ?? 30, units: 'ft' },
+      death: { success: 0, failure: 0 }, exhaustion: 0, inspiration: false,
+    },
+    details, abilities: abilitiesOf(actor), skills, currency,
+    ...(character ? { resources: { primary: { value: null, max: null, label: '' }, secondary: { value: null, max: null, label: '' }, tertiary: { value: null, max: null, label: '' } } } : {}),
+  };
+}
+
 function actorData(actor: SeedActor, keys: SeedKeys): PlainObject {
-  const details = actor.type === 'character' ? { level: actor.level, xp: { value: 2700 } } : { cr: actor.cr, type: { value: actor.folder === 'undead' ? 'undead' : 'humanoid' } };
   return {
     _id: keys.id(actor.key), name: actor.name, type: actor.type, img: actor.img, folder: keys.optional(actor.folder),
     ownership: ownership(keys, actor.owners, actor.defaultLevel),
-    system: { attributes: { hp: { value: actor.hp, max: actor.hp, temp: 0 }, ac: { value: actor.ac } }, details, abilities: abilitiesOf(actor) },
+    system: dnd5eSystem(actor),
     prototypeToken: { name: actor.name, actorLink: actor.type === 'character', disposition: actor.type === 'character' ? 1 : -1, texture: { src: actor.img } },
     items: (actor.items ?? []).map((item) => itemData(item, keys)),
     effects: (actor.effects ?? []).map(effectData),
@@ -93,7 +115,9 @@ function actorData(actor: SeedActor, keys: SeedKeys): PlainObject {
 
 function abilitiesOf(actor: SeedActor): PlainObject {
   const scores = [...actor.name].reduce((sum, char) => sum + char.charCodeAt(0), 0);
-  return Object.fromEntries(['str', 'dex', 'con', 'int', 'wis', 'cha'].map((ability, i) => [ability, { value: 8 + ((scores >> i) % 11) }]));
+  return Object.fromEntries(['str', 'dex', 'con', 'int', 'wis', 'cha'].map((ability, i) => [
+    ability, { value: 8 + ((scores >> i) % 11), proficient: actor.saves?.includes(ability) ? 1 : 0 },
+  ]));
 }
 
 function sceneData(game: Game, scene: SeedScene, keys: SeedKeys): PlainObject {
