@@ -31,6 +31,7 @@ export interface BenchResults {
   runs: number;
   load: LoadComparison[];
   memory: { relay: MemoryFigures; bare: MemoryFigures };
+  /** Medians over the runs. */
   fanOut: FanOutResult;
   sheetFrame: SheetFrameResult;
 }
@@ -109,8 +110,8 @@ export function markdownReport(results: BenchResults, targets: Target[]): string
       ]),
     ),
     '',
-    `SSE fan-out (relay): ${results.fanOut.subscribers} subscribers × ${results.fanOut.events} roll events, ` +
-      `${results.fanOut.deliveries} deliveries; latency from the push p50 ${fixed(results.fanOut.p50Ms, 1)} ms, ` +
+    `SSE fan-out (relay, medians of ${results.runs}): ${results.fanOut.subscribers} subscribers × ${results.fanOut.events} roll events, ` +
+      `${results.fanOut.deliveries} of ${results.fanOut.subscribers * results.fanOut.events} delivered; latency from the push p50 ${fixed(results.fanOut.p50Ms, 1)} ms, ` +
       `p99 ${fixed(results.fanOut.p99Ms, 1)} ms, max ${fixed(results.fanOut.maxMs, 1)} ms`,
     '',
     `64 MiB frame through GET /sheet (relay): ${fixed(results.sheetFrame.frameMiB, 0)} MiB frame, ` +
