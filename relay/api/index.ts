@@ -1,4 +1,13 @@
 import { adminRoutes } from '../admin/routes.ts';
+import { canvasRoutes } from './canvas.ts';
+import { chatRoutes } from './chat.ts';
+import { dnd5eRoutes } from './dnd5e.ts';
+import { encounterRoutes } from './encounter.ts';
+import { entityRoutes } from './entity.ts';
+import { fileRoutes } from './files.ts';
+import { macroRoutes } from './macro.ts';
+import { sceneRoutes } from './scene.ts';
+import { userRoutes } from './user.ts';
 import { clientRoutes } from './clients.ts';
 import { effectsRoutes } from './effects.ts';
 import { eventRoutes } from './events.ts';
@@ -26,4 +35,13 @@ export const allRoutes: readonly Route[] = [
   ...sheetRoutes,
   ...eventRoutes,
   ...utilityRoutes,
+  ...entityRoutes,
+  ...encounterRoutes,
+  ...canvasRoutes,
+  ...chatRoutes,
+  ...sceneRoutes,
+  ...macroRoutes,
+  ...fileRoutes,
+  ...dnd5eRoutes,
+  ...userRoutes,
 ];

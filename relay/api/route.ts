@@ -33,8 +33,17 @@ export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends
   timeoutMs?: number;
   /** The fields sent to the world, when they are not the parameters as they are. */
   message?: (parameters: z.output<S>) => Record<string, unknown>;
-  /** `image`: the world answers with a data URL that goes out as bytes (GET /sheet). */
-  reply?: 'json' | 'image';
+  /**
+   * `image`: the world answers with a data URL that goes out as bytes (GET /sheet); `file`: the same for a download,
+   * with its name, unless the caller asks for `format=base64`.
+   */
+  reply?: 'json' | 'image' | 'file';
+  /** Headers added to a byte answer, e.g. which path rendered a sheet. */
+  headers?: Record<string, string>;
+  /** A scope needed on top of the route's own for some parameters (creating a Macro needs `macro:write`). */
+  alsoRequires?: (parameters: z.output<S>) => Scope | undefined;
+  /** A body that is not JSON is taken as file bytes and handed to the schema as `fileData`, a data URL. */
+  rawBodyAsFileData?: boolean;
 }
 
 /** A Server-Sent Events stream of one world's pushes. */

@@ -27,5 +27,6 @@ export const sheetRoutes: Route[] = [
     operation: 'sheet-screenshot',
     timeoutMs: 20_000,
     reply: 'image',
+    headers: { 'X-Sheet-Source': 'world' },
   }),
 ];

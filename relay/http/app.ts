@@ -13,8 +13,10 @@ export function createApp(routes: readonly Route[], services: RelayServices, bod
   app.set('etag', false);
   app.use(openCors);
   app.use(express.json({ limit: bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
+  const fileBody = express.raw({ type: () => true, limit: bodyLimitBytes });
   for (const route of routes) {
-    app[lowerCase(route.method)](expressPath(route.path), handlerFor(route, services));
+    const takesFileBody = route.kind === 'world' && route.rawBodyAsFileData === true;
+    app[lowerCase(route.method)](expressPath(route.path), ...(takesFileBody ? [fileBody] : []), handlerFor(route, services));
   }
   app.use(unknownEndpoint);
   app.use(errorHandler(bodyLimitBytes));

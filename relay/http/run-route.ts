@@ -60,17 +60,24 @@ interface Caller {
 
 function rawParameters(request: Request, from: ParameterSource): Fields {
   const query = request.query as Fields;
-  if (from === 'query') return { ...query };
+  const path = request.params as Fields;
+  if (from === 'query') return { ...query, ...path };
   const body = bodyOf(request);
-  return from === 'body' ? { ...body, userId: body.userId ?? query.userId } : { ...query, ...body };
+  return from === 'body' ? { ...body, userId: body.userId ?? query.userId, ...path } : { ...query, ...body, ...path };
 }
 
 function bodyOf(request: Request): Fields {
   const body: unknown = request.body;
   if (body === undefined || body === null) return {};
+  if (Buffer.isBuffer(body)) return body.length === 0 ? {} : { fileData: dataUrlOf(body, request.get('content-type')) };
   if (typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'The request body must be a JSON object');
   if (nestedDeeperThan(body, MAX_BODY_DEPTH)) throw new HttpError(400, `The request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
   return body as Fields;
+}
+
+function dataUrlOf(bytes: Buffer, contentType: string | undefined): string {
+  const mimeType = contentType?.split(';')[0]?.trim() || 'application/octet-stream';
+  return `data:${mimeType};base64,${bytes.toString('base64')}`;
 }
 
 /** Walks the body without recursion, so no body can exhaust the stack here or later when it is sent on as JSON. */
@@ -106,13 +113,17 @@ function timeoutOf(route: WorldRoute, services: RelayServices): number {
 }
 
 async function answerFromWorld(route: WorldRoute, parameters: Fields, caller: Caller, services: RelayServices, response: Response): Promise<void> {
+  const extraScope = route.alsoRequires?.(parameters);
+  if (extraScope && caller.key && !caller.key.scopes.includes(extraScope)) {
+    throw new HttpError(403, `API key lacks required scope: ${extraScope}`, { requiredScope: extraScope });
+  }
   const world = resolveWorld(services.tabletop, caller.clientId, caller.key);
   const message = withoutUndefined(route.message ? route.message(parameters) : parameters);
   if (caller.userId !== undefined) message.userId = caller.userId;
   if (caller.key) message._scopes = caller.key.scopes;
   const reply = await services.tabletop.request(world, route.operation, message, timeoutOf(route, services));
-  if (route.reply === 'image') {
-    sendImage(reply, parameters, response);
+  if (route.reply === 'image' || (route.reply === 'file' && parameters.format !== 'base64')) {
+    sendBytes(route, route.reply, reply, parameters, response);
     return;
   }
   response.status(hasError(reply.message) ? 400 : 200).type('application/json').send(reply.text);
@@ -122,24 +133,29 @@ function hasError(message: Fields): boolean {
   return message.error !== undefined && message.error !== null && message.error !== false;
 }
 
-function sendImage(reply: WorldReply, parameters: Fields, response: Response): void {
+/** Decodes the data URL a world answers with (`imageData` or `fileData`, at the top or under `data`) into bytes. */
+function sendBytes(route: WorldRoute, kind: 'image' | 'file', reply: WorldReply, parameters: Fields, response: Response): void {
   const { message } = reply;
   const nested = typeof message.data === 'object' && message.data !== null ? (message.data as Fields) : {};
-  const imageData = message.imageData ?? nested.imageData;
-  if (hasError(message) || message.success === false || typeof imageData !== 'string') {
-    const error = typeof message.error === 'string' ? message.error : 'The world could not capture the sheet';
+  const field = kind === 'image' ? 'imageData' : 'fileData';
+  const dataUrl = message[field] ?? nested[field];
+  if (hasError(message) || message.success === false || typeof dataUrl !== 'string') {
+    const error = typeof message.error === 'string' ? message.error : `The world sent no ${kind}`;
     throw new HttpError(400, error, { requestId: message.requestId });
   }
-  const bytes = Buffer.from(imageData.slice(imageData.indexOf(',') + 1), 'base64');
-  if (bytes.length === 0) throw new HttpError(400, 'The world sent an empty image', { requestId: message.requestId });
-  response.status(200).set({
-    'Content-Type': parameters.format === 'jpeg' ? 'image/jpeg' : 'image/png',
-    'Content-Length': String(bytes.length),
-    'X-Image-Width': String(message.width ?? nested.width ?? ''),
-    'X-Image-Height': String(message.height ?? nested.height ?? ''),
-    'X-Sheet-Source': 'world',
-  });
-  response.end(bytes);
+  const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+  const mimeType = String(message.mimeType ?? nested.mimeType ?? (/^data:([^;,]+)/.exec(dataUrl)?.[1] ?? 'application/octet-stream'));
+  const headers: Record<string, string> = { 'Content-Length': String(bytes.length) };
+  if (kind === 'image') {
+    headers['Content-Type'] = parameters.format === 'jpeg' ? 'image/jpeg' : parameters.format === 'png' ? 'image/png' : mimeType;
+    headers['X-Image-Width'] = String(message.width ?? nested.width ?? '');
+    headers['X-Image-Height'] = String(message.height ?? nested.height ?? '');
+  } else {
+    const filename = String(message.filename ?? nested.filename ?? 'download').replace(/["\\\r\n]/g, '_');
+    headers['Content-Type'] = mimeType;
+    headers['Content-Disposition'] = `attachment; filename="${filename}"`;
+  }
+  response.status(200).set({ ...headers, ...route.headers }).end(bytes);
 }
 
 function openStream(route: StreamRoute, parameters: Fields, caller: Caller, services: RelayServices, response: Response): void {

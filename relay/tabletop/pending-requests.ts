@@ -1,6 +1,5 @@
 import { HttpError } from '../http/errors.ts';
 import type { WorldMessage, WorldRequest } from '../protocol/messages.ts';
-import { resultTypeOf } from '../protocol/messages.ts';
 
 /** A world's answer: the parsed message and the text it arrived as, so the text can be passed on without re-encoding. */
 export interface WorldReply {
@@ -10,7 +9,6 @@ export interface WorldReply {
 
 interface Pending {
   clientId: string;
-  resultType: string;
   resolve(reply: WorldReply): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
@@ -42,7 +40,7 @@ export class PendingRequests {
         this.pending.delete(request.requestId);
         reject(new HttpError(408, `The world did not answer '${request.type}' within ${timeoutMs / 1000} s`));
       }, timeoutMs);
-      this.pending.set(request.requestId, { clientId, resultType: resultTypeOf(request.type), resolve, reject, timer });
+      this.pending.set(request.requestId, { clientId, resolve, reject, timer });
     });
   }
 
@@ -51,7 +49,8 @@ export class PendingRequests {
     const requestId = reply.message.requestId;
     if (typeof requestId !== 'string') return false;
     const entry = this.pending.get(requestId);
-    if (!entry || entry.clientId !== clientId || entry.resultType !== reply.message.type) return false;
+    // The id alone identifies the answer: the module's last-round error path replies with another type.
+    if (!entry || entry.clientId !== clientId) return false;
     this.pending.delete(requestId);
     clearTimeout(entry.timer);
     entry.resolve(reply);

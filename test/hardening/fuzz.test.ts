@@ -11,7 +11,7 @@ import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;
 beforeAll(async () => {
-  harness = await startRelayWithWorld({ seed: 11, relay: { settings: { requestsPerMinute: 0, streamsPerKey: 0 }, timeoutOverrideMs: 2000 } });
+  harness = await startRelayWithWorld({ seed: 11, relay: { settings: { requestsPerMinute: 0, streamsPerKey: 0 }, timeoutOverrideMs: 500 } });
 });
 afterAll(() => harness.close());
 

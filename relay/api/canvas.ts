@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { flag, number, oneOf, record, text } from './parameters.ts';
+import { worldRoute, type Route } from './route.ts';
+
+/** The embedded document collections of a scene, and the class name the module needs for each. */
+const CLASS_OF_DOCUMENT_TYPE = {
+  tokens: 'Token',
+  tiles: 'Tile',
+  drawings: 'Drawing',
+  lights: 'AmbientLight',
+  sounds: 'AmbientSound',
+  notes: 'Note',
+  templates: 'MeasuredTemplate',
+  walls: 'Wall',
+  regions: 'Region',
+} as const;
+const DOCUMENT_TYPES = Object.keys(CLASS_OF_DOCUMENT_TYPE) as [keyof typeof CLASS_OF_DOCUMENT_TYPE, ...(keyof typeof CLASS_OF_DOCUMENT_TYPE)[]];
+
+const documentType = oneOf(DOCUMENT_TYPES).describe('tokens, tiles, drawings, lights, sounds, notes, templates, walls or regions');
+const sceneId = text().optional().describe('Scene id; omit for the viewed scene');
+const withClassName = <T extends { documentType: keyof typeof CLASS_OF_DOCUMENT_TYPE }>(p: T) => ({ ...p, className: CLASS_OF_DOCUMENT_TYPE[p.documentType] });
+const read = { scope: 'canvas:read' } as const;
+const write = { scope: 'canvas:write' } as const;
+
+const point = (prefix: 'origin' | 'target') => ({
+  [`${prefix}X`]: number().optional().describe(`${prefix} x in pixels`),
+  [`${prefix}Y`]: number().optional().describe(`${prefix} y in pixels`),
+  [`${prefix}Uuid`]: text().optional().describe(`${prefix} token UUID`),
+  [`${prefix}Name`]: text().optional().describe(`${prefix} token name`),
+});
+function located(p: Record<string, unknown>, prefix: 'origin' | 'target'): boolean {
+  return (p[`${prefix}X`] !== undefined && p[`${prefix}Y`] !== undefined) || p[`${prefix}Uuid`] !== undefined || p[`${prefix}Name`] !== undefined;
+}
+
+export const canvasRoutes: Route[] = [
+  worldRoute({
+    method: 'GET',
+    path: '/canvas/{documentType}',
+    summary: 'The embedded documents of a scene, or one of them',
+    access: read,
+    parameters: z.object({ documentType, sceneId, documentId: text().optional().describe('Only this document') }),
+    operation: 'get-canvas-documents',
+    message: withClassName,
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/canvas/{documentType}',
+    summary: 'Create embedded documents in a scene',
+    access: write,
+    parameters: z.object({ documentType, sceneId, data: z.union([record(), z.array(z.record(z.string(), z.unknown()))], { error: 'must be an object or an array of objects' }).describe('Document data') }),
+    operation: 'create-canvas-document',
+    message: withClassName,
+    timeoutMs: 30_000,
+  }),
+  worldRoute({
+    method: 'PUT',
+    path: '/canvas/{documentType}',
+    summary: 'Update an embedded document of a scene',
+    access: write,
+    parameters: z.object({ documentType, sceneId, documentId: text().describe('Document id'), data: record().describe('Changes') }),
+    operation: 'update-canvas-document',
+    message: withClassName,
+    timeoutMs: 30_000,
+  }),
+  worldRoute({
+    method: 'DELETE',
+    path: '/canvas/{documentType}',
+    summary: 'Delete an embedded document of a scene',
+    access: write,
+    parameters: z.object({ documentType, sceneId, documentId: text().describe('Document id') }),
+    operation: 'delete-canvas-document',
+    message: withClassName,
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/move-token',
+    summary: 'Move a token, optionally along waypoints',
+    access: write,
+    parameters: z
+      .object({
+        uuid: text().optional().describe('Token UUID'),
+        name: text().optional().describe('Token name'),
+        x: number().describe('Destination x in pixels'),
+        y: number().describe('Destination y in pixels'),
+        waypoints: z.array(z.object({ x: z.number(), y: z.number() }), { error: 'must be an array of {x, y}' }).optional().describe('Points to pass through'),
+        animate: flag().optional().describe('Animate the move'),
+        sceneId,
+      })
+      .refine((p) => p.uuid !== undefined || p.name !== undefined, { error: "Either 'uuid' or 'name' is required" }),
+    operation: 'move-token',
+  }),
+  worldRoute({
+    method: 'GET',
+    path: '/measure-distance',
+    summary: 'The distance between two points or tokens, as the grid counts it',
+    access: read,
+    parameters: z
+      .object({ ...point('origin'), ...point('target'), sceneId })
+      .refine((p) => located(p, 'origin'), { error: "Give the origin as 'originX' and 'originY', 'originUuid' or 'originName'" })
+      .refine((p) => located(p, 'target'), { error: "Give the target as 'targetX' and 'targetY', 'targetUuid' or 'targetName'" }),
+    operation: 'measure-distance',
+  }),
+];

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { flag, text, textList, wholeNumber } from './parameters.ts';
+import { streamRoute, worldRoute, type Route } from './route.ts';
+
+const chatType = () => wholeNumber().pipe(z.number().min(0, { error: 'must be 0 to 5' }).max(5, { error: 'must be 0 to 5' }));
+
+export const chatRoutes: Route[] = [
+  worldRoute({
+    method: 'GET',
+    path: '/chat',
+    summary: 'The chat log, newest first, a page at a time',
+    access: { scope: 'chat:read' },
+    parameters: z.object({
+      limit: wholeNumber().pipe(z.number().min(1, { error: 'must be at least 1' }).max(500, { error: 'must be at most 500' })).default(50).describe('Messages per page'),
+      offset: wholeNumber().pipe(z.number().min(0, { error: 'must be 0 or more' })).default(0).describe('Messages to skip'),
+      chatType: chatType().optional().describe('Message style: a CONST.CHAT_MESSAGE_STYLES number'),
+      speaker: text().optional().describe('Speaker alias or actor id'),
+    }),
+    operation: 'chat-messages',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/chat',
+    summary: 'Post a chat message',
+    access: { scope: 'chat:write' },
+    from: 'body',
+    parameters: z.object({
+      content: text().describe('Message HTML'),
+      whisper: textList().optional().describe('User ids to whisper to'),
+      speaker: text().optional().describe('Actor or token UUID speaking'),
+      alias: text().optional().describe('Name to show as the speaker'),
+      chatType: chatType().optional().describe('Message style'),
+      flavor: z.string({ error: 'must be a string' }).optional().describe('Flavor text'),
+    }),
+    operation: 'chat-send',
+  }),
+  worldRoute({
+    method: 'DELETE',
+    path: '/chat/{messageId}',
+    summary: 'Delete one chat message',
+    access: { scope: 'chat:write' },
+    parameters: z.object({ messageId: text().describe('Chat message id') }),
+    operation: 'chat-delete',
+  }),
+  worldRoute({
+    method: 'DELETE',
+    path: '/chat',
+    summary: 'Delete every chat message',
+    access: { scope: 'chat:write' },
+    parameters: z.object({}),
+    operation: 'chat-flush',
+  }),
+  streamRoute({
+    method: 'GET',
+    path: '/chat/subscribe',
+    summary: 'Stream chat messages: chat-create, chat-update, chat-delete (Server-Sent Events)',
+    access: { scope: 'events:subscribe' },
+    parameters: z.object({
+      speaker: text().optional().describe('Only messages from this speaker'),
+      type: chatType().optional().describe('Only messages of this style'),
+      whisperOnly: flag().optional().describe('Only whispers'),
+    }),
+    stream: 'chat',
+    filter: (p) => ({ speaker: p.speaker, chatType: p.type, whisperOnly: p.whisperOnly }),
+  }),
+];

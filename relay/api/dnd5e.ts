@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { flag, number, oneOf, record, text, textList } from './parameters.ts';
+import { worldRoute, type HttpMethod, type Route } from './route.ts';
+
+// D&D 5e routes exist only for worlds running the dnd5e system. The schemas name the parameters the module reads and
+// pass any other field through, as system-specific options vary between module versions.
+
+const actor = {
+  actorUuid: text().optional().describe('Actor UUID'),
+  actorName: text().optional().describe('Actor name'),
+};
+const item = {
+  itemUuid: text().optional().describe('Item UUID'),
+  itemName: text().optional().describe('Item name'),
+};
+const rollOptions = {
+  advantage: flag().optional().describe('Roll with advantage'),
+  disadvantage: flag().optional().describe('Roll with disadvantage'),
+  bonus: text().optional().describe('Extra formula, e.g. 1d4'),
+  createChatMessage: flag().optional().describe('Post the roll to the chat log'),
+};
+const ABILITIES = ['str', 'dex', 'con', 'int', 'wis', 'cha'] as const;
+const hasActor = (p: { actorUuid?: string; actorName?: string }) => p.actorUuid !== undefined || p.actorName !== undefined;
+const actorRequired = { error: "Either 'actorUuid' or 'actorName' is required" };
+
+function dnd5eRoute(method: HttpMethod, operation: string, summary: string, shape: z.ZodRawShape, path = operation): Route {
+  return worldRoute({
+    method,
+    path: `/dnd5e/${path}`,
+    summary,
+    access: { scope: 'dnd5e' },
+    parameters: z.looseObject({ ...actor, ...shape }).refine(hasActor, actorRequired),
+    operation,
+  });
+}
+
+function useRoute(kind: 'ability' | 'feature' | 'spell' | 'item'): Route {
+  return dnd5eRoute('POST', `use-${kind}`, `Use an actor's ${kind}`, {
+    abilityUuid: text().optional().describe(`The ${kind}'s UUID`),
+    abilityName: text().optional().describe(`The ${kind}'s name`),
+    targetUuid: text().optional().describe('Target token or actor UUID'),
+    targetName: text().optional().describe('Target name'),
+  });
+}
+
+export const dnd5eRoutes: Route[] = [
+  dnd5eRoute('GET', 'get-actor-details', 'Abilities, skills, resources, spells and more of an actor', {
+    details: textList().optional().describe('Which parts, e.g. resources,spells,skills'),
+  }),
+  dnd5eRoute('POST', 'modify-item-charges', "Change an item's charges", { ...item, amount: number().describe('Charges to add (negative to spend)') }),
+  useRoute('ability'),
+  useRoute('feature'),
+  useRoute('spell'),
+  useRoute('item'),
+  dnd5eRoute('POST', 'modify-experience', 'Add experience points', { amount: number().describe('Points to add (negative to remove)') }),
+  dnd5eRoute('POST', 'short-rest', 'Take a short rest', { autoHD: flag().optional().describe('Spend hit dice automatically'), autoHDThreshold: number().optional().describe('Spend while HP is below this') }),
+  dnd5eRoute('POST', 'long-rest', 'Take a long rest', { newDay: flag().optional().describe('Recover daily uses') }),
+  dnd5eRoute('POST', 'skill-check', 'Roll a skill check', { skill: text().describe('Skill id: acr, ath, ste, prc, …'), ...rollOptions }),
+  dnd5eRoute('POST', 'ability-save', 'Roll an ability saving throw', { ability: oneOf(ABILITIES).describe('str, dex, con, int, wis or cha'), ...rollOptions }),
+  dnd5eRoute('POST', 'ability-check', 'Roll an ability check', { ability: oneOf(ABILITIES).describe('str, dex, con, int, wis or cha'), ...rollOptions }),
+  dnd5eRoute('POST', 'death-save', 'Roll a death saving throw', rollOptions),
+  dnd5eRoute('GET', 'get-concentration', 'Whether an actor concentrates, and on what', {}, 'concentration'),
+  dnd5eRoute('POST', 'break-concentration', "End an actor's concentration", {}),
+  dnd5eRoute('POST', 'concentration-save', 'Roll a concentration save against damage', { damage: number().describe('Damage taken'), ...rollOptions }),
+  dnd5eRoute('POST', 'equip-item', 'Equip or unequip an item', { ...item, equipped: flag().describe('true to equip') }),
+  dnd5eRoute('POST', 'attune-item', 'Attune or unattune an item', { ...item, attuned: flag().describe('true to attune') }),
+  dnd5eRoute('POST', 'transfer-currency', 'Move coins from one actor to another', {
+    currency: record().describe('Coins by denomination, e.g. {"gp": 10}'),
+    targetActorUuid: text().optional().describe('Receiving actor UUID'),
+    targetActorName: text().optional().describe('Receiving actor name'),
+  }),
+  dnd5eRoute('POST', 'modify-currency', "Change an actor's coins", {
+    currency: oneOf(['pp', 'gp', 'ep', 'sp', 'cp']).describe('Denomination'),
+    amount: number().describe('Coins to add (negative to remove)'),
+  }),
+  dnd5eRoute('POST', 'prepare-spell', 'Prepare or unprepare a spell', { spellName: text().describe('Spell name'), prepared: flag().describe('true to prepare') }),
+];

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { flag, text, textList } from './parameters.ts';
+import { worldRoute, type Route } from './route.ts';
+
+// The reference relay sends `encounter` and `tokens`, which the module never reads; callers may use either name and
+// the world receives the module's own `encounterId` and `tokenUuids`.
+const encounter = {
+  encounterId: text().optional().describe('Combat id; omit for the active combat'),
+  encounter: text().optional().describe('Same as encounterId (reference relay name)'),
+};
+const toEncounterId = <T extends { encounterId?: string; encounter?: string }>({ encounter: alias, ...rest }: T) => ({
+  ...rest,
+  encounterId: rest.encounterId ?? alias,
+});
+const manage = { scope: 'encounter:manage' } as const;
+
+function navigationRoute(operation: 'next-turn' | 'next-round' | 'last-turn' | 'last-round' | 'end-encounter', summary: string): Route {
+  return worldRoute({
+    method: 'POST',
+    path: `/${operation}`,
+    summary,
+    access: manage,
+    parameters: z.object(encounter),
+    operation,
+    message: toEncounterId,
+  });
+}
+
+function combatantsRoute(operation: 'add-to-encounter' | 'remove-from-encounter', summary: string): Route {
+  return worldRoute({
+    method: 'POST',
+    path: `/${operation}`,
+    summary,
+    access: manage,
+    parameters: z.object({
+      ...encounter,
+      uuids: textList().optional().describe('Token or actor UUIDs'),
+      selected: flag().optional().describe('Use the selected tokens'),
+      ...(operation === 'add-to-encounter' ? { rollInitiative: flag().optional().describe('Roll initiative for them') } : {}),
+    }),
+    operation,
+    message: toEncounterId,
+  });
+}
+
+export const encounterRoutes: Route[] = [
+  worldRoute({
+    method: 'GET',
+    path: '/encounters',
+    summary: 'The combats of the world',
+    access: { scope: 'encounter:read' },
+    parameters: z.object({}),
+    operation: 'encounters',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/start-encounter',
+    summary: 'Create and start a combat',
+    access: manage,
+    parameters: z.object({
+      tokenUuids: textList().optional().describe('Token UUIDs to add'),
+      tokens: textList().optional().describe('Same as tokenUuids (reference relay name)'),
+      startWithSelected: flag().optional().describe('Add the selected tokens'),
+      startWithPlayers: flag().optional().describe("Add the players' tokens"),
+      rollNPC: flag().optional().describe('Roll initiative for NPCs'),
+      rollAll: flag().optional().describe('Roll initiative for everyone'),
+      name: text().optional().describe('Combat name'),
+    }),
+    operation: 'start-encounter',
+    message: ({ tokens, ...rest }) => ({ ...rest, tokenUuids: rest.tokenUuids ?? tokens }),
+  }),
+  navigationRoute('next-turn', 'Advance to the next turn'),
+  navigationRoute('next-round', 'Advance to the next round'),
+  navigationRoute('last-turn', 'Go back one turn'),
+  navigationRoute('last-round', 'Go back one round'),
+  navigationRoute('end-encounter', 'End a combat'),
+  combatantsRoute('add-to-encounter', 'Add combatants to a combat'),
+  combatantsRoute('remove-from-encounter', 'Remove combatants from a combat'),
+  // The combat stream (/encounters/subscribe) lives with the other streams in events.ts.
+];

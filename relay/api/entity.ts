@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { flag, number, record, text } from './parameters.ts';
+import { worldRoute, type Route } from './route.ts';
+
+const target = {
+  uuid: text().optional().describe('Document UUID'),
+  selected: flag().optional().describe('Use the selected tokens instead'),
+  actor: flag().optional().describe("With selected: use the tokens' actors"),
+};
+const uuidOrSelected = (p: { uuid?: string; selected?: boolean }) => p.uuid !== undefined || p.selected === true;
+const targetRequired = { error: "Either 'uuid' or 'selected' is required" };
+const item = {
+  itemUuid: text().optional().describe('Item UUID'),
+  itemName: text().optional().describe('Item name'),
+  quantity: number().optional().describe('How many'),
+};
+const itemRequired = { error: "Either 'itemUuid' or 'itemName' is required" };
+const hasItem = (p: { itemUuid?: string; itemName?: string }) => p.itemUuid !== undefined || p.itemName !== undefined;
+const read = { scope: 'entity:read' } as const;
+const write = { scope: 'entity:write' } as const;
+
+function attributeRoute(path: '/increase' | '/decrease', summary: string): Route {
+  return worldRoute({
+    method: 'POST',
+    path,
+    summary,
+    access: write,
+    parameters: z
+      .object({ ...target, attribute: text().describe('Attribute path, e.g. system.attributes.hp.value'), amount: number().describe('How much') })
+      .refine(uuidOrSelected, targetRequired),
+    operation: path.slice(1),
+  });
+}
+
+export const entityRoutes: Route[] = [
+  worldRoute({
+    method: 'GET',
+    path: '/get',
+    summary: 'A document, or the selected tokens',
+    access: read,
+    from: 'body+query',
+    parameters: z.object(target).refine(uuidOrSelected, targetRequired),
+    operation: 'entity',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/create',
+    summary: 'Create a document',
+    access: write,
+    parameters: z.object({
+      entityType: text().describe('Document type, e.g. Actor, Item, JournalEntry, Macro'),
+      data: record().describe('The document data'),
+      folder: text().optional().describe('Folder id'),
+      keepId: flag().optional().describe('Keep the _id given in data'),
+      override: flag().optional().describe('Replace a document with the same _id'),
+    }),
+    operation: 'create',
+    alsoRequires: (p) => (p.entityType === 'Macro' ? 'macro:write' : undefined),
+  }),
+  worldRoute({
+    method: 'PUT',
+    path: '/update',
+    summary: 'Update a document, or the selected tokens',
+    access: write,
+    parameters: z.object({ ...target, data: record().describe('Changes') }).refine(uuidOrSelected, targetRequired),
+    operation: 'update',
+  }),
+  worldRoute({
+    method: 'DELETE',
+    path: '/delete',
+    summary: 'Delete a document, or the selected tokens',
+    access: write,
+    parameters: z.object({ uuid: target.uuid, selected: target.selected }).refine(uuidOrSelected, targetRequired),
+    operation: 'delete',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/give',
+    summary: 'Move an item from one actor to another',
+    access: write,
+    parameters: z
+      .object({ fromUuid: text().optional().describe('Giving actor'), toUuid: text().optional().describe('Receiving actor'), selected: target.selected, ...item })
+      .refine(hasItem, itemRequired),
+    operation: 'give',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/remove',
+    summary: 'Remove an item from an actor',
+    access: write,
+    parameters: z
+      .object({ actorUuid: text().optional().describe('Actor UUID'), selected: target.selected, ...item })
+      .refine(hasItem, itemRequired),
+    operation: 'remove',
+  }),
+  attributeRoute('/increase', 'Add to a numeric attribute'),
+  attributeRoute('/decrease', 'Subtract from a numeric attribute'),
+  worldRoute({
+    method: 'POST',
+    path: '/kill',
+    summary: "Set a creature's hit points to 0 and mark it dead",
+    access: write,
+    parameters: z.object({ uuid: target.uuid, selected: target.selected }).refine(uuidOrSelected, targetRequired),
+    operation: 'kill',
+  }),
+];

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { record, text } from './parameters.ts';
+import { worldRoute, type Route } from './route.ts';
+
+export const macroRoutes: Route[] = [
+  worldRoute({
+    method: 'GET',
+    path: '/macros',
+    summary: 'The macros of the world',
+    access: { scope: 'macro:list' },
+    parameters: z.object({}),
+    operation: 'macros',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/macro/{uuid}/execute',
+    summary: 'Run a macro (the world must allow it)',
+    access: { scope: 'macro:execute' },
+    parameters: z.object({ uuid: text().describe('Macro UUID'), args: record().optional().describe('Arguments handed to the macro') }),
+    operation: 'macro-execute',
+  }),
+];

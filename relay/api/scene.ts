@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { flag, number, oneOf, record, text, wholeNumber } from './parameters.ts';
+import { worldRoute, type Route } from './route.ts';
+
+const read = { scope: 'scene:read' } as const;
+const write = { scope: 'scene:write' } as const;
+const sceneId = text().optional().describe('Scene id');
+const name = text().optional().describe('Scene name');
+const active = flag().optional().describe('The active scene');
+const named = (p: { sceneId?: string; name?: string }) => p.sceneId !== undefined || p.name !== undefined;
+const sceneRequired = { error: "Either 'sceneId' or 'name' is required" };
+const pixels = () => wholeNumber().pipe(z.number().min(1, { error: 'must be at least 1' }).max(8192, { error: 'must be at most 8192' }));
+
+export const sceneRoutes: Route[] = [
+  worldRoute({
+    method: 'GET',
+    path: '/scene',
+    summary: 'Scenes by id, name, active, viewed, or all',
+    access: read,
+    parameters: z
+      .object({ sceneId, name, active, viewed: flag().optional().describe('The scene the GM views'), all: flag().optional().describe('Every scene') })
+      .refine((p) => named(p) || p.active === true || p.viewed === true || p.all === true, {
+        error: "At least one of 'sceneId', 'name', 'active', 'viewed', or 'all' is required",
+      }),
+    operation: 'get-scene',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/scene',
+    summary: 'Create a scene',
+    access: write,
+    parameters: z.object({ data: record().describe('Scene data; name is required by Foundry') }),
+    operation: 'create-scene',
+    timeoutMs: 30_000,
+  }),
+  worldRoute({
+    method: 'PUT',
+    path: '/scene',
+    summary: 'Update a scene',
+    access: write,
+    parameters: z
+      .object({ sceneId, name, active, data: record().describe('Changes') })
+      .refine((p) => named(p) || p.active === true, { error: "Either 'sceneId', 'name' or 'active' is required" }),
+    operation: 'update-scene',
+    timeoutMs: 30_000,
+  }),
+  worldRoute({
+    method: 'DELETE',
+    path: '/scene',
+    summary: 'Delete a scene',
+    access: write,
+    parameters: z.object({ sceneId, name }).refine(named, sceneRequired),
+    operation: 'delete-scene',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/switch-scene',
+    summary: 'Activate a scene for everyone',
+    access: write,
+    parameters: z.object({ sceneId, name }).refine(named, sceneRequired),
+    operation: 'switch-scene',
+    timeoutMs: 30_000,
+  }),
+  worldRoute({
+    method: 'GET',
+    path: '/scene/image',
+    summary: 'The rendered scene as PNG or JPEG bytes',
+    access: read,
+    parameters: z.object({
+      sceneId,
+      active,
+      format: oneOf(['png', 'jpeg']).default('png').describe('Image format'),
+      quality: number().pipe(z.number().min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' })).default(0.9).describe('JPEG quality'),
+      viewport: flag().optional().describe('Only what the GM sees'),
+      width: pixels().optional().describe('Output width'),
+      height: pixels().optional().describe('Output height'),
+      showGrid: flag().optional().describe('Draw the grid'),
+      hideOverlays: flag().optional().describe('Leave tokens and drawings out'),
+    }),
+    operation: 'scene-screenshot',
+    timeoutMs: 30_000,
+    reply: 'image',
+  }),
+  worldRoute({
+    method: 'GET',
+    path: '/scene/image/raw',
+    summary: "The scene's background image file",
+    access: read,
+    parameters: z.object({ sceneId, active }),
+    operation: 'scene-raw-image',
+    timeoutMs: 30_000,
+    reply: 'image',
+  }),
+];

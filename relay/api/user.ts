@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { record, text, wholeNumber } from './parameters.ts';
+import { worldRoute, type Route } from './route.ts';
+
+const read = { scope: 'user:read' } as const;
+const write = { scope: 'user:write' } as const;
+const identity = { id: text().optional().describe('User id'), name: text().optional().describe('User name') };
+const identified = (p: { id?: string; name?: string }) => p.id !== undefined || p.name !== undefined;
+const userRequired = { error: "Either 'id' or 'name' is required" };
+const role = () => wholeNumber().pipe(z.number().min(0, { error: 'must be 0 to 4' }).max(4, { error: 'must be 0 to 4' }));
+
+export const userRoutes: Route[] = [
+  worldRoute({ method: 'GET', path: '/users', summary: 'The users of the world', access: read, parameters: z.object({}), operation: 'get-users' }),
+  worldRoute({
+    method: 'GET',
+    path: '/user',
+    summary: 'One user',
+    access: read,
+    parameters: z.object(identity).refine(identified, userRequired),
+    operation: 'get-user',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/user',
+    summary: 'Create a user',
+    access: write,
+    from: 'body',
+    parameters: z.object({
+      name: text().describe('User name'),
+      role: role().default(1).describe('0 none, 1 player, 2 trusted, 3 assistant GM, 4 GM'),
+      password: z.string({ error: 'must be a string' }).optional().describe('Password'),
+      character: text().optional().describe('Actor id of their character'),
+    }),
+    operation: 'create-user',
+  }),
+  worldRoute({
+    method: 'PUT',
+    path: '/user',
+    summary: 'Update a user',
+    access: write,
+    parameters: z.object({ ...identity, data: record().describe('Changes') }).refine(identified, userRequired),
+    operation: 'update-user',
+  }),
+  worldRoute({
+    method: 'DELETE',
+    path: '/user',
+    summary: 'Delete a user',
+    access: write,
+    parameters: z.object(identity).refine(identified, userRequired),
+    operation: 'delete-user',
+  }),
+];
