@@ -5,7 +5,7 @@ import type { Game } from '../world/game.ts';
 import { isGM } from '../world/permissions.ts';
 import { errorMessage, reply, requestUser, type OperationTable } from './context.ts';
 
-const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...parameters: string[]) => (...args: unknown[]) => Promise<unknown>;
+export const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...parameters: string[]) => (...args: unknown[]) => Promise<unknown>;
 
 function scriptCollection(collection: DocumentCollection) {
   return {
@@ -21,7 +21,7 @@ function scriptCollection(collection: DocumentCollection) {
 }
 
 /** What a script sees as `game`. */
-function scriptGame(game: Game) {
+export function scriptGame(game: Game) {
   const collections = Object.fromEntries(Object.entries(game.collections).map(([name, collection]) => [name, scriptCollection(collection)]));
   const gm = game.users.get(game.moduleUserId);
   return {
