@@ -1,18 +1,20 @@
-import type { ServerResponse } from 'node:http';
 import type { WorldMessage } from '../protocol/messages.ts';
 import { PUSH_TYPE_OF_CHANNEL } from '../protocol/messages.ts';
-import { STREAM_CHANNEL, passesFilter, streamEventOf, type StreamFilter, type StreamKind } from './streams.ts';
+import { STREAM_CHANNEL, passesFilter, streamEventOf, type StreamEvent, type StreamFilter, type StreamKind } from './streams.ts';
 
 const KEEPALIVE_INTERVAL_MS = 15_000;
-/** A subscriber that has not read this much of what it was sent is too slow to keep. */
-const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
 
-interface Stream {
-  response: ServerResponse;
+/** Someone listening to one kind of event of one world: an SSE stream or a /ws/api subscription. */
+export interface Subscriber {
   clientId: string;
   kind: StreamKind;
   filter: StreamFilter;
+  /** The API key holding the subscription, for the per-key cap. */
   ownerId: string;
+  /** `payloadJson` is the event's payload already serialised, shared by every subscriber of one push. */
+  deliver(event: StreamEvent, payloadJson: string): void;
+  keepalive?(): void;
+  close(): void;
 }
 
 const KIND_OF_PUSH_TYPE = new Map<string, StreamKind>(
@@ -23,11 +25,11 @@ const KIND_OF_PUSH_TYPE = new Map<string, StreamKind>(
 );
 
 /**
- * Server-Sent Event streams: who listens to which world and kind, fan-out of world pushes, keepalive comments,
- * and the subscriber count of each channel, reported so the world only sends what someone listens to.
+ * Who listens to which world and kind of event, the fan-out of world pushes, keepalives, and the subscriber count of
+ * each channel, reported so the world only sends what someone listens to.
  */
 export class EventHub {
-  private readonly streams = new Map<string, Map<StreamKind, Set<Stream>>>();
+  private readonly subscribers = new Map<string, Map<StreamKind, Set<Subscriber>>>();
   private readonly ownedCounts = new Map<string, number>();
   private readonly keepalive: NodeJS.Timeout;
   private readonly onCountChange: (clientId: string, kind: StreamKind, count: number) => void;
@@ -38,25 +40,20 @@ export class EventHub {
     this.keepalive.unref();
   }
 
-  /** Starts a stream on the response; it lasts until the caller hangs up or the relay stops. */
-  open(response: ServerResponse, clientId: string, kind: StreamKind, filter: StreamFilter, ownerId: string): void {
-    response.socket?.setTimeout(0);
-    response.socket?.setNoDelay(true);
-    response.writeHead(200, {
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-cache',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
-    const stream: Stream = { response, clientId, kind, filter, ownerId };
-    const connected = kind === 'actor' ? { clientId, actorUuid: filter.actorUuid ?? '' } : { clientId };
-    response.write(frame('connected', JSON.stringify(connected)));
-    this.add(stream);
-    response.on('close', () => this.remove(stream));
+  /** Adds a subscriber; the returned function removes it (calling it twice is harmless). */
+  subscribe(subscriber: Subscriber): () => void {
+    let kinds = this.subscribers.get(subscriber.clientId);
+    if (!kinds) this.subscribers.set(subscriber.clientId, (kinds = new Map()));
+    let set = kinds.get(subscriber.kind);
+    if (!set) kinds.set(subscriber.kind, (set = new Set()));
+    set.add(subscriber);
+    this.ownedCounts.set(subscriber.ownerId, this.countOwnedBy(subscriber.ownerId) + 1);
+    this.onCountChange(subscriber.clientId, subscriber.kind, set.size);
+    return () => this.unsubscribe(subscriber);
   }
 
   count(clientId: string, kind: StreamKind): number {
-    return this.streams.get(clientId)?.get(kind)?.size ?? 0;
+    return this.subscribers.get(clientId)?.get(kind)?.size ?? 0;
   }
 
   countOwnedBy(ownerId: string): number {
@@ -65,66 +62,44 @@ export class EventHub {
 
   total(): number {
     let count = 0;
-    for (const kinds of this.streams.values()) for (const streams of kinds.values()) count += streams.size;
+    for (const kinds of this.subscribers.values()) for (const set of kinds.values()) count += set.size;
     return count;
   }
 
-  /** Sends a world's push to every stream of its kind whose filter it passes. */
+  /** Hands a world's push to every subscriber of its kind whose filter it passes. */
   publish(clientId: string, message: WorldMessage): void {
     const kind = KIND_OF_PUSH_TYPE.get(message.type);
-    const streams = kind && this.streams.get(clientId)?.get(kind);
-    if (!kind || !streams?.size) return;
+    const set = kind && this.subscribers.get(clientId)?.get(kind);
+    if (!kind || !set?.size) return;
     const event = streamEventOf(kind, message);
     if (!event) return;
-    let text: string | undefined;
-    for (const stream of streams) {
-      if (!passesFilter(kind, event, stream.filter)) continue;
-      text ??= frame(event.name, JSON.stringify(event.payload));
-      this.write(stream, text);
+    let payloadJson: string | undefined;
+    for (const subscriber of set) {
+      if (!passesFilter(kind, event, subscriber.filter)) continue;
+      payloadJson ??= JSON.stringify(event.payload);
+      subscriber.deliver(event, payloadJson);
     }
   }
 
   close(): void {
     clearInterval(this.keepalive);
-    for (const stream of [...this.all()]) stream.response.end();
+    for (const subscriber of [...this.all()]) subscriber.close();
   }
 
-  private add(stream: Stream): void {
-    let kinds = this.streams.get(stream.clientId);
-    if (!kinds) this.streams.set(stream.clientId, (kinds = new Map()));
-    let streams = kinds.get(stream.kind);
-    if (!streams) kinds.set(stream.kind, (streams = new Set()));
-    streams.add(stream);
-    this.ownedCounts.set(stream.ownerId, this.countOwnedBy(stream.ownerId) + 1);
-    this.onCountChange(stream.clientId, stream.kind, streams.size);
-  }
-
-  private remove(stream: Stream): void {
-    const streams = this.streams.get(stream.clientId)?.get(stream.kind);
-    if (!streams?.delete(stream)) return;
-    const owned = this.countOwnedBy(stream.ownerId) - 1;
-    if (owned > 0) this.ownedCounts.set(stream.ownerId, owned);
-    else this.ownedCounts.delete(stream.ownerId);
-    this.onCountChange(stream.clientId, stream.kind, streams.size);
-  }
-
-  private write(stream: Stream, text: string): void {
-    if (stream.response.writableLength > MAX_UNREAD_BYTES) {
-      stream.response.destroy();
-      return;
-    }
-    stream.response.write(text);
+  private unsubscribe(subscriber: Subscriber): void {
+    const set = this.subscribers.get(subscriber.clientId)?.get(subscriber.kind);
+    if (!set?.delete(subscriber)) return;
+    const owned = this.countOwnedBy(subscriber.ownerId) - 1;
+    if (owned > 0) this.ownedCounts.set(subscriber.ownerId, owned);
+    else this.ownedCounts.delete(subscriber.ownerId);
+    this.onCountChange(subscriber.clientId, subscriber.kind, set.size);
   }
 
   private sendKeepalive(): void {
-    for (const stream of this.all()) this.write(stream, ': keepalive\n\n');
+    for (const subscriber of this.all()) subscriber.keepalive?.();
   }
 
-  private *all(): Generator<Stream> {
-    for (const kinds of this.streams.values()) for (const streams of kinds.values()) yield* streams;
+  private *all(): Generator<Subscriber> {
+    for (const kinds of this.subscribers.values()) for (const set of kinds.values()) yield* set;
   }
-}
-
-function frame(name: string, data: string): string {
-  return `event: ${name}\ndata: ${data}\n\n`;
 }

@@ -5,6 +5,7 @@ import type { Access } from '../api/route.ts';
 import type { RelayServices } from '../services.ts';
 import { HttpError } from './errors.ts';
 import { isLoopback } from './addresses.ts';
+import { requireScope } from './route-call.ts';
 
 /** Checks who calls: returns the caller's key for scoped routes, throws the 401/403 that says what is missing. */
 export function checkAccess(access: Access, request: Request, services: RelayServices): ApiKeyRecord | undefined {
@@ -19,9 +20,7 @@ export function checkAccess(access: Access, request: Request, services: RelaySer
   }
   const key = services.keys.verify(presented);
   if (!key) throw new HttpError(401, 'Invalid API key');
-  if (!key.scopes.includes(access.scope)) {
-    throw new HttpError(403, `API key lacks required scope: ${access.scope}`, { requiredScope: access.scope });
-  }
+  requireScope(key, access.scope);
   return key;
 }
 

@@ -1,18 +1,14 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { withoutUndefined } from '../objects.ts';
-import { describeIssue } from '../api/parameters.ts';
 import type { LocalRoute, ParameterSource, Route, StreamRoute, WorldRoute } from '../api/route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
+import { openEventStream } from '../events/sse.ts';
 import type { RelayServices } from '../services.ts';
 import type { WorldReply } from '../tabletop/pending-requests.ts';
 import { checkAccess } from './access.ts';
 import { HttpError } from './errors.ts';
-import { resolveUserId, resolveWorld } from './world-resolution.ts';
+import { callWorld, hasError, parseParameters, prepareStream, takeCaller, type Caller, type Fields } from './route-call.ts';
 
-const DEFAULT_TIMEOUT_MS = 10_000;
 const MAX_BODY_DEPTH = 64;
-
-type Fields = Record<string, unknown>;
 
 /** The one handler behind every route table entry: check access, parse parameters, then answer as the entry says. */
 export function handlerFor(route: Route, services: RelayServices): RequestHandler {
@@ -22,20 +18,13 @@ export function handlerFor(route: Route, services: RelayServices): RequestHandle
     if (key) applyRateLimit(key, services, response);
     const raw = rawParameters(request, from);
     if (route.kind === 'local') {
-      return answerLocally(route, parse(route, raw), key, services, request, response);
+      return answerLocally(route, parseParameters(route, raw), key, services, request, response);
     }
-    const caller = callerOf(raw, request, key);
-    const parameters = parse(route, raw);
+    const caller = takeCaller(raw, request.query.clientId, key);
+    const parameters = parseParameters(route, raw);
     if (route.kind === 'world') return answerFromWorld(route, parameters, caller, services, response);
     return openStream(route, parameters, caller, services, response);
   };
-}
-
-/** The parameters every tabletop route shares, taken out of the route's own: the world and the acting user. */
-function callerOf(raw: Fields, request: Request, key: ApiKeyRecord | undefined): Caller {
-  const clientId = takeText(raw, 'clientId', request.query.clientId);
-  const userId = resolveUserId(takeText(raw, 'userId', raw.userId), key);
-  return { clientId, userId, key };
 }
 
 /** Counts the call against its key; over the limit it is a 429 that says when to come back. */
@@ -50,12 +39,6 @@ function applyRateLimit(key: ApiKeyRecord, services: RelayServices, response: Re
   if (decision.allowed) return;
   response.set('Retry-After', String(decision.retryAfterSeconds));
   throw new HttpError(429, `Too many requests: this API key may make ${decision.limit} per minute; retry in ${decision.retryAfterSeconds} s`);
-}
-
-interface Caller {
-  clientId: string | undefined;
-  userId: string | undefined;
-  key: ApiKeyRecord | undefined;
 }
 
 function rawParameters(request: Request, from: ParameterSource): Fields {
@@ -93,44 +76,13 @@ function nestedDeeperThan(value: object, limit: number): boolean {
   return false;
 }
 
-/** Removes a common parameter from the raw ones and checks it is a non-empty string. */
-function takeText(raw: Fields, name: string, value: unknown): string | undefined {
-  delete raw[name];
-  if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string') throw new HttpError(400, `'${name}' must be a string`);
-  return value.trim() || undefined;
-}
-
-function parse(route: Route, raw: Fields): Fields {
-  for (const name of Object.keys(raw)) if (raw[name] === '') delete raw[name];
-  const result = route.parameters.safeParse(raw);
-  if (!result.success) throw new HttpError(400, describeIssue(result.error.issues[0]!, raw));
-  return result.data;
-}
-
-function timeoutOf(route: WorldRoute, services: RelayServices): number {
-  return services.timeoutOverrideMs ?? route.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-}
-
 async function answerFromWorld(route: WorldRoute, parameters: Fields, caller: Caller, services: RelayServices, response: Response): Promise<void> {
-  const extraScope = route.alsoRequires?.(parameters);
-  if (extraScope && caller.key && !caller.key.scopes.includes(extraScope)) {
-    throw new HttpError(403, `API key lacks required scope: ${extraScope}`, { requiredScope: extraScope });
-  }
-  const world = resolveWorld(services.tabletop, caller.clientId, caller.key);
-  const message = withoutUndefined(route.message ? route.message(parameters) : parameters);
-  if (caller.userId !== undefined) message.userId = caller.userId;
-  if (caller.key) message._scopes = caller.key.scopes;
-  const reply = await services.tabletop.request(world, route.operation, message, timeoutOf(route, services));
+  const { reply } = await callWorld(route, parameters, caller, services);
   if (route.reply === 'image' || (route.reply === 'file' && parameters.format !== 'base64')) {
     sendBytes(route, route.reply, reply, parameters, response);
     return;
   }
   response.status(hasError(reply.message) ? 400 : 200).type('application/json').send(reply.text);
-}
-
-function hasError(message: Fields): boolean {
-  return message.error !== undefined && message.error !== null && message.error !== false;
 }
 
 /** Decodes the data URL a world answers with (`imageData` or `fileData`, at the top or under `data`) into bytes. */
@@ -159,14 +111,8 @@ function sendBytes(route: WorldRoute, kind: 'image' | 'file', reply: WorldReply,
 }
 
 function openStream(route: StreamRoute, parameters: Fields, caller: Caller, services: RelayServices, response: Response): void {
-  const world = resolveWorld(services.tabletop, caller.clientId, caller.key);
-  const ownerId = caller.key?.id ?? 'anonymous';
-  const cap = services.settings.get().streamsPerKey;
-  if (cap > 0 && services.events.countOwnedBy(ownerId) >= cap) {
-    throw new HttpError(429, `This API key already holds ${cap} open event streams, the most it may; close one, or raise the limit in the settings`);
-  }
-  const filter = withoutUndefined({ ...route.filter(parameters), userId: caller.userId });
-  services.events.open(response, world.clientId, route.stream, filter, ownerId);
+  const { clientId, filter, ownerId } = prepareStream(route, parameters, caller, services);
+  openEventStream(services.events, response, clientId, route.stream, filter, ownerId);
 }
 
 async function answerLocally(route: LocalRoute, parameters: Fields, key: ApiKeyRecord | undefined, services: RelayServices, request: Request, response: Response): Promise<void> {

@@ -1,0 +1,77 @@
+import { describeIssue } from '../api/parameters.ts';
+import type { Route, StreamRoute, WorldRoute } from '../api/route.ts';
+import type { ApiKeyRecord } from '../auth/api-keys.ts';
+import type { Scope } from '../auth/scopes.ts';
+import type { StreamFilter } from '../events/streams.ts';
+import { withoutUndefined } from '../objects.ts';
+import type { RelayServices } from '../services.ts';
+import type { WorldReply } from '../tabletop/pending-requests.ts';
+import type { WorldConnection } from '../tabletop/world-connection.ts';
+import { HttpError } from './errors.ts';
+import { resolveUserId, resolveWorld } from './world-resolution.ts';
+
+// What a route call means whatever carries it (HTTP or /ws/api): parameters, the world, the user, the request.
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+export type Fields = Record<string, unknown>;
+
+/** Who calls and for which world and user: the parameters every tabletop route shares. */
+export interface Caller {
+  clientId: string | undefined;
+  userId: string | undefined;
+  key: ApiKeyRecord | undefined;
+}
+
+export function requireScope(key: ApiKeyRecord, scope: Scope): void {
+  if (!key.scopes.includes(scope)) throw new HttpError(403, `API key lacks required scope: ${scope}`, { requiredScope: scope });
+}
+
+/** Takes `clientId` and `userId` out of the raw parameters; a key bound to a user forces its user. */
+export function takeCaller(raw: Fields, clientId: unknown, key: ApiKeyRecord | undefined): Caller {
+  delete raw.clientId;
+  const userId = raw.userId;
+  delete raw.userId;
+  return { clientId: textOrUndefined('clientId', clientId), userId: resolveUserId(textOrUndefined('userId', userId), key), key };
+}
+
+function textOrUndefined(name: string, value: unknown): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw new HttpError(400, `'${name}' must be a string`);
+  return value.trim() || undefined;
+}
+
+/** Parses, defaults and checks the route's own parameters; an empty value counts as absent. */
+export function parseParameters(route: Route, raw: Fields): Fields {
+  for (const name of Object.keys(raw)) if (raw[name] === '') delete raw[name];
+  const result = route.parameters.safeParse(raw);
+  if (!result.success) throw new HttpError(400, describeIssue(result.error.issues[0]!, raw));
+  return result.data;
+}
+
+export function hasError(message: Fields): boolean {
+  return message.error !== undefined && message.error !== null && message.error !== false;
+}
+
+/** Sends the route's operation to the caller's world and waits for the answer. */
+export async function callWorld(route: WorldRoute, parameters: Fields, caller: Caller, services: RelayServices): Promise<{ world: WorldConnection; reply: WorldReply }> {
+  const extraScope = route.alsoRequires?.(parameters);
+  if (extraScope && caller.key) requireScope(caller.key, extraScope);
+  const world = resolveWorld(services.tabletop, caller.clientId, caller.key);
+  const message: Fields = withoutUndefined(route.message ? route.message(parameters) : parameters);
+  if (caller.userId !== undefined) message.userId = caller.userId;
+  if (caller.key) message._scopes = caller.key.scopes;
+  const timeoutMs = services.timeoutOverrideMs ?? route.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return { world, reply: await services.tabletop.request(world, route.operation, message, timeoutMs) };
+}
+
+/** Resolves the world a stream listens to and checks the key's stream allowance. */
+export function prepareStream(route: StreamRoute, parameters: Fields, caller: Caller, services: RelayServices): { clientId: string; filter: StreamFilter; ownerId: string } {
+  const world = resolveWorld(services.tabletop, caller.clientId, caller.key);
+  const ownerId = caller.key?.id ?? 'anonymous';
+  const cap = services.settings.get().streamsPerKey;
+  if (cap > 0 && services.events.countOwnedBy(ownerId) >= cap) {
+    throw new HttpError(429, `This API key already holds ${cap} open event streams, the most it may; close one, or raise the limit in the settings`);
+  }
+  return { clientId: world.clientId, filter: withoutUndefined({ ...route.filter(parameters), userId: caller.userId }), ownerId };
+}
