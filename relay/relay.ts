@@ -10,6 +10,7 @@ import { loadAdminToken } from './admin/admin-token.ts';
 import { EventHub } from './events/event-hub.ts';
 import { STREAM_CHANNEL } from './events/streams.ts';
 import { createApp } from './http/app.ts';
+import { ClientApi } from './client-api/client-api.ts';
 import type { RelayServices } from './services.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { Settings, type RelaySettings } from './storage/settings.ts';
@@ -17,6 +18,7 @@ import { Tabletop } from './tabletop/tabletop.ts';
 
 export const DEFAULT_PORT = 3010;
 export const DEFAULT_HOST = '127.0.0.1';
+const CLIENT_API_PATH = '/ws/api';
 
 export interface RelayOptions {
   /** Where keys, tokens, known worlds and the admin token are kept. */
@@ -84,7 +86,11 @@ export function createRelay(options: RelayOptions): Relay {
   };
   const server: Server = createServer(createApp(allRoutes, services, options.bodyLimitBytes));
   server.keepAliveTimeout = 65_000;
-  tabletop.attach(server);
+  const clientApi = new ClientApi(services);
+  server.on('upgrade', (request, socket, head) => {
+    if (request.url?.split('?')[0] === CLIENT_API_PATH) clientApi.handleUpgrade(request, socket, head);
+    else tabletop.handleUpgrade(request, socket, head);
+  });
   const host = options.host ?? DEFAULT_HOST;
 
   return {
@@ -108,6 +114,7 @@ export function createRelay(options: RelayOptions): Relay {
     stop: () =>
       new Promise((resolve) => {
         events.close();
+        clientApi.close();
         tabletop.close();
         keys.flush();
         server.close(() => resolve());

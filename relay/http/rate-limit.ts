@@ -1,3 +1,5 @@
+import { HttpError } from './errors.ts';
+
 export interface RateDecision {
   allowed: boolean;
   limit: number;
@@ -6,6 +8,10 @@ export interface RateDecision {
   resetSeconds: number;
   /** Seconds until one more request is allowed, when this one was not. */
   retryAfterSeconds: number;
+}
+
+export function tooManyRequests(decision: RateDecision): HttpError {
+  return new HttpError(429, `Too many requests: this API key may make ${decision.limit} per minute; retry in ${decision.retryAfterSeconds} s`);
 }
 
 interface Bucket {

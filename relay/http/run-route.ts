@@ -6,6 +6,7 @@ import type { RelayServices } from '../services.ts';
 import type { WorldReply } from '../tabletop/pending-requests.ts';
 import { checkAccess } from './access.ts';
 import { HttpError } from './errors.ts';
+import { tooManyRequests } from './rate-limit.ts';
 import { callWorld, hasError, parseParameters, prepareStream, takeCaller, type Caller, type Fields } from './route-call.ts';
 
 const MAX_BODY_DEPTH = 64;
@@ -38,7 +39,7 @@ function applyRateLimit(key: ApiKeyRecord, services: RelayServices, response: Re
   });
   if (decision.allowed) return;
   response.set('Retry-After', String(decision.retryAfterSeconds));
-  throw new HttpError(429, `Too many requests: this API key may make ${decision.limit} per minute; retry in ${decision.retryAfterSeconds} s`);
+  throw tooManyRequests(decision);
 }
 
 function rawParameters(request: Request, from: ParameterSource): Fields {

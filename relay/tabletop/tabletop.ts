@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import { HttpError } from '../http/errors.ts';
@@ -64,10 +64,6 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
     this.heartbeat.unref();
   }
 
-  attach(httpServer: Server): void {
-    httpServer.on('upgrade', (request, socket, head) => this.upgrade(request, socket, head));
-  }
-
   worlds(): WorldConnection[] {
     return [...this.connected.values()];
   }
@@ -112,7 +108,8 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
     this.server.close();
   }
 
-  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+  /** Takes over an HTTP upgrade request for /relay. */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const verdict = readUpgrade(request);
     if (!verdict.ok) {
       refuseUpgrade(socket, verdict.status, verdict.message);

@@ -1,0 +1,166 @@
+import type { WebSocket } from 'ws';
+import { allRoutes } from '../api/index.ts';
+import type { StreamRoute, WorldRoute } from '../api/route.ts';
+import type { ApiKeyRecord } from '../auth/api-keys.ts';
+import type { StreamKind } from '../events/streams.ts';
+import { STREAM_CHANNEL } from '../events/streams.ts';
+import { HttpError } from '../http/errors.ts';
+import { tooManyRequests } from '../http/rate-limit.ts';
+import { callWorld, parseParameters, prepareStream, requireScope, takeCaller, type Fields } from '../http/route-call.ts';
+import type { EventChannel } from '../protocol/messages.ts';
+import type { RelayServices } from '../services.ts';
+
+const MAX_IN_FLIGHT = 100;
+
+const WORLD_ROUTES = new Map(
+  allRoutes.filter((route): route is WorldRoute => route.kind === 'world').map((route) => [route.operation, route]),
+);
+const STREAM_ROUTES = new Map(
+  allRoutes.filter((route): route is StreamRoute => route.kind === 'stream').map((route) => [STREAM_CHANNEL[route.stream] as EventChannel, route]),
+);
+const EVENT_TYPE_OF_KIND: Record<StreamKind, string> = {
+  roll: 'roll-event',
+  chat: 'chat-event',
+  hooks: 'hook-event',
+  combat: 'combat-event',
+  actor: 'actor-event',
+  scene: 'scene-event',
+};
+
+export const SUPPORTED_TYPES = ['ping', 'subscribe', 'unsubscribe', ...WORLD_ROUTES.keys()];
+
+/** One caller's /ws/api socket: its key, its default world, its requests in flight and its subscriptions. */
+export class ClientSession {
+  private readonly socket: WebSocket;
+  private readonly apiKey: string;
+  private readonly defaultClientId: string | undefined;
+  private readonly services: RelayServices;
+  private readonly subscriptions = new Map<EventChannel, () => void>();
+  private inFlight = 0;
+
+  constructor(socket: WebSocket, apiKey: string, defaultClientId: string | undefined, services: RelayServices) {
+    this.socket = socket;
+    this.apiKey = apiKey;
+    this.defaultClientId = defaultClientId;
+    this.services = services;
+  }
+
+  send(message: object): void {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  receive(text: string): void {
+    const message = parseObject(text);
+    if (!message) return this.send({ type: 'error', error: 'Invalid JSON: each message is one JSON object' });
+    const { type, requestId } = message;
+    if (typeof type !== 'string') return this.send({ type: 'error', requestId, error: 'Missing "type" field' });
+    if (type === 'ping') return this.send({ type: 'pong', requestId });
+    void this.dispatch(type, message).catch((error: unknown) => this.sendFailure(type, requestId, error));
+  }
+
+  /** Ends the subscriptions when the socket closes. */
+  end(): void {
+    for (const unsubscribe of this.subscriptions.values()) unsubscribe();
+    this.subscriptions.clear();
+  }
+
+  private async dispatch(type: string, message: Fields): Promise<void> {
+    const key = this.currentKey();
+    if (type === 'subscribe') return this.subscribe(message, key);
+    if (type === 'unsubscribe') return this.unsubscribe(message);
+    const route = WORLD_ROUTES.get(type);
+    if (!route) throw new HttpError(400, `Unknown message type: "${type}"`);
+    if (typeof message.requestId !== 'string' || message.requestId === '') throw new HttpError(400, 'Missing "requestId" field: replies are matched to it');
+    await this.call(route, message, key);
+  }
+
+  private async call(route: WorldRoute, message: Fields, key: ApiKeyRecord): Promise<void> {
+    requireScope(key, scopeOf(route));
+    this.countRequest(key);
+    if (this.inFlight >= MAX_IN_FLIGHT) throw new HttpError(429, `At most ${MAX_IN_FLIGHT} requests may be in flight on one socket`);
+    const { type: _type, requestId, clientId, ...raw } = message;
+    const caller = takeCaller(raw, clientId ?? this.defaultClientId, key);
+    const parameters = parseParameters(route, raw);
+    this.inFlight += 1;
+    try {
+      const { world, reply } = await callWorld(route, parameters, caller, this.services);
+      this.send({ ...reply.message, type: `${route.operation}-result`, requestId, clientId: world.clientId });
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+
+  private subscribe(message: Fields, key: ApiKeyRecord): void {
+    const { channel, requestId } = message;
+    const route = STREAM_ROUTES.get(channel as EventChannel);
+    if (!route) throw new HttpError(400, `Unknown channel: ${JSON.stringify(channel)}; channels are ${[...STREAM_ROUTES.keys()].join(', ')}`);
+    requireScope(key, scopeOf(route));
+    const filters = parseObject(JSON.stringify(message.filters ?? {})) ?? {};
+    const caller = takeCaller(filters, message.clientId ?? this.defaultClientId, key);
+    const parameters = parseParameters(route, filters);
+    this.subscriptions.get(channel as EventChannel)?.();
+    const { clientId, filter, ownerId } = prepareStream(route, parameters, caller, this.services);
+    const eventType = EVENT_TYPE_OF_KIND[route.stream];
+    const unsubscribe = this.services.events.subscribe({
+      clientId,
+      kind: route.stream,
+      filter,
+      ownerId,
+      deliver: (event, payloadJson) => {
+        if (this.socket.readyState !== this.socket.OPEN) return;
+        this.socket.send(`{"type":${JSON.stringify(eventType)},"event":${JSON.stringify(event.name)},"clientId":${JSON.stringify(clientId)},"data":${payloadJson}}`);
+      },
+      close: () => this.socket.close(1001, 'The relay is stopping'),
+    });
+    this.subscriptions.set(channel as EventChannel, unsubscribe);
+    this.send({ type: 'subscribed', channel, clientId, requestId });
+  }
+
+  private unsubscribe(message: Fields): void {
+    const channel = message.channel as EventChannel;
+    const unsubscribe = this.subscriptions.get(channel);
+    if (!unsubscribe) throw new HttpError(400, `Not subscribed to ${JSON.stringify(message.channel)}`);
+    unsubscribe();
+    this.subscriptions.delete(channel);
+    this.send({ type: 'unsubscribed', channel, requestId: message.requestId });
+  }
+
+  /** The key is looked up on every message, so revoking it stops the socket's calls at once. */
+  private currentKey(): ApiKeyRecord {
+    const key = this.services.keys.verify(this.apiKey);
+    if (!key) {
+      this.socket.close(4002, 'API key revoked');
+      throw new HttpError(401, 'Invalid API key');
+    }
+    return key;
+  }
+
+  private countRequest(key: ApiKeyRecord): void {
+    const decision = this.services.rateLimiter.take(key.id);
+    if (decision && !decision.allowed) throw tooManyRequests(decision);
+  }
+
+  private sendFailure(type: string, requestId: unknown, error: unknown): void {
+    const isOperation = WORLD_ROUTES.has(type);
+    if (error instanceof HttpError) {
+      this.send({ type: isOperation ? `${type}-result` : 'error', requestId, status: error.status, ...error.toBody() });
+      return;
+    }
+    console.error('Unexpected error on /ws/api:', error);
+    this.send({ type: isOperation ? `${type}-result` : 'error', requestId, status: 500, error: 'The relay failed to answer this request' });
+  }
+}
+
+export function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function scopeOf(route: WorldRoute | StreamRoute) {
+  if (typeof route.access !== 'object') throw new Error(`route ${route.path} has no scope`);
+  return route.access.scope;
+}
