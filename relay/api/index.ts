@@ -1,4 +1,5 @@
 import { adminRoutes } from '../admin/routes.ts';
+import { apiKeyRoutes } from '../admin/api-key-routes.ts';
 import { canvasRoutes } from './canvas.ts';
 import { chatRoutes } from './chat.ts';
 import { dnd5eRoutes } from './dnd5e.ts';
@@ -26,6 +27,7 @@ export const allRoutes: readonly Route[] = [
   ...statusRoutes,
   ...pairingRoutes,
   ...adminRoutes,
+  ...apiKeyRoutes,
   ...clientRoutes,
   ...effectsRoutes,
   ...rollRoutes,

@@ -32,9 +32,11 @@ function expressPath(path: string): string {
   return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
+const ADMIN_PATHS = ['/admin', '/auth/api-keys'];
+
 /** Callers' browsers (the Foundry page while pairing, overlays, web tools) may call the API; the admin API stays same-origin. */
 const openCors: RequestHandler = (request, response, next) => {
-  if (request.path.startsWith('/admin')) {
+  if (ADMIN_PATHS.some((prefix) => request.path.startsWith(prefix))) {
     next();
     return;
   }

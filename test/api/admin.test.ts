@@ -106,3 +106,32 @@ describe('persistence', () => {
     }
   });
 });
+
+describe('key management with the reference relay bodies (/auth/api-keys)', () => {
+  it('creates, lists masked, changes, regenerates and deletes keys with the admin token', async () => {
+    expect((await call(harness.baseUrl, 'GET', '/auth/api-keys')).status).toBe(401);
+    const created = await harness.admin('POST', '/auth/api-keys', { name: 'Bot', scopes: ['search', 'roll:read'], scopedClientId: 'fvtt_a', scopedUserId: 'Alice' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'Bot', scopes: ['search', 'roll:read'], scopedClientIds: ['fvtt_a'], scopedUserId: 'Alice', enabled: true });
+    expect(created.body.key).toMatch(/^ttr_/);
+    const listed = await harness.admin('GET', '/auth/api-keys');
+    const entry = listed.body.keys.find((key: { id: string }) => key.id === created.body.id);
+    expect(entry.key).toBe(`${created.body.key.slice(0, 8)}...`);
+    expect(listed.text).not.toContain(created.body.key);
+    const changed = await harness.admin('PATCH', `/auth/api-keys/${created.body.id}`, { scopes: ['clients:read'], scopedClientIds: [] });
+    expect(changed.body).toMatchObject({ scopes: ['clients:read'], scopedClientIds: [] });
+    const regenerated = await harness.admin('POST', `/auth/api-keys/${created.body.id}/regenerate`);
+    expect((await harness.api(created.body.key, 'GET', '/clients')).status).toBe(401);
+    expect((await harness.api(regenerated.body.key, 'GET', '/clients')).status).toBe(200);
+    expect((await harness.admin('DELETE', `/auth/api-keys/${created.body.id}`)).body).toEqual({ success: true });
+    expect((await harness.api(regenerated.body.key, 'GET', '/clients')).status).toBe(401);
+  });
+
+  it('explains what it does not support and what is missing', async () => {
+    expect((await harness.admin('POST', '/auth/api-keys', { name: 'x' })).body).toEqual({ error: "'scopes' is required" });
+    expect((await harness.admin('POST', '/auth/api-keys', { name: 'x', scopes: [] })).body).toEqual({ error: "'scopes' must name at least one scope" });
+    const perWorld = await harness.admin('POST', '/auth/api-keys', { name: 'x', scopes: ['search'], scopedUserIds: { fvtt_a: 'Alice' } });
+    expect(perWorld.status).toBe(400);
+    expect(perWorld.body.error).toMatch(/scopedUserId/);
+  });
+});
