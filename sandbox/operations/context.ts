@@ -44,15 +44,19 @@ export async function guarded(request: WorldRequest, failureFields: Record<strin
   }
 }
 
+/** Extra keys of an error reply: fixed, or read from the request (e.g. echoing its `uuid`). */
+export type FailureFields = Record<string, unknown> | ((request: WorldRequest) => Record<string, unknown>);
+
 /** A handler that resolves the user first, then runs `body` with errors reported as `{error, ...failureFields}`. */
 export function withUser(
-  failureFields: Record<string, unknown>,
+  failureFields: FailureFields,
   body: (request: WorldRequest, context: OperationContext, user: WorldDocument | null) => Promise<WorldMessage | undefined> | WorldMessage | undefined,
 ): OperationHandler {
   return async (request, context) => {
     const resolved = requestUser(request, context.game);
     if ('refusal' in resolved) return resolved.refusal;
-    return guarded(request, failureFields, () => body(request, context, resolved.user));
+    const fields = typeof failureFields === 'function' ? failureFields(request) : failureFields;
+    return guarded(request, fields, () => body(request, context, resolved.user));
   };
 }
 

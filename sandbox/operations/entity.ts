@@ -4,7 +4,7 @@ import type { WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import { getProperty, isPlainObject, type PlainObject } from '../world/objects.ts';
 import { assertWritePermission, isGM, serializeWithPermission, userCan } from '../world/permissions.ts';
-import { errorMessage, reply, withUser, type OperationTable } from './context.ts';
+import { reply, withUser, type OperationTable } from './context.ts';
 import { killDocument } from './entity-kill.ts';
 import { giveItem, removeItem } from './entity-items.ts';
 import { controlledTokens } from './targets.ts';
@@ -65,7 +65,7 @@ function changeAttribute(game: Game, request: WorldRequest, user: WorldDocument 
 }
 
 export const entityOperations: OperationTable = {
-  entity: withUser({ data: null }, (request, { game }, user) => {
+  entity: withUser((request) => ({ uuid: request.uuid, data: null }), (request, { game }, user) => {
     const uuid = request.uuid as string | undefined;
     if (request.selected) {
       const selected = selectedDocuments(game, request);
@@ -90,7 +90,7 @@ export const entityOperations: OperationTable = {
     return reply(request, { uuid: entity.uuid, entity: entity.toObject() });
   }),
 
-  update: withUser({ message: 'Failed to update entity' }, (request, { game }, user) => {
+  update: withUser((request) => ({ uuid: request.uuid, message: 'Failed to update entity' }), (request, { game }, user) => {
     const entities = targetsOf(game, request);
     if (entities.length === 0) throw new Error(`Entity not found: ${request.uuid}`);
     for (const entity of entities) {
@@ -102,7 +102,7 @@ export const entityOperations: OperationTable = {
     return reply(request, { uuid: request.uuid, entity: entities.map((entity) => entity.toObject()) });
   }),
 
-  delete: withUser({ message: 'Failed to delete entity' }, (request, { game }, user) => {
+  delete: withUser((request) => ({ uuid: request.uuid, message: 'Failed to delete entity' }), (request, { game }, user) => {
     const entities = targetsOf(game, request);
     if (entities.length === 0) throw new Error(`Entity not found: ${request.uuid}`);
     for (const entity of entities) {
@@ -131,14 +131,10 @@ export const entityOperations: OperationTable = {
     return reply(request, { results: entities.map((entity) => killDocument(game, entity)) });
   }),
 
-  give: withUser({}, (request, { game }, user) => {
-    try {
-      return reply(request, giveItem(game, request, user));
-    } catch (error) {
-      const { selected, fromUuid, toUuid, quantity, itemUuid } = request;
-      return reply(request, { selected, fromUuid: fromUuid || '', toUuid: toUuid || '', quantity, itemUuid: itemUuid || '', success: false, error: errorMessage(error) });
-    }
-  }),
+  give: withUser(
+    (request) => ({ selected: request.selected, fromUuid: request.fromUuid || '', toUuid: request.toUuid || '', quantity: request.quantity, itemUuid: request.itemUuid || '', success: false }),
+    (request, { game }, user) => reply(request, giveItem(game, request, user)),
+  ),
 
   remove: withUser({ success: false }, (request, { game }, user) => reply(request, removeItem(game, request, user))),
 };

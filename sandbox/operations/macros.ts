@@ -6,7 +6,7 @@ import { OWNERSHIP, type WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import { isPlainObject } from '../world/objects.ts';
 import { assertWritePermission, hasPermission, isGM } from '../world/permissions.ts';
-import { errorMessage, reply, withUser, type OperationTable } from './context.ts';
+import { reply, withUser, type OperationTable } from './context.ts';
 import { AsyncFunction, scriptGame } from './execute-js.ts';
 
 const ROLL_COMMANDS = /^\/(r|roll|gmr|gmroll|br|broll|sr|selfroll|pr|publicroll)\s+(.+)$/i;
@@ -58,11 +58,5 @@ export const macroOperations: OperationTable = {
     return reply(request, { macros: visible.map((macro) => macroRow(game, macro)) });
   }),
 
-  'macro-execute': withUser({ success: false }, async (request, context, user) => {
-    try {
-      return await executeMacro(request, context.game, user);
-    } catch (error) {
-      return reply(request, { uuid: request.uuid || '', success: false, error: errorMessage(error) });
-    }
-  }),
+  'macro-execute': withUser((request) => ({ uuid: request.uuid || '', success: false }), (request, { game }, user) => executeMacro(request, game, user)),
 };
