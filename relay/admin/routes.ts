@@ -41,7 +41,7 @@ function statusOf(services: RelayServices) {
   };
 }
 
-const limitSetting = wholeNumber().pipe(z.number().min(0, { error: 'must be 0 (off) or more' }).max(1_000_000, { error: 'must be at most 1000000' }));
+const limitSetting = wholeNumber({ min: 0, max: 1_000_000 });
 
 
 function notFound(what: string): never {

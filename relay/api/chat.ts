@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { flag, text, textList, wholeNumber } from './parameters.ts';
 import { streamRoute, worldRoute, type Route } from './route.ts';
 
-const chatType = () => wholeNumber().pipe(z.number().min(0, { error: 'must be 0 to 5' }).max(5, { error: 'must be 0 to 5' }));
+const chatType = () => wholeNumber({ min: 0, max: 5 });
 
 export const chatRoutes: Route[] = [
   worldRoute({
@@ -11,8 +11,8 @@ export const chatRoutes: Route[] = [
     summary: 'The chat log, newest first, a page at a time',
     access: { scope: 'chat:read' },
     parameters: z.object({
-      limit: wholeNumber().pipe(z.number().min(1, { error: 'must be at least 1' }).max(500, { error: 'must be at most 500' })).default(50).describe('Messages per page'),
-      offset: wholeNumber().pipe(z.number().min(0, { error: 'must be 0 or more' })).default(0).describe('Messages to skip'),
+      limit: wholeNumber({ min: 1, max: 500 }).default(50).describe('Messages per page'),
+      offset: wholeNumber({ min: 0 }).default(0).describe('Messages to skip'),
       chatType: chatType().optional().describe('Message style: a CONST.CHAT_MESSAGE_STYLES number'),
       speaker: text().optional().describe('Speaker alias or actor id'),
     }),

@@ -43,10 +43,23 @@ export const text = () => z.string({ error: 'must be a string' }).trim().min(1, 
 
 export const flag = () => z.preprocess(fromQueryBoolean, z.boolean({ error: 'must be true or false' }));
 
-export const number = () => z.preprocess(fromQueryNumber, z.number({ error: 'must be a number' }));
+interface Range {
+  min?: number;
+  max?: number;
+}
 
-export const wholeNumber = () =>
-  z.preprocess(fromQueryNumber, z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }));
+function within(schema: z.ZodNumber, { min, max }: Range): z.ZodNumber {
+  const error = min !== undefined && max !== undefined ? `must be between ${min} and ${max}` : undefined;
+  let bounded = schema;
+  if (min !== undefined) bounded = bounded.min(min, { error: error ?? `must be at least ${min}` });
+  if (max !== undefined) bounded = bounded.max(max, { error: error ?? `must be at most ${max}` });
+  return bounded;
+}
+
+export const number = (range: Range = {}) => z.preprocess(fromQueryNumber, within(z.number({ error: 'must be a number' }), range));
+
+export const wholeNumber = (range: Range = {}) =>
+  z.preprocess(fromQueryNumber, within(z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }), range));
 
 export const textList = () =>
   z.preprocess(

@@ -60,8 +60,7 @@ export const playlistRoutes: Route[] = [
       .object({
         ...playlist,
         ...sound,
-        volume: number()
-          .pipe(z.number().min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' }))
+        volume: number({ min: 0, max: 1 })
           .describe('0.0 (silent) to 1.0 (full)'),
       })
       .refine(identified, playlistRequired),

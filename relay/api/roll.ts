@@ -11,8 +11,7 @@ export const rollRoutes: Route[] = [
     summary: 'Recent rolls, most recent first (at most 20)',
     access: { scope: 'roll:read' },
     parameters: z.object({
-      limit: wholeNumber()
-        .pipe(z.number().min(1, { error: 'must be at least 1' }).max(MAX_RECENT_ROLLS, { error: `must be at most ${MAX_RECENT_ROLLS}` }))
+      limit: wholeNumber({ min: 1, max: MAX_RECENT_ROLLS })
         .default(MAX_RECENT_ROLLS)
         .describe('How many rolls, 1 to 20'),
     }),

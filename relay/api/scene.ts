@@ -9,7 +9,7 @@ const name = text().optional().describe('Scene name');
 const active = flag().optional().describe('The active scene');
 const named = (p: { sceneId?: string; name?: string }) => p.sceneId !== undefined || p.name !== undefined;
 const sceneRequired = { error: "Either 'sceneId' or 'name' is required" };
-const pixels = () => wholeNumber().pipe(z.number().min(1, { error: 'must be at least 1' }).max(8192, { error: 'must be at most 8192' }));
+const pixels = () => wholeNumber({ min: 1, max: 8192 });
 
 export const sceneRoutes: Route[] = [
   worldRoute({
@@ -70,7 +70,7 @@ export const sceneRoutes: Route[] = [
       sceneId,
       active,
       format: oneOf(['png', 'jpeg']).default('png').describe('Image format'),
-      quality: number().pipe(z.number().min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' })).default(0.9).describe('JPEG quality'),
+      quality: number({ min: 0, max: 1 }).default(0.9).describe('JPEG quality'),
       viewport: flag().optional().describe('Only what the GM sees'),
       width: pixels().optional().describe('Output width'),
       height: pixels().optional().describe('Output height'),

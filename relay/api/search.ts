@@ -12,8 +12,7 @@ export const searchRoutes: Route[] = [
       query: text().optional().describe('Search text; omit to browse everything matching the filter'),
       filter: text().optional().describe('Actor, or documentType:Item,subType:weapon (keys: documentType, subType, folder, package, resultType)'),
       excludeCompendiums: flag().default(false).describe('Leave compendium entries out'),
-      limit: wholeNumber()
-        .pipe(z.number().min(1, { error: 'must be at least 1' }).max(500, { error: 'must be at most 500' }))
+      limit: wholeNumber({ min: 1, max: 500 })
         .default(200)
         .describe('How many results, 1 to 500'),
       minified: flag().default(false).describe('Only uuid, id, name, img and documentType per result'),

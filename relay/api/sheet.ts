@@ -14,12 +14,10 @@ export const sheetRoutes: Route[] = [
         selected: flag().optional().describe('Capture the selected token'),
         actor: flag().optional().describe("With selected: capture the token's actor"),
         format: oneOf(['png', 'jpeg']).default('png').describe('Image format'),
-        quality: number()
-          .pipe(z.number().min(0, { error: 'must be between 0 and 1' }).max(1, { error: 'must be between 0 and 1' }))
+        quality: number({ min: 0, max: 1 })
           .default(0.9)
           .describe('JPEG quality, 0 to 1'),
-        scale: number()
-          .pipe(z.number().min(0.1, { error: 'must be between 0.1 and 4' }).max(4, { error: 'must be between 0.1 and 4' }))
+        scale: number({ min: 0.1, max: 4 })
           .default(1)
           .describe('Device pixel ratio of the capture'),
       })

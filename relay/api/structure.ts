@@ -18,8 +18,7 @@ export const structureRoutes: Route[] = [
       includeEntityData: flag().default(false).describe('Full entity data instead of UUIDs and names'),
       path: text().optional().describe('Folder.<id> or Compendium.<pack> to read from; omit for the root'),
       recursive: flag().default(false).describe('Descend the folder tree'),
-      recursiveDepth: wholeNumber()
-        .pipe(z.number().min(1, { error: 'must be at least 1' }).max(50, { error: 'must be at most 50' }))
+      recursiveDepth: wholeNumber({ min: 1, max: 50 })
         .default(5)
         .describe('How deep to descend'),
       // The module filters on the message type when `types` is missing, so the relay always sends the list.

@@ -7,7 +7,7 @@ const write = { scope: 'user:write' } as const;
 const identity = { id: text().optional().describe('User id'), name: text().optional().describe('User name') };
 const identified = (p: { id?: string; name?: string }) => p.id !== undefined || p.name !== undefined;
 const userRequired = { error: "Either 'id' or 'name' is required" };
-const role = () => wholeNumber().pipe(z.number().min(0, { error: 'must be 0 to 4' }).max(4, { error: 'must be 0 to 4' }));
+const role = () => wholeNumber({ min: 0, max: 4 });
 
 export const userRoutes: Route[] = [
   worldRoute({ method: 'GET', path: '/users', summary: 'The users of the world', access: read, parameters: z.object({}), operation: 'get-users' }),

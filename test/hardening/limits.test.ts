@@ -80,6 +80,6 @@ describe('settings', () => {
     expect(changed.body).toMatchObject({ requestsPerMinute: 5, streamsPerKey: 2 });
     expect(JSON.parse(readFileSync(join(harness.dataDir, 'settings.json'), 'utf8'))).toEqual({ requestsPerMinute: 0 });
     const bad = await harness.admin('PATCH', '/admin/settings', { streamsPerKey: -1 });
-    expect(bad.body).toEqual({ error: "'streamsPerKey' must be 0 (off) or more" });
+    expect(bad.body).toEqual({ error: "'streamsPerKey' must be between 0 and 1000000" });
   });
 });

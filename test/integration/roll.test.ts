@@ -71,8 +71,8 @@ describe('Roll', () => {
   });
 
   it.each([
-    [0, "'limit' must be at least 1"],
-    [21, "'limit' must be at most 20"],
+    [0, "'limit' must be between 1 and 20"],
+    [21, "'limit' must be between 1 and 20"],
     ['many', "'limit' must be a number"],
     [2.5, "'limit' must be a whole number"],
   ])('GET /rolls?limit=%s is a 400: %s', async (limit, error) => {

@@ -72,7 +72,7 @@ describe('Search', () => {
     expect(two.body.results).toHaveLength(2);
     const tooMany = await harness.get('/search', { query: 'goblin', limit: 501 });
     expect(tooMany.status).toBe(400);
-    expect(tooMany.body).toEqual({ error: "'limit' must be at most 500" });
+    expect(tooMany.body).toEqual({ error: "'limit' must be between 1 and 500" });
     const atMost = await harness.get('/search', { query: 'goblin', limit: 500 });
     expect(atMost.status).toBe(200);
   });

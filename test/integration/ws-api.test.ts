@@ -88,7 +88,7 @@ describe('/ws/api', () => {
     caller.send({ type: 'roll', requestId: 'forbidden', formula: '1d20' });
     caller.send({ type: 'teleport', requestId: 'unknown' });
     caller.send({ type: 'search' });
-    expect(await caller.next((m) => m.requestId === 'bad')).toEqual({ type: 'search-result', requestId: 'bad', status: 400, error: "'limit' must be at most 500" });
+    expect(await caller.next((m) => m.requestId === 'bad')).toEqual({ type: 'search-result', requestId: 'bad', status: 400, error: "'limit' must be between 1 and 500" });
     expect(await caller.next((m) => m.requestId === 'forbidden')).toMatchObject({ type: 'roll-result', status: 403, error: 'API key lacks required scope: roll:execute' });
     expect(await caller.next((m) => m.requestId === 'unknown')).toMatchObject({ type: 'error', error: 'Unknown message type: "teleport"' });
     expect(await caller.next((m) => m.type === 'search-result' && m.requestId === undefined)).toMatchObject({ status: 400 });

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { RouteGroup } from './index.ts';
+import { openApiDocument } from './openapi.ts';
+import { localRoute, type Route } from './route.ts';
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+interface DocumentedOperation {
+  summary?: string;
+  description?: string;
+  parameters?: Array<{ name: string; in: string; required?: boolean; description?: string }>;
+  requestBody?: { content: { 'application/json': { schema: { properties: Record<string, { description?: string }>; required: string[] } } } };
+}
+
+function parameterRows(operation: DocumentedOperation): string {
+  const rows = (operation.parameters ?? []).map((parameter) => [parameter.name, parameter.in, parameter.required === true, parameter.description ?? ''] as const);
+  const body = operation.requestBody?.content['application/json'].schema;
+  for (const [name, schema] of Object.entries(body?.properties ?? {})) rows.push([name, 'body', body!.required.includes(name), schema.description ?? '']);
+  if (rows.length === 0) return '';
+  const cells = rows.map(([name, place, required, description]) => `<tr><td><code>${escapeHtml(name)}</code>${required ? ' <em>required</em>' : ''}</td><td>${place}</td><td>${escapeHtml(description)}</td></tr>`);
+  return `<table><tr><th>Parameter</th><th>In</th><th>Meaning</th></tr>${cells.join('')}</table>`;
+}
+
+/** A readable page of the API, made from the same document as /openapi.json. */
+function apiPage(document: ReturnType<typeof openApiDocument>): string {
+  const paths = document.paths as Record<string, Record<string, DocumentedOperation & { tags: string[] }>>;
+  const sections = new Map<string, string[]>();
+  for (const [path, methods] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const entry = `<article><h3><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3><p>${escapeHtml(operation.summary ?? '')}</p><p class="note">${escapeHtml(operation.description ?? '')}</p>${parameterRows(operation)}</article>`;
+      const tag = operation.tags[0]!;
+      sections.set(tag, [...(sections.get(tag) ?? []), entry]);
+    }
+  }
+  const body = [...sections].map(([tag, entries]) => `<section id="${escapeHtml(tag)}"><h2>${escapeHtml(tag)}</h2>${entries.join('')}</section>`).join('');
+  const index = [...sections.keys()].map((tag) => `<a href="#${escapeHtml(tag)}">${escapeHtml(tag)}</a>`).join(' · ');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tabletop Relay API</title><meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}h2{border-bottom:2px solid #ddd;margin-top:2.5rem}
+article{margin:1.2rem 0}.method{display:inline-block;min-width:4.5rem;font-size:.8rem;background:#2c3e50;color:#fff;border-radius:3px;padding:.1rem .4rem;text-align:center}
+table{border-collapse:collapse;width:100%}td,th{border:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}.note{color:#555;font-size:.9rem}nav{line-height:2}</style></head>
+<body><h1>Tabletop Relay API</h1><p>Version ${escapeHtml(String((document.info as { version: string }).version))}. Send the API key in the <code>x-api-key</code> header. The machine-readable document is <a href="/openapi.json">/openapi.json</a>.</p><nav>${index}</nav>${body}</body></html>`;
+}
+
+export function documentationRoutes(groups: readonly RouteGroup[]): Route[] {
+  const serverUrl = (host: string | undefined, protocol: string) => `${protocol}://${host ?? '127.0.0.1:3010'}`;
+  return [
+    localRoute({
+      method: 'GET',
+      path: '/openapi.json',
+      summary: 'The OpenAPI 3.1 document of every route',
+      access: 'public',
+      parameters: z.object({}),
+      handle: ({ request }) => ({ body: openApiDocument(groups, serverUrl(request.get('host'), request.protocol)) }),
+    }),
+    localRoute({
+      method: 'GET',
+      path: '/docs',
+      summary: 'A readable page of the API',
+      access: 'public',
+      parameters: z.object({}),
+      handle: ({ request, response }) => {
+        response.type('html').send(apiPage(openApiDocument(groups, serverUrl(request.get('host'), request.protocol))));
+        return { body: undefined };
+      },
+    }),
+  ];
+}

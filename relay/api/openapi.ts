@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { RELAY_VERSION } from '../version.ts';
+import type { RouteGroup } from './index.ts';
+import type { Route } from './route.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+const ERROR_SCHEMA = { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] };
+const ERROR_STATUSES: Record<string, string> = {
+  '400': 'A parameter is missing or wrong (the message names it), or the world reported an error',
+  '401': 'The API key is missing or invalid',
+  '403': 'The key lacks the scope, or may not reach this world or act as this user',
+  '404': 'No such world is connected',
+  '408': 'The world did not answer in time',
+  '429': 'Too many requests, or too many open event streams, for this key',
+  '503': 'The world disconnected before it answered',
+};
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+/** The route's parameters as a JSON schema: types and defaults as parsed, required as a caller must send them. */
+function parameterSchema(route: Route): { properties: Record<string, JsonSchema>; required: string[] } {
+  const output = schemaOf(route.parameters, 'output');
+  const input = schemaOf(route.parameters, 'input');
+  return { properties: (output.properties as Record<string, JsonSchema>) ?? {}, required: (input.required as string[]) ?? [] };
+}
+
+function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+}
+
+function commonParameters(route: Route, inBody: boolean): JsonSchema[] {
+  if (route.kind === 'local') return [];
+  const parameters: JsonSchema[] = [
+    { name: 'clientId', in: 'query', required: false, description: 'The world; optional when one is connected', schema: { type: 'string' } },
+  ];
+  if (!inBody) parameters.push({ name: 'userId', in: 'query', required: false, description: "Act as this tabletop user (id or name) with that user's permissions", schema: { type: 'string' } });
+  return parameters;
+}
+
+function operationOf(route: Route, group: string): JsonSchema {
+  const { properties, required } = parameterSchema(route);
+  const pathNames = pathParameterNames(route.path);
+  const from = route.from ?? (route.method === 'GET' ? 'query' : 'body+query');
+  const inBody = from !== 'query';
+  const parameters: JsonSchema[] = pathNames.map((name) => ({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } }));
+  const own = Object.entries(properties).filter(([name]) => !pathNames.includes(name));
+  if (!inBody) {
+    for (const [name, schema] of own) {
+      parameters.push({ name, in: 'query', required: required.includes(name), description: schema.description, schema });
+    }
+  }
+  parameters.push(...commonParameters(route, inBody));
+  const operation: JsonSchema = {
+    tags: [group],
+    summary: route.summary,
+    operationId: `${route.method.toLowerCase()}${route.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`,
+    parameters,
+    responses: responsesOf(route),
+  };
+  if (inBody) {
+    const bodyProperties: Record<string, JsonSchema> = Object.fromEntries(own);
+    if (route.kind !== 'local') bodyProperties.userId = { type: 'string', description: "Act as this tabletop user (id or name) with that user's permissions" };
+    operation.requestBody = {
+      required: required.some((name) => !pathNames.includes(name)),
+      content: { 'application/json': { schema: { type: 'object', properties: bodyProperties, required: required.filter((name) => !pathNames.includes(name)) } } },
+    };
+  }
+  if (typeof route.access === 'object') {
+    operation.security = [{ apiKey: [] }];
+    operation['x-required-scope'] = route.access.scope;
+    operation.description = `Needs an API key with the scope \`${route.access.scope}\`.`;
+  } else if (route.access === 'admin') {
+    operation.security = [{ adminToken: [] }];
+    operation.description = 'Admin API: answers only on loopback, with the admin token.';
+  }
+  return operation;
+}
+
+function responsesOf(route: Route): JsonSchema {
+  const errors = Object.fromEntries(
+    Object.entries(ERROR_STATUSES).map(([status, description]) => [status, { description, content: { 'application/json': { schema: ERROR_SCHEMA } } }]),
+  );
+  if (route.kind === 'stream') return { '200': { description: 'A stream of Server-Sent Events', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errors };
+  if (route.kind === 'world' && route.reply === 'image') {
+    return { '200': { description: 'The image bytes; X-Image-Width and X-Image-Height give its size', content: { 'image/png': { schema: { type: 'string', format: 'binary' } }, 'image/jpeg': { schema: { type: 'string', format: 'binary' } } } }, ...errors };
+  }
+  if (route.kind === 'world' && route.reply === 'file') {
+    return { '200': { description: 'The file bytes, or JSON with a data URL when format=base64', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } }, 'application/json': { schema: { type: 'object' } } } }, ...errors };
+  }
+  const success = route.kind === 'world' ? `The world's result: {type: "${route.operation}-result", requestId, …}` : 'Success';
+  return { '200': { description: success, content: { 'application/json': { schema: { type: 'object' } } } }, ...errors };
+}
+
+/** The OpenAPI 3.1 document of every route, generated from the route tables. */
+export function openApiDocument(groups: readonly RouteGroup[], serverUrl: string): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const group of groups) {
+    for (const route of group.routes) {
+      paths[route.path] ??= {};
+      paths[route.path]![route.method.toLowerCase()] = operationOf(route, group.name);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tabletop Relay',
+      version: RELAY_VERSION,
+      description: 'A local relay between Foundry VTT worlds and the tools around the table. Worlds connect on /relay; callers use this HTTP API, /ws/api, or Server-Sent Events.',
+    },
+    servers: [{ url: serverUrl }],
+    tags: groups.map((group) => ({ name: group.name })),
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        adminToken: { type: 'http', scheme: 'bearer' },
+      },
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../harness/http.ts';
+import { startTestRelay, type TestRelay } from '../harness/relay.ts';
+import { createApp } from '../../relay/http/app.ts';
+import { allRoutes } from '../../relay/api/index.ts';
+
+let harness: TestRelay;
+beforeAll(async () => {
+  harness = await startTestRelay();
+});
+afterAll(() => harness.close());
+
+interface RouterLayer {
+  route?: { path: string; methods: Record<string, boolean> };
+}
+
+/** What the Express router really serves, read from its stack. */
+function servedRoutes(): string[] {
+  const app = createApp(allRoutes, harness.relay.services);
+  const stack = (app as unknown as { router: { stack: RouterLayer[] } }).router.stack;
+  return stack
+    .filter((layer) => layer.route)
+    .flatMap((layer) => Object.keys(layer.route!.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`))
+    .sort();
+}
+
+describe('GET /openapi.json', () => {
+  it('is a valid OpenAPI document', async () => {
+    const answer = await call(harness.baseUrl, 'GET', '/openapi.json');
+    expect(answer.status).toBe(200);
+    const result = await new Validator().validate(answer.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(answer.body.openapi).toBe('3.1.0');
+    expect(answer.body.servers[0].url).toBe(harness.baseUrl);
+  });
+
+  it('lists exactly the routes the router serves', async () => {
+    const document = (await call(harness.baseUrl, 'GET', '/openapi.json')).body;
+    const documented = Object.entries(document.paths as Record<string, object>)
+      .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`))
+      .sort();
+    const served = servedRoutes();
+    expect(served.length).toBeGreaterThan(90);
+    expect(documented).toEqual(served);
+  });
+
+  it('documents each route\'s scope, parameters, defaults and requirements', async () => {
+    const document = (await call(harness.baseUrl, 'GET', '/openapi.json')).body;
+    const search = document.paths['/search'].get;
+    expect(search['x-required-scope']).toBe('search');
+    expect(search.tags).toEqual(['Search']);
+    const limit = search.parameters.find((parameter: { name: string }) => parameter.name === 'limit');
+    expect(limit).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', default: 200, minimum: 1, maximum: 500 } });
+    const roll = document.paths['/roll'].post;
+    expect(roll.requestBody.content['application/json'].schema.required).toEqual(['formula']);
+    expect(document.paths['/chat/{messageId}'].delete.parameters[0]).toMatchObject({ name: 'messageId', in: 'path', required: true });
+    expect(document.paths['/admin/keys'].post.security).toEqual([{ adminToken: [] }]);
+    expect(document.paths['/sheet'].get.responses['200'].content).toHaveProperty('image/png');
+  });
+});
+
+describe('GET /docs', () => {
+  it('is a readable page with every path', async () => {
+    const answer = await call(harness.baseUrl, 'GET', '/docs');
+    expect(answer.headers.get('content-type')).toContain('text/html');
+    for (const route of allRoutes) expect(answer.text).toContain(`<code>${route.path}</code>`);
+  });
+});
