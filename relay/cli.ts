@@ -17,7 +17,8 @@ Usage:
 Options:
   --port <number>      Port to listen on (default ${DEFAULT_PORT})
   --host <address>     Address to listen on (default ${DEFAULT_HOST}: this computer only)
-  --lan                Listen on every address, so players' tools on the LAN can reach the relay
+  --lan                Also answer on this computer's LAN addresses, so players' tools can reach the relay
+                       (the settings UI can switch this too)
   --data-dir <path>    Where keys, tokens and settings are kept
                        (serve: default ~/.local/share/tabletop-relay; demo: a fresh temporary folder)
   --seed <number>      demo only: seed of the sandbox world (default 42)
@@ -26,7 +27,8 @@ Options:
 interface CliOptions {
   command: 'serve' | 'demo';
   port: number;
-  host: string;
+  host: string | undefined;
+  lan: boolean;
   dataDir: string | undefined;
   seed: number;
 }
@@ -69,7 +71,8 @@ function readOptions(argv: string[]): CliOptions | 'help' {
   return {
     command,
     port: wholeNumberOption(values.port, 'port', DEFAULT_PORT, 65535),
-    host: values.lan ? '0.0.0.0' : (values.host ?? DEFAULT_HOST),
+    host: values.host,
+    lan: values.lan === true,
     dataDir: values['data-dir'],
     seed: wholeNumberOption(values.seed, 'seed', 42, 2 ** 31),
   };
@@ -81,13 +84,13 @@ function defaultDataDir(): string {
 }
 
 async function startRelay(options: CliOptions, dataDir: string): Promise<Relay> {
-  const relay = createRelay({ dataDir, port: options.port, host: options.host });
+  const relay = createRelay({ dataDir, port: options.port, host: options.host, settings: options.lan ? { lanAccess: true } : {} });
   try {
     await relay.start();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') fail(`Port ${options.port} is already in use: is Tabletop Relay already running? Pick another with --port.`);
-    if (code === 'EADDRNOTAVAIL') fail(`This computer has no address ${options.host}; use --host 127.0.0.1 or --lan.`);
+    if (code === 'EADDRNOTAVAIL') fail(`This computer has no address ${options.host ?? DEFAULT_HOST}; use --host 127.0.0.1 or --lan.`);
     throw error;
   }
   return relay;
@@ -133,6 +136,8 @@ async function main(): Promise<void> {
         'Try it:',
         `  curl -H "x-api-key: ${demo.apiKey}" "${relay.url}/search?query=goblin"`,
         `  curl -N -H "x-api-key: ${demo.apiKey}" "${relay.url}/rolls/subscribe"`,
+        `API reference: ${relay.url}/docs`,
+        `Settings (one-time link): ${relay.createAdminLoginUrl()}`,
         '',
         `Data directory: ${dataDir}${temporary ? ' (temporary, removed on exit)' : ''}`,
         'Press Ctrl+C to stop.',
@@ -144,7 +149,9 @@ async function main(): Promise<void> {
       [
         `Tabletop Relay ${RELAY_VERSION} is running at ${relay.url}`,
         `Worlds connect to ${wsUrl} (set it as the module's relay URL, then press Pair).`,
-        `Admin API: ${relay.url}/admin/ with the token in ${join(dataDir, 'admin-token')}`,
+        `Settings (one-time link): ${relay.createAdminLoginUrl()}`,
+        `Admin API for scripts: ${relay.url}/admin/ with the token in ${join(dataDir, 'admin-token')}`,
+        ...relay.status().lan.urls.map((url) => `On the LAN: ${url}`),
         `Data directory: ${dataDir}`,
         'Press Ctrl+C to stop.',
         '',

@@ -1,5 +1,7 @@
+import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { allRoutes } from './api/index.ts';
 import { ApiKeys } from './auth/api-keys.ts';
@@ -7,6 +9,9 @@ import { ConnectionTokens } from './auth/connection-tokens.ts';
 import { KnownWorlds } from './auth/known-worlds.ts';
 import { Pairing } from './auth/pairing.ts';
 import { loadAdminToken } from './admin/admin-token.ts';
+import { ActivityLog } from './admin/activity.ts';
+import { AdminSessions } from './admin/admin-sessions.ts';
+import { relayStatus, type RelayStatus } from './admin/status.ts';
 import { EventHub } from './events/event-hub.ts';
 import { STREAM_CHANNEL } from './events/streams.ts';
 import { createApp } from './http/app.ts';
@@ -25,7 +30,7 @@ export interface RelayOptions {
   dataDir: string;
   /** 0 picks a free port. */
   port?: number;
-  /** 127.0.0.1 keeps the relay to this computer; 0.0.0.0 opens it to the LAN. */
+  /** Listen on this address whatever the LAN access setting says (127.0.0.1: this computer; 0.0.0.0: the LAN). */
   host?: string;
   timeoutOverrideMs?: number;
   authTimeoutMs?: number;
@@ -44,6 +49,23 @@ export interface Relay {
   readonly port: number;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Stops answering API calls (503) while worlds stay connected; resume() answers again. */
+  pause(): void;
+  resume(): void;
+  /** What the tray and the settings UI show. */
+  status(): RelayStatus;
+  /** A URL that opens the settings UI in a local browser, valid once for two minutes. */
+  createAdminLoginUrl(): string;
+}
+
+const LOOPBACK = '127.0.0.1';
+const EVERY_ADDRESS = '0.0.0.0';
+
+function lanAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .filter((address) => address !== undefined && !address.internal && address.family === 'IPv4')
+    .map((address) => address!.address);
 }
 
 export function createRelay(options: RelayOptions): Relay {
@@ -72,6 +94,23 @@ export function createRelay(options: RelayOptions): Relay {
     knownWorlds.remember({ clientId: world.clientId, ...world.metadata, lastSeen: new Date().toISOString() }),
   );
   const settings = new Settings(join(options.dataDir, 'settings.json'), options.settings);
+  const hostNow = () => options.host ?? (settings.get().lanAccess ? EVERY_ADDRESS : LOOPBACK);
+  let paused = false;
+  let server: Server;
+  const port = () => (server.address() as AddressInfo | null)?.port ?? options.port ?? DEFAULT_PORT;
+  const urlOf = (host: string) => `http://${host.includes(':') ? `[${host}]` : host}:${port()}`;
+  const onEveryAddress = () => hostNow() === EVERY_ADDRESS || hostNow() === '::';
+  const network = {
+    url: () => urlOf(onEveryAddress() ? LOOPBACK : hostNow()),
+    lanUrls: () => (onEveryAddress() ? lanAddresses().map(urlOf) : []),
+    lanAccess: onEveryAddress,
+    paused: () => paused,
+  };
+  const changes = new EventEmitter<{ status: [] }>();
+  const statusChanged = () => changes.emit('status');
+  for (const event of ['world-connected', 'world-disconnected', 'players'] as const) tabletop.on(event, statusChanged);
+  pairing.on('changed', statusChanged);
+  settings.on('changed', statusChanged);
   const services: RelayServices = {
     settings,
     rateLimiter: new RateLimiter(() => settings.get().requestsPerMinute),
@@ -82,35 +121,48 @@ export function createRelay(options: RelayOptions): Relay {
     knownWorlds,
     pairing,
     adminToken: loadAdminToken(join(options.dataDir, 'admin-token')),
+    adminSessions: new AdminSessions(),
+    activity: new ActivityLog(),
+    network,
+    changes,
     timeoutOverrideMs: options.timeoutOverrideMs,
   };
-  const server: Server = createServer(createApp(allRoutes, services, options.bodyLimitBytes));
+  server = createServer(createApp(allRoutes, services, options.bodyLimitBytes));
   server.keepAliveTimeout = 65_000;
   const clientApi = new ClientApi(services);
   server.on('upgrade', (request, socket, head) => {
     if (request.url?.split('?')[0] === CLIENT_API_PATH) clientApi.handleUpgrade(request, socket, head);
     else tabletop.handleUpgrade(request, socket, head);
   });
-  const host = options.host ?? DEFAULT_HOST;
+
+  const listen = (listenPort: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(listenPort, hostNow(), () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  let listenedHost = hostNow();
+  // Switching LAN access re-listens on the new address; open streams and world links carry on.
+  settings.on('changed', () => {
+    if (!server.listening || hostNow() === listenedHost) return;
+    const currentPort = port();
+    listenedHost = hostNow();
+    server.close();
+    listen(currentPort).catch((error: unknown) => console.error(`Could not listen on ${listenedHost}:${currentPort}:`, error));
+  });
 
   return {
     services,
     adminToken: services.adminToken,
     get port() {
-      return (server.address() as AddressInfo | null)?.port ?? options.port ?? DEFAULT_PORT;
+      return port();
     },
     get url() {
-      const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-      return `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${this.port}`;
+      return network.url();
     },
-    start: () =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(options.port ?? DEFAULT_PORT, host, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      }),
+    start: () => listen(options.port ?? DEFAULT_PORT),
     stop: () =>
       new Promise((resolve) => {
         events.close();
@@ -120,5 +172,15 @@ export function createRelay(options: RelayOptions): Relay {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+    pause: () => {
+      paused = true;
+      statusChanged();
+    },
+    resume: () => {
+      paused = false;
+      statusChanged();
+    },
+    status: () => relayStatus(services),
+    createAdminLoginUrl: () => `${network.url()}/admin/login?code=${services.adminSessions.issueLoginCode()}`,
   };
 }

@@ -1,3 +1,6 @@
+import type { EventEmitter } from 'node:events';
+import type { ActivityLog } from './admin/activity.ts';
+import type { AdminSessions } from './admin/admin-sessions.ts';
 import type { ApiKeys } from './auth/api-keys.ts';
 import type { ConnectionTokens } from './auth/connection-tokens.ts';
 import type { KnownWorlds } from './auth/known-worlds.ts';
@@ -6,6 +9,15 @@ import type { EventHub } from './events/event-hub.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import type { Settings } from './storage/settings.ts';
 import type { Tabletop } from './tabletop/tabletop.ts';
+
+export interface RelayNetwork {
+  /** The local base URL, e.g. http://127.0.0.1:3010. */
+  url(): string;
+  /** The base URLs on this computer's LAN addresses; empty while LAN access is off. */
+  lanUrls(): string[];
+  lanAccess(): boolean;
+  paused(): boolean;
+}
 
 /** The parts of a running relay that route handlers use. */
 export interface RelayServices {
@@ -18,6 +30,12 @@ export interface RelayServices {
   settings: Settings;
   rateLimiter: RateLimiter;
   adminToken: string;
+  adminSessions: AdminSessions;
+  activity: ActivityLog;
+  /** Where the relay listens, and the switches the tray flips. */
+  network: RelayNetwork;
+  /** Says 'status' whenever anything the tray or the settings UI shows may have changed. */
+  changes: EventEmitter<{ status: [] }>;
   /** Replaces every route's own timeout; for tests that need a world's silence to show quickly. */
   timeoutOverrideMs: number | undefined;
 }

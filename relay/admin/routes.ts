@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { withoutUndefined } from '../objects.ts';
 import { DEFAULT_SCOPES, SCOPES } from '../auth/scopes.ts';
-import type { PairRequest } from '../auth/pairing.ts';
 import { HttpError } from '../http/errors.ts';
-import { oneOf, text, textList, wholeNumber } from '../api/parameters.ts';
+import { flag, oneOf, text, textList, wholeNumber } from '../api/parameters.ts';
 import { localRoute, type Route } from '../api/route.ts';
-import type { RelayServices } from '../services.ts';
+import { pairRequestView, relayStatus } from './status.ts';
+import { openAdminFeed } from './admin-feed.ts';
+import { ADMIN_COOKIE } from './admin-sessions.ts';
 
 const scopeList = textList().pipe(z.array(oneOf(SCOPES), { error: 'must list known scopes' }));
 
@@ -15,31 +16,6 @@ const keyFields = {
   userId: z.string({ error: 'must be a string' }).max(200).optional().describe('Tabletop user the key always acts as'),
   worldIds: textList().optional().describe('Client ids of the only worlds the key may reach'),
 };
-
-function pairRequestView(request: PairRequest) {
-  return {
-    code: request.code,
-    status: request.status,
-    upgradeOnly: request.upgradeOnly,
-    world: request.world,
-    createdAt: new Date(request.createdAt).toISOString(),
-    expiresAt: new Date(request.expiresAt).toISOString(),
-  };
-}
-
-function statusOf(services: RelayServices) {
-  return {
-    worlds: services.tabletop.worlds().map((world) => ({
-      clientId: world.clientId,
-      ...world.metadata,
-      connectedSince: world.connectedSince.toISOString(),
-      players: world.players,
-    })),
-    pairRequests: services.pairing.pending().map(pairRequestView),
-    eventStreams: services.events.total(),
-    pendingWorldRequests: services.tabletop.pending.size,
-  };
-}
 
 const limitSetting = wholeNumber({ min: 0, max: 1_000_000 });
 
@@ -59,12 +35,12 @@ export const adminRoutes: Route[] = [
     summary: 'Connected worlds, waiting pair requests and open streams',
     access: admin,
     parameters: none,
-    handle: ({ services }) => ({ body: statusOf(services) }),
+    handle: ({ services }) => ({ body: relayStatus(services) }),
   }),
   localRoute({
     method: 'GET',
     path: '/admin/settings',
-    summary: 'Rate limit and event stream cap per key',
+    summary: 'Rate limit and event stream cap per key, LAN access and allowed web origins',
     access: admin,
     parameters: none,
     handle: ({ services }) => ({ body: services.settings.get() }),
@@ -72,13 +48,50 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'PATCH',
     path: '/admin/settings',
-    summary: 'Change the rate limit or the event stream cap; 0 turns either off',
+    summary: 'Change the settings; LAN access takes effect at once',
     access: admin,
     parameters: z.object({
-      requestsPerMinute: limitSetting.optional().describe('Requests per minute per API key'),
-      streamsPerKey: limitSetting.optional().describe('Open event streams per API key'),
+      requestsPerMinute: limitSetting.optional().describe('Requests per minute per API key; 0 is no limit'),
+      streamsPerKey: limitSetting.optional().describe('Open event streams per API key; 0 is no cap'),
+      lanAccess: flag().optional().describe('Answer on the LAN addresses of this computer too'),
+      corsOrigins: textList()
+        .pipe(z.array(z.string().regex(/^(\*|https?:\/\/[^/\s]+)$/, { error: 'must be * or an origin such as http://localhost:30000' })))
+        .optional()
+        .describe('Web page origins allowed to call the API; * for any'),
     }),
     handle: ({ parameters, services }) => ({ body: services.settings.update(withoutUndefined(parameters)) }),
+  }),
+  localRoute({
+    method: 'GET',
+    path: '/admin/activity',
+    summary: 'The most recent API calls: time, key name, endpoint, status, duration',
+    access: admin,
+    parameters: none,
+    handle: ({ services }) => ({ body: { entries: services.activity.recent() } }),
+  }),
+  localRoute({
+    method: 'GET',
+    path: '/admin/events',
+    summary: 'Server-Sent Events: status whenever it changes, activity for each API call',
+    access: admin,
+    parameters: none,
+    handle: ({ services, response }) => {
+      openAdminFeed(services, response);
+      return { body: undefined };
+    },
+  }),
+  localRoute({
+    method: 'GET',
+    path: '/admin/login',
+    summary: 'Trade a one-time login code for a settings UI session, then open the UI',
+    access: 'public',
+    parameters: z.object({ code: text().describe('The code from the one-time admin URL') }),
+    handle: ({ parameters, services, response }) => {
+      const session = services.adminSessions.redeem(parameters.code);
+      if (!session) throw new HttpError(401, 'This admin link was already used or has expired; ask Tabletop Relay for a new one');
+      response.cookie(ADMIN_COOKIE, session, { httpOnly: true, sameSite: 'strict', path: '/' }).redirect(303, '/admin/');
+      return { body: undefined };
+    },
   }),
   localRoute({
     method: 'GET',

@@ -4,6 +4,7 @@ import { sameSecret } from '../auth/secrets.ts';
 import type { Access } from '../api/route.ts';
 import type { RelayServices } from '../services.ts';
 import { HttpError } from './errors.ts';
+import { ADMIN_COOKIE, cookieValue } from '../admin/admin-sessions.ts';
 import { isLoopback } from './addresses.ts';
 import { requireScope } from './route-call.ts';
 
@@ -11,7 +12,7 @@ import { requireScope } from './route-call.ts';
 export function checkAccess(access: Access, request: Request, services: RelayServices): ApiKeyRecord | undefined {
   if (access === 'public') return undefined;
   if (access === 'admin') {
-    checkAdmin(request, services.adminToken);
+    checkAdmin(request, services);
     return undefined;
   }
   const presented = request.headers['x-api-key'];
@@ -24,12 +25,15 @@ export function checkAccess(access: Access, request: Request, services: RelaySer
   return key;
 }
 
-function checkAdmin(request: Request, adminToken: string): void {
+/** The admin API takes the admin token (scripts, the tray) or a settings UI session cookie (a local browser). */
+function checkAdmin(request: Request, services: RelayServices): void {
   if (!isLoopback(request.socket.remoteAddress)) {
     throw new HttpError(403, 'The admin API answers only on this computer (loopback)');
   }
+  const session = cookieValue(request.headers.cookie, ADMIN_COOKIE);
+  if (session && services.adminSessions.isSession(session)) return;
   const header = request.headers.authorization ?? '';
   const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
   if (token === '') throw new HttpError(401, 'Admin token is required: send it as Authorization: Bearer <token>');
-  if (!sameSecret(token, adminToken)) throw new HttpError(401, 'Invalid admin token');
+  if (!sameSecret(token, services.adminToken)) throw new HttpError(401, 'Invalid admin token');
 }

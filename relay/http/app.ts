@@ -1,8 +1,13 @@
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Route } from '../api/route.ts';
 import type { RelayServices } from '../services.ts';
 import { HttpError } from './errors.ts';
 import { handlerFor } from './run-route.ts';
+import { isLoopback } from './addresses.ts';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
 export const DEFAULT_BODY_LIMIT_BYTES = 100 * 1024 * 1024;
 
@@ -11,7 +16,8 @@ export function createApp(routes: readonly Route[], services: RelayServices, bod
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(openCors);
+  app.use(cors(services));
+  app.use('/admin', adminPages());
   app.use(express.json({ limit: bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
   const fileBody = express.raw({ type: () => true, limit: bodyLimitBytes });
   for (const route of routes) {
@@ -33,17 +39,37 @@ function expressPath(path: string): string {
 }
 
 const ADMIN_PATHS = ['/admin', '/auth/api-keys'];
+/** The module calls these from the Foundry page while pairing, whatever origins the GM allowed for API calls. */
+const PAIRING_PATHS = ['/auth/pair', '/api/clients/', '/api/self-unpair', '/api/status'];
+
+/** The Access-Control-Allow-Origin for a request, or undefined when its page may not call the API. */
+function allowedOrigin(path: string, origin: string | undefined, corsOrigins: readonly string[]): string | undefined {
+  if (PAIRING_PATHS.some((prefix) => path.startsWith(prefix)) || corsOrigins.includes('*')) return '*';
+  return origin !== undefined && corsOrigins.includes(origin) ? origin : undefined;
+}
 
 /** Callers' browsers (the Foundry page while pairing, overlays, web tools) may call the API; the admin API stays same-origin. */
-const openCors: RequestHandler = (request, response, next) => {
-  if (ADMIN_PATHS.some((prefix) => request.path.startsWith(prefix))) {
-    next();
-    return;
-  }
+function cors(services: RelayServices): RequestHandler {
+  return (request, response, next) => {
+    if (ADMIN_PATHS.some((prefix) => request.path.startsWith(prefix))) {
+      next();
+      return;
+    }
+    const origin = allowedOrigin(request.path, request.headers.origin, services.settings.get().corsOrigins);
+    if (origin === undefined) {
+      next();
+      return;
+    }
+    answerCors(origin, request, response, next);
+  };
+}
+
+function answerCors(origin: string, request: Request, response: Response, next: () => void): void {
   response.set({
-    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Origin': origin,
     'Access-Control-Expose-Headers': 'Content-Disposition, Content-Type, X-Image-Width, X-Image-Height, X-Sheet-Source',
   });
+  if (origin !== '*') response.vary('Origin');
   if (request.method !== 'OPTIONS') {
     next();
     return;
@@ -56,7 +82,22 @@ const openCors: RequestHandler = (request, response, next) => {
     })
     .status(204)
     .end();
-};
+}
+
+/** The settings UI's files, from the renderer build, for browsers on this computer only. */
+function adminPages(): RequestHandler {
+  const files = express.static(RENDERER_DIR, { index: 'index.html', fallthrough: true });
+  return (request, response, next) => {
+    if (request.method !== 'GET' || !isLoopback(request.socket.remoteAddress)) {
+      next();
+      return;
+    }
+    if (request.path === '/' && !existsSync(RENDERER_DIR)) {
+      throw new HttpError(404, 'The settings UI is not built yet: run npm run build:app');
+    }
+    files(request, response, next);
+  };
+}
 
 const unknownEndpoint: RequestHandler = (request) => {
   throw new HttpError(404, `Unknown endpoint: ${request.method} ${request.path}`);

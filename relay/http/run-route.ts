@@ -16,7 +16,11 @@ export function handlerFor(route: Route, services: RelayServices): RequestHandle
   const from: ParameterSource = route.from ?? (route.method === 'GET' ? 'query' : 'body+query');
   return async (request, response) => {
     const key = checkAccess(route.access, request, services);
-    if (key) applyRateLimit(key, services, response);
+    if (key) {
+      recordActivity(key, request, response, services);
+      if (services.network.paused()) throw new HttpError(503, 'Tabletop Relay is paused; resume it from the tray menu');
+      applyRateLimit(key, services, response);
+    }
     const raw = rawParameters(request, from);
     if (route.kind === 'local') {
       return answerLocally(route, parseParameters(route, raw), key, services, request, response);
@@ -26,6 +30,21 @@ export function handlerFor(route: Route, services: RelayServices): RequestHandle
     if (route.kind === 'world') return answerFromWorld(route, parameters, caller, services, response);
     return openStream(route, parameters, caller, services, response);
   };
+}
+
+/** Notes the call in the activity log once answered: the key's name and the path, never the key or the query. */
+function recordActivity(key: ApiKeyRecord, request: Request, response: Response, services: RelayServices): void {
+  const started = performance.now();
+  response.once('finish', () => {
+    services.activity.record({
+      time: new Date().toISOString(),
+      keyName: key.name,
+      method: request.method,
+      path: request.path,
+      status: response.statusCode,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
 }
 
 /** Counts the call against its key; over the limit it is a 429 that says when to come back. */

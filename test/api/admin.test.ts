@@ -95,7 +95,7 @@ describe('persistence', () => {
       const adminToken = relay.relay.adminToken;
       await relay.admin('PATCH', '/admin/settings', { requestsPerMinute: 90, streamsPerKey: 3 });
       await relay.restart();
-      expect((await relay.admin('GET', '/admin/settings')).body).toEqual({ requestsPerMinute: 90, streamsPerKey: 3 });
+      expect((await relay.admin('GET', '/admin/settings')).body).toMatchObject({ requestsPerMinute: 90, streamsPerKey: 3 });
       expect(relay.relay.adminToken).toBe(adminToken);
       const clients = await relay.api(key, 'GET', '/clients');
       expect(clients.status).toBe(200);

@@ -1,0 +1,48 @@
+import { EventEmitter } from 'node:events';
+
+export interface ActivityEntry {
+  time: string;
+  keyName: string | null;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+}
+
+const KEPT_ENTRIES = 200;
+const WINDOW_SECONDS = 60;
+
+/**
+ * The recent API calls (no secrets: the key's name, never the key or the query string) and a count of calls per
+ * second over the last minute. Emits 'entry' for each call.
+ */
+export class ActivityLog extends EventEmitter<{ entry: [ActivityEntry] }> {
+  private readonly entries: ActivityEntry[] = [];
+  private readonly perSecond = new Array<number>(WINDOW_SECONDS).fill(0);
+  private lastSecond = 0;
+
+  record(entry: ActivityEntry, now = Date.now()): void {
+    this.entries.unshift(entry);
+    if (this.entries.length > KEPT_ENTRIES) this.entries.pop();
+    this.advanceTo(Math.floor(now / 1000));
+    this.perSecond[this.lastSecond % WINDOW_SECONDS]! += 1;
+    this.emit('entry', entry);
+  }
+
+  recent(): ActivityEntry[] {
+    return [...this.entries];
+  }
+
+  callsLastMinute(now = Date.now()): number {
+    this.advanceTo(Math.floor(now / 1000));
+    return this.perSecond.reduce((sum, count) => sum + count, 0);
+  }
+
+  /** Clears the buckets of the seconds that passed since the last call. */
+  private advanceTo(second: number): void {
+    if (second <= this.lastSecond) return;
+    const passed = Math.min(second - this.lastSecond, WINDOW_SECONDS);
+    for (let step = 1; step <= passed; step += 1) this.perSecond[(this.lastSecond + step) % WINDOW_SECONDS] = 0;
+    this.lastSecond = second;
+  }
+}

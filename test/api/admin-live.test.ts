@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../harness/http.ts';
+import { EventStream } from '../harness/sse.ts';
+import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
+
+let harness: WorldHarness;
+beforeAll(async () => {
+  harness = await startRelayWithWorld();
+});
+afterAll(() => harness.close());
+
+/** Reads the admin feed with the admin token (EventSource cannot send headers; fetch can). */
+async function adminFeed(): Promise<{ events: Array<{ name: string; data: any }>; close(): void }> {
+  const abort = new AbortController();
+  const response = await fetch(`${harness.baseUrl}/admin/events`, { headers: { authorization: `Bearer ${harness.relay.adminToken}` }, signal: abort.signal });
+  const events: Array<{ name: string; data: any }> = [];
+  const reader = response.body!.getReader();
+  let buffer = '';
+  void (async () => {
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += new TextDecoder().decode(value);
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const name = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (name && data) events.push({ name, data: JSON.parse(data) });
+        }
+      }
+    } catch {
+      // closed
+    }
+  })();
+  return { events, close: () => abort.abort() };
+}
+
+describe('what the tray and the settings UI read', () => {
+  it('the status names the world, the URL, LAN access and the calls of the last minute', async () => {
+    await harness.get('/world-info');
+    const status = (await harness.admin('GET', '/admin/status')).body;
+    expect(status).toMatchObject({ url: harness.baseUrl, lan: { enabled: false, urls: [] }, paused: false });
+    expect(status.worlds[0]).toMatchObject({ clientId: harness.clientId, worldTitle: harness.world.metadata.worldTitle });
+    expect(status.callsLastMinute).toBeGreaterThanOrEqual(1);
+    expect(harness.relay.status().worlds).toHaveLength(1);
+  });
+
+  it('the activity log lists each call with the key name, never the key or the query', async () => {
+    const key = await harness.createKey({ scopes: ['search'], name: 'Overlay' });
+    await harness.api(key, 'GET', '/search', { query: { query: 'secret-words' } });
+    const { entries } = (await harness.admin('GET', '/admin/activity')).body;
+    expect(entries[0]).toMatchObject({ keyName: 'Overlay', method: 'GET', path: '/search', status: 200 });
+    expect(entries[0].durationMs).toBeGreaterThan(0);
+    const text = JSON.stringify(entries);
+    expect(text).not.toContain(key);
+    expect(text).not.toContain('secret-words');
+  });
+
+  it('the admin feed sends the status at once, again when a world changes, and each call', async () => {
+    const feed = await adminFeed();
+    await expect.poll(() => feed.events.filter((event) => event.name === 'status').length).toBeGreaterThanOrEqual(1);
+    await harness.get('/players');
+    await expect.poll(() => feed.events.some((event) => event.name === 'activity' && event.data.path === '/players')).toBe(true);
+    const code = (await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'feed-world', worldTitle: 'Feed' } })).body.code;
+    await expect.poll(() => feed.events.filter((event) => event.name === 'status').some((event) => event.data.pairRequests.some((r: { code: string }) => r.code === code))).toBe(true);
+    feed.close();
+  });
+
+  it('pausing answers API calls with 503 and keeps the world connected; resuming answers again', async () => {
+    harness.relay.pause();
+    const paused = await harness.get('/world-info');
+    expect(paused.status).toBe(503);
+    expect(paused.body.error).toMatch(/paused/);
+    expect((await harness.admin('GET', '/admin/status')).body).toMatchObject({ paused: true, worlds: [expect.objectContaining({ clientId: harness.clientId })] });
+    harness.relay.resume();
+    expect((await harness.get('/world-info')).status).toBe(200);
+  });
+
+  it('a one-time admin URL opens a settings session in a cookie, once', async () => {
+    const url = harness.relay.createAdminLoginUrl();
+    expect(url).toMatch(new RegExp(`^${harness.baseUrl}/admin/login\\?code=[0-9a-f]{48}$`));
+    const login = await fetch(url, { redirect: 'manual' });
+    expect(login.status).toBe(303);
+    expect(login.headers.get('location')).toBe('/admin/');
+    const cookie = login.headers.get('set-cookie')!;
+    expect(cookie).toMatch(/^ttr_admin=[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Strict$/);
+    const withCookie = await call(harness.baseUrl, 'GET', '/admin/keys', { headers: { cookie: cookie.split(';')[0]! } });
+    expect(withCookie.status).toBe(200);
+    const again = await fetch(url, { redirect: 'manual' });
+    expect(again.status).toBe(401);
+    const forged = await call(harness.baseUrl, 'GET', '/admin/keys', { headers: { cookie: 'ttr_admin=abc' } });
+    expect(forged.status).toBe(401);
+  });
+
+  it('LAN access re-listens on every address at once, and off on loopback only, keeping the world link', async () => {
+    const on = await harness.admin('PATCH', '/admin/settings', { lanAccess: true });
+    expect(on.body.lanAccess).toBe(true);
+    await expect.poll(async () => (await harness.admin('GET', '/admin/status')).body.lan.enabled).toBe(true);
+    expect(harness.relay.services.network.lanAccess()).toBe(true);
+    expect((await harness.get('/world-info')).status).toBe(200);
+    await harness.admin('PATCH', '/admin/settings', { lanAccess: false });
+    await expect.poll(async () => (await harness.admin('GET', '/admin/status')).body.lan).toEqual({ enabled: false, urls: [] });
+    expect(harness.relay.services.tabletop.world(harness.clientId)).toBeDefined();
+  });
+});
+
+describe('allowed web origins', () => {
+  it('answers only the listed origins once the list is narrowed, and keeps pairing open to any page', async () => {
+    await harness.admin('PATCH', '/admin/settings', { corsOrigins: ['http://localhost:30000'] });
+    const listed = await fetch(`${harness.baseUrl}/world-info`, { headers: { origin: 'http://localhost:30000', 'x-api-key': harness.key } });
+    expect(listed.headers.get('access-control-allow-origin')).toBe('http://localhost:30000');
+    expect(listed.headers.get('vary')).toContain('Origin');
+    const other = await fetch(`${harness.baseUrl}/world-info`, { headers: { origin: 'http://evil.example', 'x-api-key': harness.key } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    const pairing = await fetch(`${harness.baseUrl}/auth/pair-request`, { method: 'OPTIONS', headers: { origin: 'http://foundry.lan:30000', 'access-control-request-method': 'POST' } });
+    expect(pairing.headers.get('access-control-allow-origin')).toBe('*');
+    const bad = await harness.admin('PATCH', '/admin/settings', { corsOrigins: ['not an origin'] });
+    expect(bad.status).toBe(400);
+    await harness.admin('PATCH', '/admin/settings', { corsOrigins: ['*'] });
+  });
+});
