@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES, type Scope } from '../../relay/auth/scopes.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
+import { allRoutes } from '../../relay/api/index.ts';
 
 // The scope table of relay-http-interface.md "Authentication", plus GET /clients.
 const SCOPE_OF_ENDPOINT: Array<[string, string, Scope]> = [
@@ -139,5 +140,36 @@ describe('errors before any world is involved', () => {
     expect(preflight.headers.get('access-control-allow-headers')).toContain('X-API-Key');
     const answer = await harness.api(undefined, 'GET', '/api/status');
     expect(answer.headers.get('access-control-expose-headers')).toContain('X-Image-Width');
+  });
+});
+
+describe('every scoped route of every group', () => {
+  const scoped = allRoutes.filter((route) => typeof route.access === 'object');
+
+  it('covers every group of the reference relay', () => {
+    const paths = scoped.map((route) => `${route.method} ${route.path}`);
+    for (const path of ['GET /get', 'POST /start-encounter', 'GET /canvas/{documentType}', 'DELETE /chat/{messageId}', 'POST /switch-scene', 'POST /macro/{uuid}/execute', 'POST /upload', 'POST /dnd5e/short-rest', 'DELETE /user']) {
+      expect(paths).toContain(path);
+    }
+  });
+
+  it('refuses a key without the route\'s scope with 403 naming it, and lets a key with only that scope through', async () => {
+    for (const route of scoped) {
+      const scope = (route.access as { scope: Scope }).scope;
+      const path = route.path.replace(/\{documentType\}/, 'tokens').replace(/\{(\w+)\}/g, 'x');
+      const without = await harness.createKey({ scopes: SCOPES.filter((candidate) => candidate !== scope) });
+      const refused = await harness.api(without, route.method, path);
+      expect(refused.status, `${route.method} ${route.path}`).toBe(403);
+      expect(refused.body.error).toBe(`API key lacks required scope: ${scope}`);
+      const only = await harness.createKey({ scopes: [scope] });
+      expect([401, 403], `${route.method} ${route.path}`).not.toContain((await harness.api(only, route.method, path)).status);
+    }
+  });
+
+  it('needs macro:write on top of entity:write to create a macro', async () => {
+    const key = await harness.createKey({ scopes: ['entity:write'] });
+    const answer = await harness.api(key, 'POST', '/create', { body: { entityType: 'Macro', data: { name: 'x' } } });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toBe('API key lacks required scope: macro:write');
   });
 });
