@@ -51,7 +51,7 @@ describe('File System', () => {
     const upload = await fetch(`${relay.baseUrl}/upload?path=maps&filename=big.webp`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'image/webp' },
-      body: bytes,
+      body: new Uint8Array(bytes),
     });
     expect(upload.status).toBe(200);
     expect(await upload.json()).toMatchObject({ success: true });
