@@ -1,0 +1,88 @@
+// The desktop app's composition root: wires the relay, the tray, the settings window and the stores together.
+import { join } from 'node:path';
+import { app, clipboard, ipcMain, shell } from 'electron';
+import { createRelay } from '../relay/relay.ts';
+import { createAutostart } from './autostart.ts';
+import { registerDesktopBridge } from './desktop-bridge.ts';
+import { createFileLogger } from './logger.ts';
+import { openDesktopStore } from './store.ts';
+import { AppTray } from './tray.ts';
+import type { TrayStatus } from './tray-status.ts';
+import { SettingsWindow } from './windows.ts';
+
+if (!app.requestSingleInstanceLock()) app.exit(0);
+app.dock?.hide();
+await app.whenReady();
+
+const logger = createFileLogger({ folder: app.getPath('logs') });
+const store = openDesktopStore();
+const autostart = createAutostart({
+  platform: process.platform,
+  loginItems: app,
+  configHome: process.env.XDG_CONFIG_HOME || join(app.getPath('home'), '.config'),
+  command: process.env.APPIMAGE || process.execPath,
+});
+
+const relay = createRelay({ dataDir: join(app.getPath('userData'), 'relay'), port: store.get().port });
+const { lanAccess, corsOrigins } = store.get();
+relay.services.settings.update({ lanAccess, corsOrigins });
+let startError: string | undefined;
+await relay.start().catch((error: NodeJS.ErrnoException) => {
+  startError = error.code === 'EADDRINUSE' ? `port ${store.get().port} is already in use` : 'the relay could not start';
+  logger.error('Relay did not start', error);
+});
+logger.info(startError ? 'Started without the relay' : `Relay listening at ${relay.url}`);
+
+const statusNow = (): TrayStatus => ({
+  relay: startError ? undefined : relay.status(),
+  error: startError,
+  startAtLogin: autostart.enabled(),
+  now: new Date(),
+});
+const appInfo = () => ({ version: app.getVersion(), platform: process.platform, startAtLogin: autostart.enabled(), logsFolder: logger.folder });
+
+const settingsWindow = new SettingsWindow({
+  preloadPath: join(import.meta.dirname, 'preload.cjs'),
+  iconPath: join(app.getAppPath(), 'assets', 'icon.png'),
+  relayUrl: () => relay.url,
+  loginUrl: () => relay.createAdminLoginUrl(),
+  logger,
+});
+const tray = new AppTray(join(app.getAppPath(), 'assets'), {
+  'copy-local-url': () => clipboard.writeText(relay.url),
+  'copy-lan-url': () => clipboard.writeText(relay.status().lan.urls[0] ?? relay.url),
+  'open-settings': () => settingsWindow.open(),
+  'pause-relay': () => relay.pause(),
+  'resume-relay': () => relay.resume(),
+  'toggle-start-at-login': () => autostart.set(!autostart.enabled()),
+  'open-logs-folder': () => void shell.openPath(logger.folder),
+  quit: () => app.quit(),
+}, statusNow());
+
+const refreshTray = () => tray.update(statusNow());
+relay.services.changes.on('status', () => {
+  const { lanAccess, corsOrigins } = relay.services.settings.get();
+  store.update({ lanAccess, corsOrigins, startAtLogin: autostart.enabled() });
+  refreshTray();
+});
+// "Connected for" and "calls in the last minute" change with time alone.
+setInterval(refreshTray, 10_000).unref();
+
+registerDesktopBridge(ipcMain, {
+  appInfo,
+  setStartAtLogin: (enabled) => {
+    autostart.set(enabled);
+    store.update({ startAtLogin: enabled });
+    refreshTray();
+    return appInfo();
+  },
+  openLogsFolder: async () => void (await shell.openPath(logger.folder)),
+}, (url) => settingsWindow.isShowing(url));
+
+app.on('second-instance', () => settingsWindow.open());
+// The relay lives in the tray: closing the settings window must not quit the app.
+app.on('window-all-closed', () => undefined);
+app.on('before-quit', () => {
+  tray.destroy();
+  void relay.stop();
+});

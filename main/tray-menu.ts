@@ -1,0 +1,111 @@
+import type { TrayStatus, TrayWorld } from './tray-status.ts';
+
+/** Things the tray menu can do; main/tray.ts maps each to its handler. */
+export type TrayAction =
+  | 'copy-local-url'
+  | 'copy-lan-url'
+  | 'open-settings'
+  | 'pause-relay'
+  | 'resume-relay'
+  | 'toggle-start-at-login'
+  | 'open-logs-folder'
+  | 'quit';
+
+export type TrayMenuItem =
+  | { type: 'separator' }
+  | { type: 'status'; label: string }
+  | { type: 'action'; label: string; action: TrayAction; enabled?: boolean }
+  | { type: 'checkbox'; label: string; action: TrayAction; checked: boolean };
+
+const SEPARATOR: TrayMenuItem = { type: 'separator' };
+
+/** "2 h 5 min", "12 min", "less than a minute". */
+export function durationSince(since: string, now: Date): string {
+  const minutes = Math.floor((now.getTime() - Date.parse(since)) / 60_000);
+  if (!Number.isFinite(minutes) || minutes < 1) return 'less than a minute';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+  const days = Math.floor(hours / 24);
+  return `${days} d ${hours % 24} h`;
+}
+
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function systemLine(world: TrayWorld): string {
+  const system = world.systemTitle || world.systemId || 'Unknown system';
+  return world.systemVersion ? `${system} ${world.systemVersion}` : system;
+}
+
+function worldLines(world: TrayWorld, now: Date): TrayMenuItem[] {
+  return [
+    { type: 'status', label: world.worldTitle || world.clientId },
+    { type: 'status', label: `    ${systemLine(world)}` },
+    { type: 'status', label: `    Connected for ${durationSince(world.connectedSince, now)}` },
+  ];
+}
+
+/** The one-line summary: the tray's tooltip and the menu's first line. */
+export function statusText(status: TrayStatus): string {
+  const { relay } = status;
+  if (status.error) return `Tabletop Relay: ${status.error}`;
+  if (!relay) return 'Tabletop Relay is starting…';
+  if (relay.paused) return 'Tabletop Relay is paused';
+  const [first, ...others] = relay.worlds;
+  if (!first) return 'Tabletop Relay: no world connected';
+  if (others.length === 0) return `Tabletop Relay: ${first.worldTitle || first.clientId} connected`;
+  return `Tabletop Relay: ${relay.worlds.length} worlds connected`;
+}
+
+function statusLines(status: TrayStatus): TrayMenuItem[] {
+  const { relay } = status;
+  if (!relay || status.error) return [{ type: 'status', label: statusText(status) }];
+  const lines: TrayMenuItem[] = [];
+  if (relay.paused) lines.push({ type: 'status', label: 'Paused: API calls are refused' });
+  if (relay.worlds.length === 0) lines.push({ type: 'status', label: 'No world connected' });
+  for (const world of relay.worlds) lines.push(...worldLines(world, status.now));
+  if (relay.pairRequests.length > 0) {
+    lines.push({ type: 'status', label: `${plural(relay.pairRequests.length, 'pairing request', 'pairing requests')} waiting` });
+  }
+  lines.push(
+    { type: 'status', label: `${plural(relay.callsLastMinute, 'API call', 'API calls')} in the last minute` },
+    { type: 'status', label: `${plural(relay.eventStreams, 'event stream', 'event streams')} open` },
+  );
+  return lines;
+}
+
+function urlItems(status: TrayStatus): TrayMenuItem[] {
+  const { relay } = status;
+  const items: TrayMenuItem[] = [{ type: 'action', label: 'Copy local URL', action: 'copy-local-url', enabled: relay !== undefined }];
+  if (relay?.lan.enabled) {
+    items.push({ type: 'action', label: 'Copy LAN URL', action: 'copy-lan-url', enabled: relay.lan.urls.length > 0 });
+  }
+  return items;
+}
+
+function pauseItem(status: TrayStatus): TrayMenuItem {
+  if (status.relay?.paused) return { type: 'action', label: 'Resume relay', action: 'resume-relay' };
+  return { type: 'action', label: 'Pause relay', action: 'pause-relay', enabled: status.relay !== undefined && !status.error };
+}
+
+/**
+ * The tray's context menu for a status. It always has items, whatever the state: Linux shows no tray icon at all
+ * for an icon without a menu.
+ */
+export function menuFor(status: TrayStatus): TrayMenuItem[] {
+  return [
+    ...statusLines(status),
+    SEPARATOR,
+    ...urlItems(status),
+    { type: 'action', label: 'Open settings…', action: 'open-settings', enabled: status.relay !== undefined },
+    SEPARATOR,
+    pauseItem(status),
+    { type: 'checkbox', label: 'Start at login', action: 'toggle-start-at-login', checked: status.startAtLogin },
+    { type: 'action', label: 'Open logs folder', action: 'open-logs-folder' },
+    SEPARATOR,
+    { type: 'action', label: 'Quit Tabletop Relay', action: 'quit' },
+  ];
+}
+

@@ -1,0 +1,69 @@
+import { BrowserWindow, shell, type WebContents } from 'electron';
+import type { Logger } from './logger.ts';
+import { externalLinkToOpen, isRelayPage, settingsWindowOptions } from './window-options.ts';
+
+export interface SettingsWindowOptions {
+  preloadPath: string;
+  iconPath: string;
+  relayUrl(): string;
+  /** A fresh one-time login URL; the admin token itself never reaches the window. */
+  loginUrl(): string;
+  logger: Logger;
+}
+
+function openOutside(url: string, logger: Logger): void {
+  const link = externalLinkToOpen(url);
+  if (link) shell.openExternal(link).catch((error: unknown) => logger.warn(`Could not open ${link}`, error));
+}
+
+/** Keeps the window on the relay's admin pages; every other link goes to the system browser. */
+function confine(contents: WebContents, options: SettingsWindowOptions): void {
+  contents.setWindowOpenHandler(({ url }) => {
+    openOutside(url, options.logger);
+    return { action: 'deny' };
+  });
+  const stayOnRelay = (event: Electron.Event, url: string) => {
+    if (isRelayPage(url, options.relayUrl())) return;
+    event.preventDefault();
+    openOutside(url, options.logger);
+  };
+  contents.on('will-navigate', stayOnRelay);
+  contents.on('will-redirect', stayOnRelay);
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.session.setPermissionRequestHandler((_contents, permission, grant) => grant(permission === 'clipboard-sanitized-write'));
+}
+
+/** The one settings window: opened from the tray or a second launch, focused if already open. */
+export class SettingsWindow {
+  private readonly options: SettingsWindowOptions;
+  private window: BrowserWindow | undefined;
+
+  constructor(options: SettingsWindowOptions) {
+    this.options = options;
+  }
+
+  open(): void {
+    if (this.window && !this.window.isDestroyed()) {
+      if (this.window.isMinimized()) this.window.restore();
+      this.window.show();
+      this.window.focus();
+      return;
+    }
+    const window = new BrowserWindow(settingsWindowOptions(this.options.preloadPath, this.options.iconPath));
+    this.window = window;
+    confine(window.webContents, this.options);
+    window.once('ready-to-show', () => window.show());
+    window.on('closed', () => {
+      this.window = undefined;
+    });
+    window.loadURL(this.options.loginUrl()).catch((error: unknown) => this.options.logger.error('Could not load the settings', error));
+  }
+
+  isShowing(url: string): boolean {
+    return isRelayPage(url, this.options.relayUrl());
+  }
+
+  close(): void {
+    this.window?.destroy();
+  }
+}

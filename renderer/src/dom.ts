@@ -1,0 +1,120 @@
+// A small element builder: text always goes in as text, never as HTML.
+
+type Child = Node | string | number | false | null | undefined;
+type Attributes = Record<string, string | number | boolean | undefined | null | EventListener>;
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (typeof value === 'function') element.addEventListener(name.slice(2).toLowerCase(), value);
+    else if (value === true) element.setAttribute(name, '');
+    else element.setAttribute(name, String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+export function append(parent: Element, children: Child[]): void {
+  for (const child of children) {
+    if (child === undefined || child === null || child === false) continue;
+    parent.append(child instanceof Node ? child : String(child));
+  }
+}
+
+export function replaceChildren(parent: Element, ...children: Child[]): void {
+  parent.replaceChildren();
+  append(parent, children);
+}
+
+const ICONS: Record<string, string> = {
+  status: '<path d="M3 12h4l3 8 4-16 3 8h4"/>',
+  keys: '<circle cx="7.5" cy="15.5" r="4.5"/><path d="m10.7 12.3 9.3-9.3M16 7l3 3M14 9l2 2"/>',
+  access: '<circle cx="12" cy="12" r="9"/><path d="M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18"/>',
+  capture: '<rect x="3" y="6" width="18" height="14" rx="2"/><circle cx="12" cy="13" r="3.5"/><path d="M8 6l1.5-2h5L16 6"/>',
+  activity: '<path d="M4 6h16M4 12h16M4 18h10"/>',
+  copy: '<rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V5a2 2 0 0 1 2-2h8"/>',
+  check: '<path d="m5 12 5 5L20 7"/>',
+  plus: '<path d="M12 5v14M5 12h14"/>',
+  world: '<path d="M12 2 21 7v10l-9 5-9-5V7z"/><path d="m3 7 9 5 9-5M12 12v10"/>',
+  warning: '<path d="M12 3 2 21h20z"/><path d="M12 10v5M12 18v.5"/>',
+  link: '<path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1"/><path d="M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1"/>',
+  pause: '<rect x="6" y="5" width="4" height="14" rx="1"/><rect x="14" y="5" width="4" height="14" rx="1"/>',
+  folder: '<path d="M3 6a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z"/>',
+};
+
+export function icon(name: keyof typeof ICONS | string, className = 'icon'): SVGElement {
+  const template = document.createElement('template');
+  template.innerHTML = `<svg class="${className}" viewBox="0 0 24 24" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round">${ICONS[name] ?? ''}</svg>`;
+  return template.content.firstElementChild as SVGElement;
+}
+
+/** A polite announcement for screen readers and a short visible toast. */
+export function toast(message: string, kind: 'info' | 'error' = 'info'): void {
+  const region = document.getElementById('toasts');
+  if (!region) return;
+  const item = h('div', { class: `toast toast-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, message);
+  region.append(item);
+  setTimeout(() => item.classList.add('toast-leaving'), 3200);
+  setTimeout(() => item.remove(), 3600);
+}
+
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const field = h('textarea', { class: 'visually-hidden', readonly: true });
+    field.value = text;
+    document.body.append(field);
+    field.select();
+    const copied = document.execCommand('copy');
+    field.remove();
+    return copied;
+  }
+}
+
+/** A Copy button that confirms for a moment. */
+export function copyButton(text: () => string, label = 'Copy', extraClass = ''): HTMLButtonElement {
+  const button = h('button', { type: 'button', class: `button button-secondary ${extraClass}`.trim() }, icon('copy'), h('span', {}, label));
+  button.addEventListener('click', async () => {
+    const copied = await copyText(text());
+    const span = button.querySelector('span');
+    if (!span) return;
+    span.textContent = copied ? 'Copied' : 'Copy failed';
+    button.classList.toggle('is-done', copied);
+    setTimeout(() => {
+      span.textContent = label;
+      button.classList.remove('is-done');
+    }, 1600);
+  });
+  return button;
+}
+
+/** A modal confirmation; resolves true when the GM confirms. */
+export function confirmDialog(options: { title: string; message: string; confirm: string; danger?: boolean }): Promise<boolean> {
+  return new Promise((resolve) => {
+    const dialog = h(
+      'dialog',
+      { class: 'dialog', 'aria-labelledby': 'dialog-title' },
+      h('form', { method: 'dialog' },
+        h('h2', { id: 'dialog-title' }, options.title),
+        h('p', {}, options.message),
+        h('div', { class: 'dialog-actions' },
+          h('button', { class: 'button button-secondary', value: 'cancel' }, 'Cancel'),
+          h('button', { class: `button ${options.danger ? 'button-danger' : 'button-primary'}`, value: 'confirm' }, options.confirm),
+        ),
+      ),
+    );
+    dialog.addEventListener('close', () => {
+      resolve(dialog.returnValue === 'confirm');
+      dialog.remove();
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}
+
+export function emptyState(iconName: string, title: string, text: string, ...extra: Child[]): HTMLElement {
+  return h('div', { class: 'empty' }, h('div', { class: 'empty-icon' }, icon(iconName)), h('h3', {}, title), h('p', {}, text), ...extra);
+}

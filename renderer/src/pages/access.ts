@@ -1,0 +1,159 @@
+import { admin, type RelaySettings, type RelayStatus } from '../admin-api.ts';
+import type { AppState, Page } from '../app-state.ts';
+import { copyButton, h, icon, replaceChildren, toast } from '../dom.ts';
+import type { AppInfo, DesktopBridge } from '../../../main/ipc.ts';
+
+function toggle(id: string, label: string, checked: boolean, onChange: (on: boolean) => Promise<void>): HTMLElement {
+  const input = h('input', { type: 'checkbox', role: 'switch', id, class: 'switch-input', checked });
+  input.addEventListener('change', async () => {
+    input.disabled = true;
+    try {
+      await onChange(input.checked);
+    } catch (error) {
+      input.checked = !input.checked;
+      toast((error as Error).message, 'error');
+    } finally {
+      input.disabled = false;
+    }
+  });
+  return h('label', { class: 'switch', for: id }, input, h('span', { class: 'switch-track', 'aria-hidden': 'true' }), h('span', { class: 'switch-label' }, label));
+}
+
+function lanSection(settings: RelaySettings, lanUrls: HTMLElement): HTMLElement {
+  return h('section', { class: 'card', 'aria-labelledby': 'lan-title' },
+    h('div', { class: 'card-header card-header-row' },
+      h('div', {}, h('h2', { id: 'lan-title' }, 'LAN access'),
+        h('p', { class: 'muted' }, "Let players' tools and devices on your home network call the relay. They still need an API key.")),
+      toggle('lan-access', 'Allow devices on my network', settings.lanAccess, async (on) => {
+        await admin.updateSettings({ lanAccess: on });
+        toast(on ? 'LAN access on: the relay listens on your network' : 'LAN access off: this computer only');
+      }),
+    ),
+    lanUrls,
+  );
+}
+
+function drawLanUrls(target: HTMLElement, status: RelayStatus | undefined): void {
+  if (!status) return;
+  if (!status.lan.enabled) {
+    replaceChildren(target, h('p', { class: 'muted small' }, 'Only this computer can reach ', h('code', {}, status.url), '.'));
+    return;
+  }
+  if (status.lan.urls.length === 0) {
+    replaceChildren(target, h('p', { class: 'muted small' }, 'LAN access is on, but this computer has no network address right now.'));
+    return;
+  }
+  replaceChildren(target,
+    h('ul', { class: 'url-list', 'aria-label': 'LAN addresses' },
+      ...status.lan.urls.map((url) => h('li', {}, h('code', { class: 'code-box' }, url), copyButton(() => url, 'Copy', 'button-small')))),
+    h('p', { class: 'hint' }, icon('warning'), ' Turn LAN access off on networks you do not trust, such as a café or a convention hall.'));
+}
+
+function corsSection(settings: RelaySettings): HTMLElement {
+  const anyOrigin = settings.corsOrigins.includes('*');
+  const listed = settings.corsOrigins.filter((origin) => origin !== '*');
+  const any = h('input', { type: 'radio', name: 'cors-mode', value: 'any', id: 'cors-any', checked: anyOrigin });
+  const only = h('input', { type: 'radio', name: 'cors-mode', value: 'only', id: 'cors-only', checked: !anyOrigin });
+  const origins = h('textarea', { class: 'input input-mono', id: 'cors-origins', rows: 3, placeholder: 'https://my-overlay.example\nhttp://localhost:5173', 'aria-describedby': 'cors-hint' });
+  origins.value = listed.join('\n');
+  const syncDisabled = () => { origins.disabled = any.checked; };
+  any.addEventListener('change', syncDisabled);
+  only.addEventListener('change', syncDisabled);
+  syncDisabled();
+  const save = h('button', { type: 'submit', class: 'button button-primary' }, 'Save origins');
+  const form = h('form', { class: 'card', 'aria-labelledby': 'cors-title' },
+    h('div', { class: 'card-header' }, h('h2', { id: 'cors-title' }, 'Browser access'),
+      h('p', { class: 'muted' }, 'Web pages that may call the relay from a browser, such as OBS browser sources and web dashboards. Other tools are not affected.')),
+    h('fieldset', { class: 'radios' },
+      h('legend', { class: 'visually-hidden' }, 'Which websites may call the relay'),
+      h('label', { class: 'check', for: 'cors-any' }, any, h('span', {}, 'Any website')),
+      h('label', { class: 'check', for: 'cors-only' }, only, h('span', {}, 'Only these origins'))),
+    h('div', { class: 'field' }, h('label', { for: 'cors-origins', class: 'visually-hidden' }, 'Allowed origins, one a line'), origins,
+      h('p', { class: 'hint', id: 'cors-hint' }, 'One origin a line: scheme, host and port, with no path.')),
+    h('div', { class: 'form-actions' }, save),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const entries = origins.value.split(/\s+/).map((origin) => origin.trim().replace(/\/+$/, '')).filter(Boolean);
+    const invalid = entries.find((origin) => !/^https?:\/\/[^/\s]+$/.test(origin));
+    if (only.checked && invalid) {
+      toast(`"${invalid}" is not an origin like https://example.com`, 'error');
+      return;
+    }
+    save.disabled = true;
+    try {
+      await admin.updateSettings({ corsOrigins: any.checked ? ['*'] : entries });
+      toast(any.checked ? 'Any website may call the relay' : `${entries.length} origin${entries.length === 1 ? '' : 's'} allowed`);
+    } catch (error) {
+      toast((error as Error).message, 'error');
+    } finally {
+      save.disabled = false;
+    }
+  });
+  return form;
+}
+
+function limitsSection(settings: RelaySettings): HTMLElement {
+  const perMinute = h('input', { class: 'input', type: 'number', min: 0, max: 1000000, step: 1, id: 'rate-limit', name: 'requestsPerMinute', required: true, 'aria-describedby': 'rate-hint' });
+  perMinute.value = String(settings.requestsPerMinute);
+  const streams = h('input', { class: 'input', type: 'number', min: 0, max: 1000000, step: 1, id: 'stream-limit', name: 'streamsPerKey', required: true, 'aria-describedby': 'stream-hint' });
+  streams.value = String(settings.streamsPerKey);
+  const save = h('button', { type: 'submit', class: 'button button-primary' }, 'Save limits');
+  const form = h('form', { class: 'card', 'aria-labelledby': 'limits-title' },
+    h('div', { class: 'card-header' }, h('h2', { id: 'limits-title' }, 'Limits per key'),
+      h('p', { class: 'muted' }, 'Keep one runaway script from flooding your world. 0 turns a limit off.')),
+    h('div', { class: 'field-grid' },
+      h('div', { class: 'field' }, h('label', { for: 'rate-limit' }, 'Requests per minute'), perMinute, h('p', { class: 'hint', id: 'rate-hint' }, 'Past it, calls get 429 with a Retry-After header.')),
+      h('div', { class: 'field' }, h('label', { for: 'stream-limit' }, 'Open event streams'), streams, h('p', { class: 'hint', id: 'stream-hint' }, 'Server-Sent Event streams one key may hold open at once.'))),
+    h('div', { class: 'form-actions' }, save),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    save.disabled = true;
+    try {
+      await admin.updateSettings({ requestsPerMinute: perMinute.valueAsNumber, streamsPerKey: streams.valueAsNumber });
+      toast('Limits saved');
+    } catch (error) {
+      toast((error as Error).message, 'error');
+    } finally {
+      save.disabled = false;
+    }
+  });
+  return form;
+}
+
+function desktopSection(desktop: DesktopBridge, info: AppInfo): HTMLElement {
+  const logs = h('button', { type: 'button', class: 'button button-secondary' }, icon('folder'), 'Open logs folder');
+  logs.addEventListener('click', () => void desktop.openLogsFolder());
+  return h('section', { class: 'card', 'aria-labelledby': 'desktop-title' },
+    h('div', { class: 'card-header card-header-row' },
+      h('div', {}, h('h2', { id: 'desktop-title' }, 'This computer'),
+        h('p', { class: 'muted' }, `Tabletop Relay ${info.version}. Start it with your computer so your world always finds it.`)),
+      toggle('start-at-login', 'Start at login', info.startAtLogin, async (on) => void (await desktop.setStartAtLogin(on))),
+    ),
+    h('div', { class: 'form-actions form-actions-start' }, logs),
+  );
+}
+
+export const accessPage: Page = {
+  id: 'access',
+  title: 'Access',
+  subtitle: 'Who can reach the relay, and how much',
+  icon: 'access',
+  render(state: AppState) {
+    const element = h('div', { class: 'stack' }, h('div', { class: 'card skeleton', 'aria-busy': 'true' }));
+    const lanUrls = h('div', { class: 'lan-urls', 'aria-live': 'polite' });
+    const stop = state.status.follow((status) => drawLanUrls(lanUrls, status));
+    const load = async () => {
+      try {
+        const settings = await admin.settings();
+        const desktop = state.desktop ? desktopSection(state.desktop, await state.desktop.appInfo()) : null;
+        replaceChildren(element, lanSection(settings, lanUrls), corsSection(settings), limitsSection(settings), desktop);
+      } catch (error) {
+        toast((error as Error).message, 'error');
+      }
+    };
+    void load();
+    return { element, dispose: stop };
+  },
+};

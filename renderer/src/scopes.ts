@@ -1,0 +1,43 @@
+// How the key form groups scopes, in the tabletop's words.
+
+export interface ScopeGroup {
+  title: string;
+  scopes: string[];
+  dangerous?: boolean;
+}
+
+const GROUPS: { title: string; prefixes: string[] }[] = [
+  { title: 'Actors & items', prefixes: ['entity'] },
+  { title: 'Dice rolls', prefixes: ['roll'] },
+  { title: 'Chat', prefixes: ['chat'] },
+  { title: 'Combat', prefixes: ['encounter'] },
+  { title: 'Macros', prefixes: ['macro'] },
+  { title: 'Scenes & canvas', prefixes: ['scene', 'canvas'] },
+  { title: 'Effects', prefixes: ['effects'] },
+  { title: 'Users', prefixes: ['user'] },
+  { title: 'Files', prefixes: ['file'] },
+  { title: 'Playlists', prefixes: ['playlist'] },
+  { title: 'World & sessions', prefixes: ['world', 'clients', 'session'] },
+  { title: 'Sheets & events', prefixes: ['sheet', 'events'] },
+  { title: 'Search & folders', prefixes: ['search', 'structure'] },
+  { title: 'Game systems', prefixes: ['dnd5e'] },
+];
+
+/** Runs arbitrary JavaScript in the GM's world: never granted by default, always shown apart. */
+export const DANGEROUS_SCOPES = ['execute-js'];
+
+function prefixOf(scope: string): string {
+  return scope.split(':')[0] ?? scope;
+}
+
+export function groupScopes(scopes: readonly string[]): ScopeGroup[] {
+  const safe = scopes.filter((scope) => !DANGEROUS_SCOPES.includes(scope));
+  const groups: ScopeGroup[] = GROUPS.map((group) => ({
+    title: group.title,
+    scopes: safe.filter((scope) => group.prefixes.includes(prefixOf(scope))),
+  }));
+  const placed = new Set(groups.flatMap((group) => group.scopes));
+  groups.push({ title: 'Other', scopes: safe.filter((scope) => !placed.has(scope)) });
+  groups.push({ title: 'Dangerous', scopes: scopes.filter((scope) => DANGEROUS_SCOPES.includes(scope)), dangerous: true });
+  return groups.filter((group) => group.scopes.length > 0);
+}

@@ -1,0 +1,56 @@
+// Builds the desktop app: the settings UI (served by the relay at /admin/), the preload script and the main process.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { build } from 'esbuild';
+
+const root = join(import.meta.dirname, '..');
+export const RENDERER_OUT = join(root, 'dist', 'renderer');
+const APP_OUT = join(root, 'dist', 'app');
+
+/** The settings UI as static files: index.html, app.js, styles.css, logo.svg. */
+export async function buildRenderer(outDir = RENDERER_OUT): Promise<void> {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  await build({
+    entryPoints: [join(root, 'renderer', 'src', 'main.ts')],
+    outfile: join(outDir, 'app.js'),
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  for (const file of ['index.html', 'styles.css', 'logo.svg']) copyFileSync(join(root, 'renderer', file), join(outDir, file));
+}
+
+/** Sandboxed preload scripts cannot be ES modules, so the preload is bundled to CommonJS next to the compiled main. */
+async function buildPreload(): Promise<void> {
+  await build({
+    entryPoints: [join(root, 'main', 'preload.ts')],
+    outfile: join(APP_OUT, 'main', 'preload.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    external: ['electron'],
+    target: 'node22',
+    logLevel: 'warning',
+  });
+}
+
+function compileMain(): void {
+  rmSync(APP_OUT, { recursive: true, force: true });
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.main.json')], { stdio: 'inherit' });
+}
+
+if (process.argv[1] && dirname(process.argv[1]) === import.meta.dirname) {
+  const what = process.argv[2] ?? 'all';
+  if (what === 'renderer' || what === 'all') await buildRenderer();
+  if (what === 'all') {
+    compileMain();
+    await buildPreload();
+  }
+  process.stdout.write(`Built ${what === 'all' ? 'dist/app (main, preload) and dist/renderer' : 'dist/renderer'}\n`);
+}
