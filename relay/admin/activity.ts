@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 
 export interface ActivityEntry {
+  /** ISO time, as the settings UI shows it. */
   time: string;
   keyName: string | null;
   method: string;
@@ -16,21 +17,29 @@ const WINDOW_SECONDS = 60;
  * The recent API calls (no secrets: the key's name, never the key or the query string) and a count of calls per
  * second over the last minute. Emits 'entry' for each call.
  */
+/** A call as recorded on the request path: its time stays a number until someone reads it. */
+export type ActivityRecord = Omit<ActivityEntry, 'time'> & { at: number };
+
+function entryOf({ at, ...rest }: ActivityRecord): ActivityEntry {
+  return { time: new Date(at).toISOString(), ...rest };
+}
+
 export class ActivityLog extends EventEmitter<{ entry: [ActivityEntry] }> {
-  private readonly entries: ActivityEntry[] = [];
+  private readonly entries: ActivityRecord[] = [];
   private readonly perSecond = new Array<number>(WINDOW_SECONDS).fill(0);
   private lastSecond = 0;
 
-  record(entry: ActivityEntry, now = Date.now()): void {
-    this.entries.unshift(entry);
-    if (this.entries.length > KEPT_ENTRIES) this.entries.pop();
-    this.advanceTo(Math.floor(now / 1000));
+  record(entry: ActivityRecord): void {
+    this.entries.push(entry);
+    if (this.entries.length > KEPT_ENTRIES) this.entries.shift();
+    this.advanceTo(Math.floor(entry.at / 1000));
     this.perSecond[this.lastSecond % WINDOW_SECONDS]! += 1;
-    this.emit('entry', entry);
+    if (this.listenerCount('entry') > 0) this.emit('entry', entryOf(entry));
   }
 
+  /** Newest first. */
   recent(): ActivityEntry[] {
-    return [...this.entries];
+    return this.entries.map(entryOf).reverse();
   }
 
   callsLastMinute(now = Date.now()): number {

@@ -14,7 +14,7 @@ function clientsFor(services: RelayServices, key: ApiKeyRecord | undefined) {
       clientId: world.clientId,
       ...world.metadata,
       connectedSince: world.connectedSince.toISOString(),
-      lastSeen: world.lastSeen.toISOString(),
+      lastSeen: new Date(world.lastSeen).toISOString(),
       ipAddress: world.remoteAddress,
       tokenName: world.tokenName,
       isOnline: true,

@@ -29,10 +29,15 @@ export interface NewApiKey {
 export type ApiKeyView = Omit<ApiKeyRecord, 'hash'>;
 
 const KEY_PREFIX = 'ttr_';
+const RECENT_KEYS = 1024;
 
 export class ApiKeys {
   private readonly file: JsonFile<ApiKeyRecord[]>;
   private readonly byHash = new Map<string, ApiKeyRecord>();
+  /** Keys seen recently, so a call costs no hashing; emptied whenever a key is revoked or replaced. */
+  private readonly recent = new Map<string, ApiKeyRecord>();
+  /** Epoch ms of each key's last use, kept apart because it changes on every call. */
+  private readonly lastUsed = new Map<string, number>();
 
   constructor(path: string) {
     this.file = new JsonFile(path);
@@ -53,23 +58,24 @@ export class ApiKeys {
     };
     this.byHash.set(record.hash, record);
     this.save();
-    return { key, record: viewOf(record) };
+    return { key, record: this.viewOf(record) };
   }
 
   /** The key's record, or undefined when the key is unknown or revoked. Marks the key as used. */
   verify(key: string): ApiKeyRecord | undefined {
-    const record = this.byHash.get(hashSecret(key));
-    if (record) record.lastUsedAt = new Date().toISOString();
+    let record = this.recent.get(key);
+    if (!record) {
+      record = this.byHash.get(hashSecret(key));
+      if (!record) return undefined;
+      if (this.recent.size >= RECENT_KEYS) this.recent.clear();
+      this.recent.set(key, record);
+    }
+    this.lastUsed.set(record.id, Date.now());
     return record;
   }
 
   list(): ApiKeyView[] {
-    return [...this.byHash.values()].map(viewOf);
-  }
-
-  find(id: string): ApiKeyView | undefined {
-    const record = this.recordOf(id);
-    return record && viewOf(record);
+    return [...this.byHash.values()].map((record) => this.viewOf(record));
   }
 
   update(id: string, changes: Partial<NewApiKey>): ApiKeyView | undefined {
@@ -80,13 +86,14 @@ export class ApiKeys {
     if (changes.userId !== undefined) setOptional(record, 'userId', changes.userId || undefined);
     if (changes.worldIds !== undefined) setOptional(record, 'worldIds', changes.worldIds.length ? changes.worldIds : undefined);
     this.save();
-    return viewOf(record);
+    return this.viewOf(record);
   }
 
   revoke(id: string): boolean {
     const record = this.recordOf(id);
     if (!record) return false;
     this.byHash.delete(record.hash);
+    this.recent.clear();
     this.save();
     return true;
   }
@@ -97,11 +104,12 @@ export class ApiKeys {
     if (!record) return undefined;
     const key = randomSecret(KEY_PREFIX);
     this.byHash.delete(record.hash);
+    this.recent.clear();
     record.hash = hashSecret(key);
     record.prefix = key.slice(0, KEY_PREFIX.length + 6);
     this.byHash.set(record.hash, record);
     this.save();
-    return { key, record: viewOf(record) };
+    return { key, record: this.viewOf(record) };
   }
 
   /** Persists last-used times, which change on every call and are written only now and then. */
@@ -115,16 +123,21 @@ export class ApiKeys {
   }
 
   private save(): void {
-    this.file.write([...this.byHash.values()]);
+    this.file.write([...this.byHash.values()].map((record) => ({ ...record, ...this.lastUsedOf(record) })));
+  }
+
+  private lastUsedOf(record: ApiKeyRecord): Pick<ApiKeyRecord, 'lastUsedAt'> {
+    const lastUsed = this.lastUsed.get(record.id);
+    return lastUsed === undefined ? {} : { lastUsedAt: new Date(lastUsed).toISOString() };
+  }
+
+  private viewOf(record: ApiKeyRecord): ApiKeyView {
+    const { hash: _hash, ...view } = record;
+    return { ...view, ...this.lastUsedOf(record) };
   }
 }
 
 function setOptional<K extends 'userId' | 'worldIds'>(record: ApiKeyRecord, key: K, value: ApiKeyRecord[K] | undefined): void {
   if (value === undefined) delete record[key];
   else record[key] = value;
-}
-
-function viewOf(record: ApiKeyRecord): ApiKeyView {
-  const { hash: _hash, ...view } = record;
-  return { ...view };
 }

@@ -3,6 +3,7 @@ import type { Route } from '../api/route.ts';
 import type { RelayServices } from '../services.ts';
 import { HttpError } from './errors.ts';
 import { handlerFor } from './run-route.ts';
+import { Router } from './router.ts';
 import { isLoopback } from './addresses.ts';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,23 +20,10 @@ export function createApp(routes: readonly Route[], services: RelayServices, bod
   app.use(cors(services));
   app.use('/admin', adminPages());
   app.use(express.json({ limit: bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
-  const fileBody = express.raw({ type: () => true, limit: bodyLimitBytes });
-  for (const route of routes) {
-    const takesFileBody = route.kind === 'world' && route.rawBodyAsFileData === true;
-    app[lowerCase(route.method)](expressPath(route.path), ...(takesFileBody ? [fileBody] : []), handlerFor(route, services));
-  }
+  app.use(buildRouter(routes, services, bodyLimitBytes).dispatch);
   app.use(unknownEndpoint);
   app.use(errorHandler(bodyLimitBytes));
   return app;
-}
-
-function lowerCase(method: Route['method']): 'get' | 'post' | 'put' | 'patch' | 'delete' {
-  return method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-}
-
-/** Route tables write parameters as `{name}` (as OpenAPI does); Express wants `:name`. */
-function expressPath(path: string): string {
-  return path.replace(/\{(\w+)\}/g, ':$1');
 }
 
 const ADMIN_PATHS = ['/admin', '/auth/api-keys'];
@@ -46,6 +34,17 @@ const PAIRING_PATHS = ['/auth/pair', '/api/clients/', '/api/self-unpair', '/api/
 function allowedOrigin(path: string, origin: string | undefined, corsOrigins: readonly string[]): string | undefined {
   if (PAIRING_PATHS.some((prefix) => path.startsWith(prefix)) || corsOrigins.includes('*')) return '*';
   return origin !== undefined && corsOrigins.includes(origin) ? origin : undefined;
+}
+
+/** Every route table entry behind one dispatch; uploads get a raw body parser of their own. */
+export function buildRouter(routes: readonly Route[], services: RelayServices, bodyLimitBytes = DEFAULT_BODY_LIMIT_BYTES): Router {
+  const fileBody = express.raw({ type: () => true, limit: bodyLimitBytes });
+  const router = new Router();
+  for (const route of routes) {
+    const takesFileBody = route.kind === 'world' && route.rawBodyAsFileData === true;
+    router.add(route, [...(takesFileBody ? [fileBody] : []), handlerFor(route, services)]);
+  }
+  return router;
 }
 
 /** Callers' browsers (the Foundry page while pairing, overlays, web tools) may call the API; the admin API stays same-origin. */

@@ -37,7 +37,7 @@ function recordActivity(key: ApiKeyRecord, request: Request, response: Response,
   const started = performance.now();
   response.once('finish', () => {
     services.activity.record({
-      time: new Date().toISOString(),
+      at: Date.now(),
       keyName: key.name,
       method: request.method,
       path: request.path,

@@ -186,7 +186,7 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
       return;
     }
     if (typeof message !== 'object' || message === null || Array.isArray(message)) return;
-    world.lastSeen = new Date();
+    world.lastSeen = Date.now();
     this.dispatch(world, message as WorldMessage, text);
   }
 

@@ -14,7 +14,8 @@ export class WorldConnection {
   readonly tokenId: string | undefined;
   readonly tokenName: string | undefined;
   readonly connectedSince = new Date();
-  lastSeen = new Date();
+  /** Epoch ms of the last frame; a number, as it changes on every frame. */
+  lastSeen = Date.now();
   players: PlayerListEntry[] = [];
   private readonly socket: WebSocket;
 

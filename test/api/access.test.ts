@@ -114,6 +114,12 @@ describe('errors before any world is involved', () => {
     expect(answer.body).toEqual({ error: 'Unknown endpoint: GET /no-such-thing' });
   });
 
+  it('answers a known path with another method with 405 naming the allowed ones', async () => {
+    const answer = await harness.api(undefined, 'PUT', '/effects');
+    expect(answer.status).toBe(405);
+    expect(answer.body).toEqual({ error: 'PUT is not allowed on /effects; use GET or POST or DELETE', allowed: ['GET', 'POST', 'DELETE'] });
+  });
+
   it('answers a body that is not JSON with a 400', async () => {
     const key = await harness.createKey({ scopes: ['roll:execute'] });
     const answer = await harness.api(key, 'POST', '/roll', { body: '{"formula": ', headers: { 'content-type': 'application/json' } });

@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
-import { createApp } from '../../relay/http/app.ts';
+import { buildRouter } from '../../relay/http/app.ts';
 import { allRoutes } from '../../relay/api/index.ts';
 
 let harness: TestRelay;
@@ -11,17 +11,11 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-interface RouterLayer {
-  route?: { path: string; methods: Record<string, boolean> };
-}
-
-/** What the Express router really serves, read from its stack. */
+/** What the relay's router really dispatches to. */
 function servedRoutes(): string[] {
-  const app = createApp(allRoutes, harness.relay.services);
-  const stack = (app as unknown as { router: { stack: RouterLayer[] } }).router.stack;
-  return stack
-    .filter((layer) => layer.route)
-    .flatMap((layer) => Object.keys(layer.route!.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, '{$1}')}`))
+  return buildRouter(allRoutes, harness.relay.services)
+    .routes()
+    .map((route) => `${route.method} ${route.path}`)
     .sort();
 }
 
