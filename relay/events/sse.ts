@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { EventHub } from './event-hub.ts';
-import type { StreamFilter, StreamKind } from './streams.ts';
+import type { StreamEvent, StreamFilter, StreamKind } from './streams.ts';
 
 /** A subscriber that has not read this much of what it was sent is too slow to keep. */
 const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
@@ -17,20 +17,29 @@ export function openEventStream(hub: EventHub, response: ServerResponse, clientI
   });
   const connected = kind === 'actor' ? { clientId, actorUuid: filter.actorUuid ?? '' } : { clientId };
   response.write(frame('connected', JSON.stringify(connected)));
-  const write = (text: string) => {
+  const write = (chunk: string | Buffer) => {
     if (response.writableLength > MAX_UNREAD_BYTES) response.destroy();
-    else response.write(text);
+    else response.write(chunk);
   };
   const unsubscribe = hub.subscribe({
     clientId,
     kind,
     filter,
     ownerId,
-    deliver: (event, payloadJson) => write(frame(event.name, payloadJson)),
+    deliver: (event, payloadJson) => write(encodedFrame(event, payloadJson)),
     keepalive: () => write(': keepalive\n\n'),
     close: () => response.end(),
   });
   response.on('close', unsubscribe);
+}
+
+/** One push reaches every stream as the same event object, so its frame is encoded once for all of them. */
+const encodedFrames = new WeakMap<StreamEvent, Buffer>();
+
+function encodedFrame(event: StreamEvent, payloadJson: string): Buffer {
+  let encoded = encodedFrames.get(event);
+  if (!encoded) encodedFrames.set(event, (encoded = Buffer.from(frame(event.name, payloadJson))));
+  return encoded;
 }
 
 function frame(name: string, data: string): string {

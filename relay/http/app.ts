@@ -4,6 +4,7 @@ import type { RelayServices } from '../services.ts';
 import { HttpError } from './errors.ts';
 import { handlerFor } from './run-route.ts';
 import { Router } from './router.ts';
+import { sendJson } from './respond.ts';
 import { isLoopback } from './addresses.ts';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,7 @@ export function createApp(routes: readonly Route[], services: RelayServices, bod
 }
 
 const ADMIN_PATHS = ['/admin', '/auth/api-keys'];
+const EXPOSED_HEADERS = 'Content-Disposition, Content-Type, X-Image-Width, X-Image-Height, X-Sheet-Source';
 /** The module calls these from the Foundry page while pairing, whatever origins the GM allowed for API calls. */
 const PAIRING_PATHS = ['/auth/pair', '/api/clients/', '/api/self-unpair', '/api/status'];
 
@@ -64,10 +66,8 @@ function cors(services: RelayServices): RequestHandler {
 }
 
 function answerCors(origin: string, request: Request, response: Response, next: () => void): void {
-  response.set({
-    'Access-Control-Allow-Origin': origin,
-    'Access-Control-Expose-Headers': 'Content-Disposition, Content-Type, X-Image-Width, X-Image-Height, X-Sheet-Source',
-  });
+  response.setHeader('Access-Control-Allow-Origin', origin);
+  response.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
   if (origin !== '*') response.vary('Origin');
   if (request.method !== 'OPTIONS') {
     next();
@@ -114,7 +114,7 @@ function errorHandler(bodyLimitBytes: number): ErrorRequestHandler {
       return;
     }
     const { status, body } = describeError(error, bodyLimitBytes);
-    response.status(status).json(body);
+    sendJson(response, status, body);
   };
 }
 

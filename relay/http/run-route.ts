@@ -7,6 +7,7 @@ import type { WorldReply } from '../tabletop/pending-requests.ts';
 import { checkAccess } from './access.ts';
 import { HttpError } from './errors.ts';
 import { tooManyRequests } from './rate-limit.ts';
+import { sendJson, sendJsonText } from './respond.ts';
 import { callWorld, hasError, parseParameters, prepareStream, takeCaller, type Caller, type Fields } from './route-call.ts';
 
 const MAX_BODY_DEPTH = 64;
@@ -51,13 +52,11 @@ function recordActivity(key: ApiKeyRecord, request: Request, response: Response,
 function applyRateLimit(key: ApiKeyRecord, services: RelayServices, response: Response): void {
   const decision = services.rateLimiter.take(key.id);
   if (!decision) return;
-  response.set({
-    'RateLimit-Limit': String(decision.limit),
-    'RateLimit-Remaining': String(decision.remaining),
-    'RateLimit-Reset': String(decision.resetSeconds),
-  });
+  response.setHeader('RateLimit-Limit', decision.limit);
+  response.setHeader('RateLimit-Remaining', decision.remaining);
+  response.setHeader('RateLimit-Reset', decision.resetSeconds);
   if (decision.allowed) return;
-  response.set('Retry-After', String(decision.retryAfterSeconds));
+  response.setHeader('Retry-After', decision.retryAfterSeconds);
   throw tooManyRequests(decision);
 }
 
@@ -102,7 +101,7 @@ async function answerFromWorld(route: WorldRoute, parameters: Fields, caller: Ca
     sendBytes(route, route.reply, reply, parameters, response);
     return;
   }
-  response.status(hasError(reply.message) ? 400 : 200).type('application/json').send(reply.text);
+  sendJsonText(response, hasError(reply.message) ? 400 : 200, reply.text);
 }
 
 /** Decodes the data URL a world answers with (`imageData` or `fileData`, at the top or under `data`) into bytes. */
@@ -138,6 +137,6 @@ function openStream(route: StreamRoute, parameters: Fields, caller: Caller, serv
 async function answerLocally(route: LocalRoute, parameters: Fields, key: ApiKeyRecord | undefined, services: RelayServices, request: Request, response: Response): Promise<void> {
   const answer = await route.handle({ parameters, key, request, response, services });
   if (response.headersSent) return;
-  response.status(answer.status ?? 200).json(answer.body);
+  sendJson(response, answer.status ?? 200, answer.body);
 }
 
