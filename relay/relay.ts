@@ -20,6 +20,7 @@ import type { RelayServices } from './services.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { Settings, type RelaySettings } from './storage/settings.ts';
 import { Tabletop } from './tabletop/tabletop.ts';
+import { CaptureService, type CaptureOptions } from './capture/capture-service.ts';
 
 export const DEFAULT_PORT = 3010;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -39,6 +40,8 @@ export interface RelayOptions {
   /** Settings that win over the stored ones for this run. */
   settings?: Partial<RelaySettings>;
   bodyLimitBytes?: number;
+  /** Browser capture for GET /sheet and GM sessions; false turns it off. */
+  capture?: CaptureOptions | false;
 }
 
 export interface Relay {
@@ -127,6 +130,9 @@ export function createRelay(options: RelayOptions): Relay {
     changes,
     timeoutOverrideMs: options.timeoutOverrideMs,
   };
+  if (options.capture !== false) {
+    services.capture = new CaptureService(options.dataDir, { connectionTokens, tabletop, activity: services.activity }, options.capture);
+  }
   server = createServer(createApp(allRoutes, services, options.bodyLimitBytes));
   server.keepAliveTimeout = 65_000;
   const clientApi = new ClientApi(services);
@@ -163,15 +169,17 @@ export function createRelay(options: RelayOptions): Relay {
       return network.url();
     },
     start: () => listen(options.port ?? DEFAULT_PORT),
-    stop: () =>
-      new Promise((resolve) => {
+    stop: async () => {
+      await services.capture?.close();
+      await new Promise<void>((resolve) => {
         events.close();
         clientApi.close();
         tabletop.close();
         keys.flush();
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
     pause: () => {
       paused = true;
       statusChanged();

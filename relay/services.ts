@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { ActivityLog } from './admin/activity.ts';
 import type { AdminSessions } from './admin/admin-sessions.ts';
+import type { CaptureService } from './capture/capture-service.ts';
 import type { ApiKeys } from './auth/api-keys.ts';
 import type { ConnectionTokens } from './auth/connection-tokens.ts';
 import type { KnownWorlds } from './auth/known-worlds.ts';
@@ -36,6 +37,8 @@ export interface RelayServices {
   network: RelayNetwork;
   /** Says 'status' whenever anything the tray or the settings UI shows may have changed. */
   changes: EventEmitter<{ status: [] }>;
+  /** Browser capture (GET /sheet in an offscreen page, GM sessions); absent where no browser may be driven. */
+  capture?: CaptureService;
   /** Replaces every route's own timeout; for tests that need a world's silence to show quickly. */
   timeoutOverrideMs: number | undefined;
 }

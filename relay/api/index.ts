@@ -1,5 +1,6 @@
 import { adminRoutes } from '../admin/routes.ts';
 import { apiKeyRoutes } from '../admin/api-key-routes.ts';
+import { captureRoutes } from '../admin/capture-routes.ts';
 import { canvasRoutes } from './canvas.ts';
 import { chatRoutes } from './chat.ts';
 import { clientRoutes } from './clients.ts';
@@ -17,6 +18,7 @@ import type { Route } from './route.ts';
 import { rollRoutes } from './roll.ts';
 import { sceneRoutes } from './scene.ts';
 import { searchRoutes } from './search.ts';
+import { sessionRoutes } from './session.ts';
 import { sheetRoutes } from './sheet.ts';
 import { statusRoutes } from './status.ts';
 import { structureRoutes } from './structure.ts';
@@ -32,7 +34,7 @@ export interface RouteGroup {
 export const routeGroups: RouteGroup[] = [
   { name: 'Status', routes: statusRoutes },
   { name: 'Auth', routes: [...pairingRoutes, ...apiKeyRoutes] },
-  { name: 'Admin', routes: adminRoutes },
+  { name: 'Admin', routes: [...adminRoutes, ...captureRoutes] },
   { name: 'Clients', routes: clientRoutes },
   { name: 'Effects', routes: effectsRoutes },
   { name: 'Roll', routes: rollRoutes },
@@ -40,6 +42,7 @@ export const routeGroups: RouteGroup[] = [
   { name: 'Structure', routes: structureRoutes },
   { name: 'Search', routes: searchRoutes },
   { name: 'Sheet', routes: sheetRoutes },
+  { name: 'Session', routes: sessionRoutes },
   { name: 'Events', routes: eventRoutes },
   { name: 'Utility', routes: utilityRoutes },
   { name: 'Entity', routes: entityRoutes },

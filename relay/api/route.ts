@@ -4,6 +4,7 @@ import type { Scope } from '../auth/scopes.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { StreamFilter, StreamKind } from '../events/streams.ts';
 import type { RelayServices } from '../services.ts';
+import type { Caller } from '../http/route-call.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -40,10 +41,21 @@ export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends
   reply?: 'json' | 'image' | 'file';
   /** Headers added to a byte answer, e.g. which path rendered a sheet. */
   headers?: Record<string, string>;
+  /**
+   * Lets the relay answer itself instead of the world, when it can (GET /sheet from the browser capture session):
+   * resolves with the bytes and headers to send, or undefined to ask the world.
+   */
+  answerInRelay?: (parameters: z.output<S>, caller: Caller, services: RelayServices) => Promise<RelayBytes | undefined>;
   /** A scope needed on top of the route's own for some parameters (creating a Macro needs `macro:write`). */
   alsoRequires?: (parameters: z.output<S>) => Scope | undefined;
   /** A body that is not JSON is taken as file bytes and handed to the schema as `fileData`, a data URL. */
   rawBodyAsFileData?: boolean;
+}
+
+/** A byte answer the relay produced itself. */
+export interface RelayBytes {
+  bytes: Uint8Array;
+  headers: Record<string, string>;
 }
 
 /** A Server-Sent Events stream of one world's pushes. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { flag, number, oneOf, text } from './parameters.ts';
+import { captureSheet } from '../capture/sheet-route.ts';
 import { worldRoute, type Route } from './route.ts';
 
 export const sheetRoutes: Route[] = [
@@ -26,5 +27,6 @@ export const sheetRoutes: Route[] = [
     timeoutMs: 20_000,
     reply: 'image',
     headers: { 'X-Sheet-Source': 'world' },
+    answerInRelay: captureSheet,
   }),
 ];

@@ -96,6 +96,11 @@ function nestedDeeperThan(value: object, limit: number): boolean {
 }
 
 async function answerFromWorld(route: WorldRoute, parameters: Fields, caller: Caller, services: RelayServices, response: Response): Promise<void> {
+  const own = await route.answerInRelay?.(parameters, caller, services);
+  if (own) {
+    response.writeHead(200, own.headers).end(own.bytes);
+    return;
+  }
   const { reply } = await callWorld(route, parameters, caller, services);
   if (route.reply === 'image' || (route.reply === 'file' && parameters.format !== 'base64')) {
     sendBytes(route, route.reply, reply, parameters, response);

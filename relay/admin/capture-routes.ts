@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { text } from '../api/parameters.ts';
+import { localRoute, type Route } from '../api/route.ts';
+import type { CaptureService } from '../capture/capture-service.ts';
+import { CaptureFailure } from '../capture/foundry-login.ts';
+import { ChromeNotFoundError } from '../capture/puppeteer-browser.ts';
+import { HttpError } from '../http/errors.ts';
+import type { RelayServices } from '../services.ts';
+
+const admin = 'admin' as const;
+
+function captureOf(services: RelayServices): CaptureService {
+  if (!services.capture) throw new HttpError(503, 'Browser capture is turned off in this relay');
+  return services.capture;
+}
+
+/** The settings UI's browser capture panel: the Foundry URL, the capture user and its password (never shown back). */
+export const captureRoutes: Route[] = [
+  localRoute({
+    method: 'GET',
+    path: '/admin/capture',
+    summary: 'Browser capture settings: Foundry URL, capture user, whether a password is stored',
+    access: admin,
+    parameters: z.object({}),
+    handle: ({ services }) => ({ body: captureOf(services).view() }),
+  }),
+  localRoute({
+    method: 'PUT',
+    path: '/admin/capture',
+    summary: 'Set the browser capture settings; the password is stored encrypted, and kept when omitted',
+    access: admin,
+    parameters: z.object({
+      foundryUrl: text()
+        .regex(/^https?:\/\/[^\s]+$/, { error: 'must be an http(s) URL such as http://localhost:30000' })
+        .describe('The Foundry server the capture session logs in to'),
+      username: text().max(200).describe('The Foundry user to log in as (an Assistant GM is recommended)'),
+      password: z.string({ error: 'must be a string' }).max(1000).optional().describe("The user's password; omit to keep the stored one"),
+    }),
+    handle: async ({ parameters, services }) => ({ body: await captureOf(services).configure(parameters) }),
+  }),
+  localRoute({
+    method: 'POST',
+    path: '/admin/capture/test',
+    summary: 'Log in with the capture settings and capture the first visible sheet (PNG bytes)',
+    access: admin,
+    parameters: z.object({}),
+    handle: async ({ services, response }) => {
+      try {
+        const image = await captureOf(services).testCapture();
+        response.writeHead(200, {
+          'Content-Type': image.mimeType,
+          'Content-Length': String(image.bytes.byteLength),
+          'X-Image-Width': String(image.width),
+          'X-Image-Height': String(image.height),
+        }).end(image.bytes);
+        return { body: undefined };
+      } catch (error) {
+        if (error instanceof CaptureFailure) throw new HttpError(error.status, error.message);
+        if (error instanceof ChromeNotFoundError) throw new HttpError(503, error.message);
+        throw new HttpError(502, `The test capture failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+  }),
+];

@@ -1,0 +1,45 @@
+// Logging a browser page in to Foundry as a user, as the reference relay's headless login does (module-protocol.md §7.3).
+import type { BrowserPage } from './browser.ts';
+import { joinFoundry, waitForGame, type GameFacts } from './page-scripts.ts';
+
+const NAVIGATION_TIMEOUT_MS = 60_000;
+const READY_TIMEOUT_MS = 30_000;
+
+export interface FoundryAccount {
+  /** The Foundry server, e.g. http://127.0.0.1:30000. */
+  foundryUrl: string;
+  username: string;
+  password: string;
+}
+
+/** A capture or session failure with the HTTP status it answers with. */
+export class CaptureFailure extends Error {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export function foundryBase(foundryUrl: string): string {
+  return foundryUrl.replace(/\/+$/, '').replace(/\/(join|game)$/, '');
+}
+
+/** Opens /join, posts the login from inside the page, follows the redirect and waits until the game is ready. */
+export async function logIn(page: BrowserPage, account: FoundryAccount): Promise<GameFacts> {
+  const base = foundryBase(account.foundryUrl);
+  await page.goto(`${base}/join`, NAVIGATION_TIMEOUT_MS).catch((error: unknown) => {
+    throw new CaptureFailure(502, `Foundry at ${base} could not be reached: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  const outcome = await page.evaluate(joinFoundry, { username: account.username, password: account.password });
+  if (outcome.state === 'failed') throw new CaptureFailure(502, `Could not log in to Foundry as '${account.username}': ${outcome.error}`);
+  if (outcome.state === 'joined') await page.goto(new URL(outcome.redirect, `${base}/`).toString(), NAVIGATION_TIMEOUT_MS);
+  return waitUntilReady(page);
+}
+
+export async function waitUntilReady(page: BrowserPage): Promise<GameFacts> {
+  const facts = await page.evaluate(waitForGame, READY_TIMEOUT_MS);
+  if (!facts) throw new CaptureFailure(502, 'The Foundry game did not become ready within 30 s');
+  return facts;
+}

@@ -1,0 +1,255 @@
+// GM sessions (reference-relay-http-api.md §1.19, module-protocol.md §7.3): a full-GM user logged in to an offscreen
+// page seeded with a connection token, so the module inside connects back to this relay and the world stays online
+// without a GM browser tab.
+import { constants, generateKeyPairSync, privateDecrypt, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
+import type { ConnectionTokens } from '../auth/connection-tokens.ts';
+import type { Tabletop } from '../tabletop/tabletop.ts';
+import type { BrowserPage } from './browser.ts';
+import type { BrowserHost } from './browser-host.ts';
+import { CaptureFailure, foundryBase, logIn, waitUntilReady, type FoundryAccount } from './foundry-login.ts';
+import { seedConnectionToken, type GameFacts } from './page-scripts.ts';
+
+const HANDSHAKE_LIFETIME_MS = 5 * 60_000;
+const CONNECT_TIMEOUT_MS = 30_000;
+const FULL_GM_ROLE = 4;
+
+export interface GmSessionDependencies {
+  connectionTokens: Pick<ConnectionTokens, 'issue' | 'revoke'>;
+  tabletop: Pick<Tabletop, 'world'>;
+  /** Says 'entry' for every API call: the sessions' activity clock. */
+  activity: Pick<EventEmitter<{ entry: [unknown] }>, 'on'>;
+}
+
+export interface Handshake {
+  token: string;
+  publicKey: string;
+  nonce: string;
+  instanceId: string;
+  foundryUrl: string;
+  username: string;
+  expires: number;
+}
+
+interface PendingHandshake extends Handshake {
+  privateKey: KeyObject;
+  worldName: string | undefined;
+}
+
+export interface SessionView {
+  sessionId: string;
+  clientId: string;
+  foundryUrl: string;
+  worldId: string;
+  worldName: string;
+  worldTitle: string;
+  foundryVersion: string;
+  systemId: string;
+  systemTitle: string;
+  systemVersion: string;
+  username: string;
+  startedAt: string;
+  lastActivity: string;
+}
+
+interface GmSession {
+  sessionId: string;
+  account: FoundryAccount;
+  token: string;
+  tokenId: string;
+  facts: GameFacts;
+  page: BrowserPage | undefined;
+  startedAt: Date;
+  lastActivity: Date;
+  relaunching: Promise<void> | undefined;
+}
+
+export class GmSessions {
+  readonly #host: BrowserHost;
+  readonly #dependencies: GmSessionDependencies;
+  readonly #idleTimeoutMs: number;
+  readonly #instanceId = randomUUID();
+  readonly #handshakes = new Map<string, PendingHandshake>();
+  readonly #sessions = new Map<string, GmSession>();
+  readonly #idleTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(host: BrowserHost, dependencies: GmSessionDependencies, idleTimeoutMs: number) {
+    this.#host = host;
+    this.#dependencies = dependencies;
+    this.#idleTimeoutMs = idleTimeoutMs;
+    host.on('crash', () => {
+      for (const session of this.#sessions.values()) this.#relaunch(session);
+    });
+    dependencies.activity.on('entry', () => {
+      const now = new Date();
+      for (const session of this.#sessions.values()) session.lastActivity = now;
+    });
+    if (idleTimeoutMs > 0) {
+      this.#idleTimer = setInterval(() => this.#endIdle(), Math.min(60_000, Math.max(1000, idleTimeoutMs / 4)));
+      this.#idleTimer.unref();
+    }
+  }
+
+  handshake(foundryUrl: string, username: string, worldName: string | undefined): Handshake {
+    this.#dropExpiredHandshakes();
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const handshake: PendingHandshake = {
+      token: randomBytes(24).toString('hex'),
+      publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      nonce: randomBytes(16).toString('hex'),
+      instanceId: this.#instanceId,
+      foundryUrl,
+      username,
+      expires: Date.now() + HANDSHAKE_LIFETIME_MS,
+      privateKey,
+      worldName,
+    };
+    this.#handshakes.set(handshake.token, handshake);
+    const { privateKey: _privateKey, worldName: _worldName, ...answer } = handshake;
+    return answer;
+  }
+
+  async start(handshakeToken: string, encryptedPassword: string, worldName: string | undefined): Promise<{ success: true; sessionId: string; clientId: string }> {
+    this.#dropExpiredHandshakes();
+    const handshake = this.#handshakes.get(handshakeToken);
+    if (!handshake) throw new CaptureFailure(401, 'Invalid or expired handshake token: call POST /session-handshake again');
+    this.#handshakes.delete(handshakeToken);
+    const password = passwordOf(handshake, encryptedPassword);
+    const account = { foundryUrl: handshake.foundryUrl, username: handshake.username, password };
+    const page = await this.#host.openPage();
+    try {
+      const facts = await this.#prepare(page, account, worldName ?? handshake.worldName);
+      const { token, record } = this.#dependencies.connectionTokens.issue(facts.clientId, `GM session: ${account.username}`, 'session');
+      const session: GmSession = {
+        sessionId: randomUUID(), account, token, tokenId: record.id, facts, page, startedAt: new Date(), lastActivity: new Date(), relaunching: undefined,
+      };
+      try {
+        await this.#connect(session, page);
+      } catch (error) {
+        this.#dependencies.connectionTokens.revoke(record.id);
+        throw error;
+      }
+      this.#sessions.set(session.sessionId, session);
+      page.onCrash(() => this.#relaunch(session));
+      return { success: true, sessionId: session.sessionId, clientId: facts.clientId };
+    } catch (error) {
+      await page.close();
+      throw error;
+    }
+  }
+
+  /** Ends a session: its page closes, so its world goes offline, and its connection token is revoked. */
+  async end(sessionId: string): Promise<boolean> {
+    const session = this.#sessions.get(sessionId);
+    if (!session) return false;
+    this.#sessions.delete(sessionId);
+    this.#dependencies.connectionTokens.revoke(session.tokenId);
+    await session.page?.close();
+    session.page = undefined;
+    return true;
+  }
+
+  list(): SessionView[] {
+    return [...this.#sessions.values()].map((session) => ({
+      sessionId: session.sessionId,
+      clientId: session.facts.clientId,
+      foundryUrl: session.account.foundryUrl,
+      worldId: session.facts.worldId,
+      worldName: session.facts.worldId,
+      worldTitle: session.facts.worldTitle,
+      foundryVersion: session.facts.version,
+      systemId: session.facts.systemId,
+      systemTitle: session.facts.systemTitle,
+      systemVersion: session.facts.systemVersion,
+      username: session.account.username,
+      startedAt: session.startedAt.toISOString(),
+      lastActivity: session.lastActivity.toISOString(),
+    }));
+  }
+
+  async close(): Promise<void> {
+    if (this.#idleTimer) clearInterval(this.#idleTimer);
+    await Promise.all([...this.#sessions.keys()].map((sessionId) => this.end(sessionId)));
+    this.#handshakes.clear();
+  }
+
+  /** Logs in and checks that this user and world can hold the module's relay link. */
+  async #prepare(page: BrowserPage, account: FoundryAccount, worldName: string | undefined): Promise<GameFacts> {
+    const facts = await logIn(page, account);
+    if (facts.userRole < FULL_GM_ROLE) {
+      throw new CaptureFailure(403, `Foundry user '${account.username}' is not a full Gamemaster; only a Gamemaster's browser connects the module`);
+    }
+    if (worldName && ![facts.worldId, facts.worldTitle].some((name) => name.toLowerCase() === worldName.toLowerCase())) {
+      throw new CaptureFailure(400, `Foundry is running world '${facts.worldTitle}', not '${worldName}'`);
+    }
+    if (!facts.clientId) {
+      throw new CaptureFailure(409, 'This world has never been paired with a relay: pair it once from a Gamemaster browser, then start sessions');
+    }
+    return facts;
+  }
+
+  /** Seeds the token where the module reads it, reloads the game and waits for the module to connect. */
+  async #connect(session: GmSession, page: BrowserPage): Promise<void> {
+    await page.evaluate(seedConnectionToken, session.token);
+    await page.goto(`${foundryBase(session.account.foundryUrl)}/game`, 60_000);
+    await waitUntilReady(page);
+    const deadline = Date.now() + CONNECT_TIMEOUT_MS;
+    while (!this.#dependencies.tabletop.world(session.facts.clientId)?.open) {
+      if (Date.now() > deadline) throw new CaptureFailure(408, 'The world logged in but its module did not connect to the relay within 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  #relaunch(session: GmSession): void {
+    if (session.relaunching || !this.#sessions.has(session.sessionId)) return;
+    session.page = undefined;
+    session.relaunching = (async () => {
+      const page = await this.#host.openPage();
+      try {
+        await logIn(page, session.account);
+        await this.#connect(session, page);
+      } catch (error) {
+        await page.close();
+        throw error;
+      }
+      if (!this.#sessions.has(session.sessionId)) {
+        await page.close();
+        return;
+      }
+      session.page = page;
+      page.onCrash(() => this.#relaunch(session));
+    })()
+      .catch((error: unknown) => console.error(`GM session ${session.sessionId} could not be restarted:`, error instanceof Error ? error.message : error))
+      .finally(() => {
+        session.relaunching = undefined;
+      });
+  }
+
+  #endIdle(): void {
+    const cutoff = Date.now() - this.#idleTimeoutMs;
+    for (const session of this.#sessions.values()) {
+      if (session.lastActivity.getTime() < cutoff) void this.end(session.sessionId);
+    }
+  }
+
+  #dropExpiredHandshakes(): void {
+    const now = Date.now();
+    for (const [token, handshake] of this.#handshakes) if (handshake.expires < now) this.#handshakes.delete(token);
+  }
+}
+
+function passwordOf(handshake: PendingHandshake, encryptedPassword: string): string {
+  let payload: { password?: unknown; nonce?: unknown };
+  try {
+    const plain = privateDecrypt(
+      { key: handshake.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(encryptedPassword, 'base64'),
+    );
+    payload = JSON.parse(plain.toString('utf8')) as typeof payload;
+  } catch {
+    throw new CaptureFailure(400, "'encryptedPassword' could not be decrypted: it must be base64 RSA-OAEP (SHA-256) of JSON {password, nonce} under the handshake's public key");
+  }
+  if (payload.nonce !== handshake.nonce) throw new CaptureFailure(401, 'The nonce does not match the handshake');
+  if (typeof payload.password !== 'string') throw new CaptureFailure(400, "'encryptedPassword' must hold a password string");
+  return payload.password;
+}

@@ -1,0 +1,130 @@
+// The browser port over puppeteer-core driving a system Chrome/Chromium, headless, for headless mode and tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser as PuppeteerBrowser, type Page } from 'puppeteer-core';
+import type { Browser, BrowserPage, LaunchBrowser, ScreenshotOptions } from './browser.ts';
+import { findChrome } from './chrome-path.ts';
+
+const CHROME_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+  '--hide-scrollbars',
+  '--mute-audio',
+];
+const VIEWPORT = { width: 1600, height: 1200 };
+
+export class ChromeNotFoundError extends Error {
+  constructor() {
+    super('No Chrome or Chromium was found: install one (e.g. apt-get install chromium) or set its path');
+  }
+}
+
+/** A launcher for `executablePath`, or for the browser `findChrome` finds. Throws ChromeNotFoundError without one. */
+export function puppeteerLauncher(executablePath?: string): LaunchBrowser {
+  return async () => {
+    const path = findChrome(executablePath);
+    if (!path) throw new ChromeNotFoundError();
+    const userDataDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-chromium-'));
+    try {
+      const browser = await puppeteer.launch({
+        executablePath: path,
+        headless: true,
+        userDataDir,
+        args: CHROME_ARGS,
+        defaultViewport: VIEWPORT,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+      return new PuppeteerChrome(browser, userDataDir);
+    } catch (error) {
+      rmSync(userDataDir, { recursive: true, force: true });
+      throw error;
+    }
+  };
+}
+
+class PuppeteerChrome implements Browser {
+  readonly #browser: PuppeteerBrowser;
+  readonly #userDataDir: string;
+  #closing = false;
+
+  constructor(browser: PuppeteerBrowser, userDataDir: string) {
+    this.#browser = browser;
+    this.#userDataDir = userDataDir;
+    browser.once('disconnected', () => this.#removeProfile());
+  }
+
+  get pid(): number | undefined {
+    return this.#browser.process()?.pid;
+  }
+
+  async openPage(): Promise<BrowserPage> {
+    const context = await this.#browser.createBrowserContext();
+    const page = await context.newPage();
+    return new PuppeteerPage(page, () => context.close());
+  }
+
+  onCrash(listener: () => void): void {
+    this.#browser.once('disconnected', () => {
+      if (!this.#closing) listener();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closing = true;
+    const child = this.#browser.process();
+    await this.#browser.close().catch(() => {});
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    this.#removeProfile();
+  }
+
+  #removeProfile(): void {
+    rmSync(this.#userDataDir, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+class PuppeteerPage implements BrowserPage {
+  readonly #page: Page;
+  readonly #closeContext: () => Promise<void>;
+
+  constructor(page: Page, closeContext: () => Promise<void>) {
+    this.#page = page;
+    this.#closeContext = closeContext;
+  }
+
+  async goto(url: string, timeoutMs: number): Promise<void> {
+    await this.#page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
+  }
+
+  evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> {
+    return this.#page.evaluate(fn as (arg: unknown) => Promise<R>, arg as unknown) as Promise<R>;
+  }
+
+  async screenshot(options: ScreenshotOptions): Promise<Uint8Array> {
+    const { clip, format, quality, scale } = options;
+    return this.#page.screenshot({
+      type: format,
+      quality: format === 'jpeg' ? Math.round(quality * 100) : undefined,
+      clip: { ...clip, scale },
+      captureBeyondViewport: true,
+      optimizeForSpeed: true,
+    });
+  }
+
+  onCrash(listener: () => void): void {
+    this.#page.once('error', listener);
+  }
+
+  async close(): Promise<void> {
+    await this.#closeContext().catch(() => {});
+  }
+}
