@@ -1,0 +1,32 @@
+// Bundles the game page's script (the sandbox world core, its protocol peer and the Foundry-like client) for the
+// browser with esbuild, once per process.
+import { fileURLToPath } from 'node:url';
+
+const ENTRY = fileURLToPath(new URL('./client/game-page.ts', import.meta.url));
+
+let bundle: Promise<string> | undefined;
+
+export function gamePageBundle(): Promise<string> {
+  bundle ??= build();
+  bundle.catch(() => {
+    bundle = undefined;
+  });
+  return bundle;
+}
+
+async function build(): Promise<string> {
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'chrome110',
+    write: false,
+    minify: false,
+    logLevel: 'silent',
+    // The dice library reaches for Node's crypto only when asked to; the sandbox never asks.
+    external: ['crypto'],
+  });
+  return result.outputFiles[0]!.text;
+}

@@ -1,0 +1,150 @@
+// The sandbox's browsable web client: a small Foundry-like server on loopback with a login page (`/join`) and a game
+// page whose script runs the sandbox world in the browser. Capture tests and the demo log in to it like to Foundry.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { encodePng } from '../images/png.ts';
+import { Raster, type Colour } from '../images/raster.ts';
+import { createSandboxWorld, type SandboxWorldOptions } from '../sandbox-world.ts';
+import { gamePageBundle } from './bundle.ts';
+import { FLAVOUR_VERSIONS, type Flavour } from './flavour.ts';
+import { gamePage, loginPage } from './pages.ts';
+
+const STYLESHEET = readFileSync(new URL('./public/sandbox-sheet.css', import.meta.url), 'utf8');
+const SESSION_COOKIE = 'sandbox-session';
+const PORTRAIT_SIZE = 96;
+
+/** The options of the world each game page runs: only what survives JSON (no clock, no file store). */
+export type WebWorldOptions = Pick<SandboxWorldOptions, 'seed' | 'system' | 'worldId' | 'worldTitle' | 'settings'>;
+
+export interface SandboxWebClientOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  worldOptions?: WebWorldOptions;
+  flavour?: Flavour;
+  /** Passwords by user name; users not listed have an empty password. */
+  passwords?: Record<string, string>;
+  /** The world setting `foundry-rest-api.clientId`, as if the world had been paired with this id. */
+  clientId?: string;
+  /** The relay the module inside the page connects to. */
+  relayUrl?: string;
+}
+
+export interface SandboxWebClient {
+  /** e.g. http://127.0.0.1:41234 */
+  readonly url: string;
+  readonly flavour: Flavour;
+  setRelayUrl(relayUrl: string): void;
+  close(): Promise<void>;
+}
+
+function tintOf(text: string): Colour {
+  let hash = 0;
+  for (const char of text) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return [60 + (hash % 160), 60 + ((hash >> 8) % 160), 60 + ((hash >> 16) % 160)];
+}
+
+async function portrait(path: string): Promise<Uint8Array> {
+  const tint = tintOf(path);
+  const raster = new Raster(PORTRAIT_SIZE, PORTRAIT_SIZE, tint);
+  raster.fillGradient(0, PORTRAIT_SIZE / 2, PORTRAIT_SIZE, PORTRAIT_SIZE / 2, tint, [tint[0] / 3, tint[1] / 3, tint[2] / 3]);
+  raster.fillRect(PORTRAIT_SIZE * 0.3, PORTRAIT_SIZE * 0.2, PORTRAIT_SIZE * 0.4, PORTRAIT_SIZE * 0.4, [240, 220, 190]);
+  return encodePng(raster);
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  try {
+    const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function cookieOf(request: IncomingMessage, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+export async function startSandboxWebClient(options: SandboxWebClientOptions = {}): Promise<SandboxWebClient> {
+  const flavour = options.flavour ?? 'v13';
+  const worldOptions: WebWorldOptions = { seed: 42, ...options.worldOptions };
+  const roster = createSandboxWorld({ ...worldOptions, foundryVersion: FLAVOUR_VERSIONS[flavour] });
+  const users = roster.game.users.contents.map((user) => ({ id: user.id, name: user.name }));
+  const sessions = new Map<string, string>();
+  const portraits = new Map<string, Promise<Uint8Array>>();
+  let relayUrl = options.relayUrl ?? '';
+  const script = await gamePageBundle();
+
+  const send = (response: ServerResponse, status: number, type: string, body: string | Uint8Array, headers: Record<string, string> = {}) => {
+    response.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers }).end(body);
+  };
+  const redirect = (response: ServerResponse, location: string) => response.writeHead(302, { Location: location }).end();
+
+  const join = async (request: IncomingMessage, response: ServerResponse) => {
+    const body = await readJson(request);
+    const user = users.find((candidate) => candidate.id === body.userid);
+    if (!user) return send(response, 401, 'application/json', JSON.stringify({ status: 'failed', error: 'Choose a user to join as' }));
+    const expected = options.passwords?.[user.name] ?? '';
+    if (String(body.password ?? '') !== expected) {
+      return send(response, 401, 'application/json', JSON.stringify({ status: 'failed', error: `Incorrect password for ${user.name}` }));
+    }
+    const session = randomBytes(16).toString('hex');
+    sessions.set(session, user.id);
+    send(response, 200, 'application/json', JSON.stringify({ status: 'success', message: `Joining as ${user.name}`, redirect: '/game' }), {
+      'Set-Cookie': `${SESSION_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Strict`,
+    });
+  };
+
+  const game = (request: IncomingMessage, response: ServerResponse) => {
+    const userId = sessions.get(cookieOf(request, SESSION_COOKIE) ?? '');
+    if (!userId) return redirect(response, '/join');
+    const config = { flavour, userId, clientId: options.clientId ?? '', relayUrl, worldOptions };
+    send(response, 200, 'text/html; charset=utf-8', gamePage(config, flavour, roster.game.system.id));
+  };
+
+  const image = async (path: string, response: ServerResponse) => {
+    if (!portraits.has(path)) portraits.set(path, portrait(path));
+    send(response, 200, 'image/png', await portraits.get(path)!, { 'Cache-Control': 'max-age=3600' });
+  };
+
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://sandbox.invalid').pathname;
+    const answer = async () => {
+      if (path === '/') return redirect(response, sessions.has(cookieOf(request, SESSION_COOKIE) ?? '') ? '/game' : '/join');
+      if (path === '/join' && request.method === 'POST') return join(request, response);
+      if (path === '/join') return send(response, 200, 'text/html; charset=utf-8', loginPage(roster.game.world.title, users));
+      if (path === '/game') return game(request, response);
+      if (path === '/sandbox/game.js') return send(response, 200, 'text/javascript; charset=utf-8', script);
+      if (path === '/css/sandbox-sheet.css') return send(response, 200, 'text/css; charset=utf-8', STYLESHEET);
+      if (/\.(webp|png|jpe?g|svg)$/.test(path)) return image(path, response);
+      send(response, 404, 'text/plain', 'Not found');
+    };
+    answer().catch(() => {
+      if (!response.headersSent) send(response, 500, 'text/plain', 'The sandbox web client failed');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    flavour,
+    setRelayUrl: (next) => {
+      relayUrl = next;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
