@@ -136,6 +136,8 @@ async function main(): Promise<void> {
         'Try it:',
         `  curl -H "x-api-key: ${demo.apiKey}" "${relay.url}/search?query=goblin"`,
         `  curl -N -H "x-api-key: ${demo.apiKey}" "${relay.url}/rolls/subscribe"`,
+        `  curl -H "x-api-key: ${demo.apiKey}" -o sheet.png "${relay.url}/sheet?uuid=${demo.exampleActorUuid}"`,
+        demo.sheetSource,
         `API reference: ${relay.url}/docs`,
         `Settings (one-time link): ${relay.createAdminLoginUrl()}`,
         '',

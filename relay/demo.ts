@@ -1,4 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { connectSandbox, createSandboxWorld } from '../sandbox/index.ts';
+import { startSandboxWebClient, type SandboxWebClient } from '../sandbox/web/server.ts';
+import { findChrome } from './capture/chrome-path.ts';
 import { SCOPES } from './auth/scopes.ts';
 import type { Relay } from './relay.ts';
 
@@ -7,6 +10,10 @@ export const SANDBOX_CLIENT_ID = 'fvtt_sandbox0000000';
 export interface DemoWorld {
   apiKey: string;
   worldTitle: string;
+  /** What serves GET /sheet: a real rendered sheet from the capture session, or the world's painted one. */
+  sheetSource: string;
+  /** An actor to try GET /sheet with. */
+  exampleActorUuid: string;
   stop(): Promise<void>;
 }
 
@@ -19,12 +26,32 @@ export async function startDemoWorld(relay: Relay, seed: number): Promise<DemoWo
   const link = await connectSandbox(world, { relayUrl: relay.url.replace(/^http/, 'ws'), clientId: SANDBOX_CLIENT_ID, token, reconnect: true });
   world.startAmbientActivity();
   const { key } = services.keys.create({ name: 'Demo key', scopes: SCOPES.filter((scope) => scope !== 'execute-js') });
+  const web = await startCaptureAgainstSandbox(relay, seed);
   return {
     apiKey: key,
     worldTitle: world.metadata.worldTitle ?? 'Sandbox',
+    exampleActorUuid: world.game.actors.contents[0]?.uuid ?? '',
+    sheetSource: web
+      ? `GET /sheet renders real sheets in Chromium, logged in to the sandbox web client at ${web.url}`
+      : 'Chromium was not found, so GET /sheet returns the sandbox world\'s painted sheets (install chromium for real ones)',
     stop: async () => {
       world.stopAmbientActivity();
       await link.close();
+      await web?.close();
     },
   };
+}
+
+/**
+ * With Chromium installed, serves the sandbox web client (the same seed, so the same documents) and points the capture
+ * session at it as its Assistant GM, so that GET /sheet answers with real rendered sheets.
+ */
+async function startCaptureAgainstSandbox(relay: Relay, seed: number): Promise<SandboxWebClient | undefined> {
+  const capture = relay.services.capture;
+  if (!capture || !findChrome()) return undefined;
+  const password = randomBytes(12).toString('hex');
+  const web = await startSandboxWebClient({ flavour: 'v13', worldOptions: { seed }, passwords: { 'Assistant GM': password }, relayUrl: relay.url });
+  await capture.configure({ foundryUrl: web.url, username: 'Assistant GM', password });
+  capture.warm().catch((error: unknown) => console.warn(`The capture session could not log in yet: ${error instanceof Error ? error.message : String(error)}`));
+  return web;
 }
