@@ -1,10 +1,12 @@
 // The desktop app's composition root: wires the relay, the tray, the settings window and the stores together.
 import { join } from 'node:path';
-import { app, clipboard, ipcMain, shell } from 'electron';
+import { app, clipboard, ipcMain, safeStorage, shell } from 'electron';
+import { keyFileSecrets } from '../relay/capture/secrets.ts';
 import { createRelay } from '../relay/relay.ts';
 import { createAutostart } from './autostart.ts';
 import { registerDesktopBridge } from './desktop-bridge.ts';
 import { createFileLogger } from './logger.ts';
+import { chooseSecrets } from './secrets.ts';
 import { openDesktopStore } from './store.ts';
 import { AppTray } from './tray.ts';
 import type { TrayStatus } from './tray-status.ts';
@@ -23,7 +25,12 @@ const autostart = createAutostart({
   command: process.env.APPIMAGE || process.execPath,
 });
 
-const relay = createRelay({ dataDir: join(app.getPath('userData'), 'relay'), port: store.get().port });
+const dataDir = join(app.getPath('userData'), 'relay');
+const relay = createRelay({
+  dataDir,
+  port: store.get().port,
+  capture: { secrets: chooseSecrets(safeStorage, process.platform, () => keyFileSecrets(dataDir)) },
+});
 const { lanAccess, corsOrigins } = store.get();
 relay.services.settings.update({ lanAccess, corsOrigins });
 let startError: string | undefined;

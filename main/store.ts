@@ -1,12 +1,15 @@
 import Store from 'electron-store';
 
-/** What the desktop app keeps between launches (electron-store, in the user-data folder). */
+/**
+ * What the desktop app keeps between launches (electron-store, in the user-data folder). LAN access and the allowed
+ * origins mirror the relay's settings so the relay starts on the right address; the capture settings live with the
+ * relay (capture.json, password sealed through main/secrets.ts).
+ */
 export interface DesktopSettings {
   port: number;
   lanAccess: boolean;
   corsOrigins: string[];
   startAtLogin: boolean;
-  capture: { foundryUrl: string; username: string };
 }
 
 export const DESKTOP_DEFAULTS: DesktopSettings = {
@@ -14,7 +17,6 @@ export const DESKTOP_DEFAULTS: DesktopSettings = {
   lanAccess: false,
   corsOrigins: ['*'],
   startAtLogin: false,
-  capture: { foundryUrl: '', username: '' },
 };
 
 const SCHEMA = {
@@ -22,10 +24,6 @@ const SCHEMA = {
   lanAccess: { type: 'boolean' },
   corsOrigins: { type: 'array', items: { type: 'string' } },
   startAtLogin: { type: 'boolean' },
-  capture: {
-    type: 'object',
-    properties: { foundryUrl: { type: 'string' }, username: { type: 'string' } },
-  },
 } as const;
 
 export interface DesktopStore {

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { durationSince, menuFor, statusText, type TrayMenuItem } from '../../main/tray-menu.ts';
+import type { RelaySnapshot, TrayStatus } from '../../main/tray-status.ts';
+
+const NOW = new Date('2026-03-01T20:00:00Z');
+
+function relay(overrides: Partial<RelaySnapshot> = {}): RelaySnapshot {
+  return {
+    worlds: [],
+    pairRequests: [],
+    eventStreams: 0,
+    callsLastMinute: 0,
+    url: 'http://127.0.0.1:3010',
+    lan: { enabled: false, urls: [] },
+    paused: false,
+    ...overrides,
+  };
+}
+
+const WORLD = {
+  clientId: 'fvtt_abc',
+  worldTitle: 'Curse of Strahd',
+  systemId: 'dnd5e',
+  systemTitle: 'Dungeons & Dragons Fifth Edition',
+  systemVersion: '5.1.2',
+  foundryVersion: '13.345',
+  connectedSince: '2026-03-01T17:55:00Z',
+};
+
+function status(overrides: Partial<TrayStatus> = {}): TrayStatus {
+  return { relay: relay(), startAtLogin: false, now: NOW, ...overrides };
+}
+
+const labels = (items: TrayMenuItem[]) => items.map((item) => ('label' in item ? item.label : '---'));
+const actionItem = (items: TrayMenuItem[], action: string) => items.find((item) => 'action' in item && item.action === action);
+
+describe('menuFor', () => {
+  it('lists the world title, system and version, and how long it has been connected', () => {
+    const items = menuFor(status({ relay: relay({ worlds: [WORLD], callsLastMinute: 42, eventStreams: 3 }) }));
+    expect(labels(items).slice(0, 5)).toEqual([
+      'Curse of Strahd',
+      '    Dungeons & Dragons Fifth Edition 5.1.2',
+      '    Connected for 2 h 5 min',
+      '42 API calls in the last minute',
+      '3 event streams open',
+    ]);
+    expect(items.slice(0, 5).every((item) => item.type === 'status')).toBe(true);
+  });
+
+  it('says no world is connected, with singular counts', () => {
+    const items = menuFor(status({ relay: relay({ callsLastMinute: 1, eventStreams: 1 }) }));
+    expect(labels(items).slice(0, 3)).toEqual(['No world connected', '1 API call in the last minute', '1 event stream open']);
+  });
+
+  it('has the same actions in every state, so Linux always shows the tray icon', () => {
+    const expected = ['copy-local-url', 'open-settings', 'pause-relay', 'toggle-start-at-login', 'open-logs-folder', 'quit'];
+    for (const each of [status(), status({ relay: undefined, error: 'port 3010 is already in use' }), status({ relay: undefined })]) {
+      const actions = menuFor(each).flatMap((item) => ('action' in item ? [item.action] : []));
+      expect(actions).toEqual(expected);
+    }
+  });
+
+  it('offers Copy LAN URL only while LAN access is on', () => {
+    expect(actionItem(menuFor(status()), 'copy-lan-url')).toBeUndefined();
+    const on = menuFor(status({ relay: relay({ lan: { enabled: true, urls: ['http://192.168.1.20:3010'] } }) }));
+    expect(actionItem(on, 'copy-lan-url')).toEqual({ type: 'action', label: 'Copy LAN URL', action: 'copy-lan-url', enabled: true });
+  });
+
+  it('turns Pause into Resume while paused and says calls are refused', () => {
+    const items = menuFor(status({ relay: relay({ paused: true }) }));
+    expect(actionItem(items, 'pause-relay')).toBeUndefined();
+    expect(actionItem(items, 'resume-relay')).toMatchObject({ label: 'Resume relay' });
+    expect(labels(items)[0]).toBe('Paused: API calls are refused');
+  });
+
+  it('shows the start error and disables what needs a running relay', () => {
+    const items = menuFor(status({ relay: undefined, error: 'port 3010 is already in use' }));
+    expect(labels(items)[0]).toBe('Tabletop Relay: port 3010 is already in use');
+    expect(actionItem(items, 'open-settings')).toMatchObject({ enabled: false });
+    expect(actionItem(items, 'pause-relay')).toMatchObject({ enabled: false });
+    expect(actionItem(items, 'quit')).toMatchObject({ label: 'Quit Tabletop Relay' });
+  });
+
+  it('ticks Start at login as the autostart says', () => {
+    expect(actionItem(menuFor(status({ startAtLogin: true })), 'toggle-start-at-login')).toMatchObject({ type: 'checkbox', checked: true });
+    expect(actionItem(menuFor(status()), 'toggle-start-at-login')).toMatchObject({ type: 'checkbox', checked: false });
+  });
+
+  it('counts waiting pairing requests', () => {
+    expect(labels(menuFor(status({ relay: relay({ pairRequests: [{}, {}] }) })))).toContain('2 pairing requests waiting');
+  });
+});
+
+describe('statusText', () => {
+  it('names the one connected world', () => {
+    expect(statusText(status({ relay: relay({ worlds: [WORLD] }) }))).toBe('Tabletop Relay: Curse of Strahd connected');
+  });
+
+  it('counts several worlds', () => {
+    expect(statusText(status({ relay: relay({ worlds: [WORLD, { ...WORLD, clientId: 'fvtt_def' }] }) }))).toBe('Tabletop Relay: 2 worlds connected');
+  });
+
+  it('says when no world, paused, starting or failed', () => {
+    expect(statusText(status())).toBe('Tabletop Relay: no world connected');
+    expect(statusText(status({ relay: relay({ paused: true, worlds: [WORLD] }) }))).toBe('Tabletop Relay is paused');
+    expect(statusText(status({ relay: undefined }))).toBe('Tabletop Relay is starting…');
+    expect(statusText(status({ relay: undefined, error: 'the relay could not start' }))).toBe('Tabletop Relay: the relay could not start');
+  });
+
+  it('falls back to the client id for a world without a title', () => {
+    expect(statusText(status({ relay: relay({ worlds: [{ clientId: 'fvtt_x', connectedSince: WORLD.connectedSince }] }) }))).toBe('Tabletop Relay: fvtt_x connected');
+  });
+});
+
+describe('durationSince', () => {
+  it.each([
+    ['2026-03-01T19:59:30Z', 'less than a minute'],
+    ['2026-03-01T19:48:00Z', '12 min'],
+    ['2026-03-01T18:00:00Z', '2 h'],
+    ['2026-02-28T17:00:00Z', '1 d 3 h'],
+  ])('since %s is %s', (since, words) => {
+    expect(durationSince(since, NOW)).toBe(words);
+  });
+});
