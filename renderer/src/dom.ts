@@ -75,8 +75,9 @@ export async function copyText(text: string): Promise<boolean> {
 }
 
 /** A Copy button that confirms for a moment. */
-export function copyButton(text: () => string, label = 'Copy', extraClass = ''): HTMLButtonElement {
-  const button = h('button', { type: 'button', class: `button button-secondary ${extraClass}`.trim() }, icon('copy'), h('span', {}, label));
+export function copyButton(text: () => string, label = 'Copy', options: { primary?: boolean; small?: boolean } = {}): HTMLButtonElement {
+  const classes = ['button', options.primary ? 'button-primary' : 'button-secondary', options.small ? 'button-small' : ''];
+  const button = h('button', { type: 'button', class: classes.join(' ').trim() }, icon('copy'), h('span', {}, label));
   button.addEventListener('click', async () => {
     const copied = await copyText(text());
     const span = button.querySelector('span');

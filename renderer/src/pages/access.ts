@@ -45,7 +45,7 @@ function drawLanUrls(target: HTMLElement, status: RelayStatus | undefined): void
   }
   replaceChildren(target,
     h('ul', { class: 'url-list', 'aria-label': 'LAN addresses' },
-      ...status.lan.urls.map((url) => h('li', {}, h('code', { class: 'code-box' }, url), copyButton(() => url, 'Copy', 'button-small')))),
+      ...status.lan.urls.map((url) => h('li', {}, h('code', { class: 'code-box' }, url), copyButton(() => url, 'Copy', { small: true })))),
     h('p', { class: 'hint' }, icon('warning'), ' Turn LAN access off on networks you do not trust, such as a café or a convention hall.'));
 }
 

@@ -17,7 +17,7 @@ function row(entry: ActivityEntry): HTMLElement {
   return h('tr', {},
     h('td', { class: 'nowrap muted' }, h('time', { datetime: entry.time }, clockTime(entry.time))),
     h('td', {}, entry.keyName ?? h('span', { class: 'muted' }, 'No key')),
-    h('td', { class: 'endpoint' }, h('span', { class: `method method-${entry.method.toLowerCase()}` }, entry.method), h('code', {}, entry.path)),
+    h('td', {}, h('span', { class: 'endpoint' }, h('span', { class: `method method-${entry.method.toLowerCase()}` }, entry.method), h('code', {}, entry.path))),
     h('td', {}, h('span', { class: statusClass(entry.status) }, String(entry.status))),
     h('td', { class: 'numeric nowrap' }, duration(entry.durationMs)),
   );

@@ -19,7 +19,7 @@ function captureForm(settings: CaptureSettings): HTMLElement {
   const save = h('button', { type: 'submit', class: 'button button-primary' }, 'Save');
   const test = h('button', { type: 'button', class: 'button button-secondary', id: 'capture-test' }, 'Test capture');
   const preview = h('div', { class: 'capture-preview', 'aria-live': 'polite' },
-    h('p', { class: 'muted small' }, 'Test logs in as this user and captures the first actor sheet it finds.'));
+    h('p', { class: 'muted small' }, 'Test capture logs in as this user and captures the first sheet it can see.'));
   let shownImage: string | undefined;
   test.addEventListener('click', async () => {
     test.disabled = true;
@@ -37,7 +37,7 @@ function captureForm(settings: CaptureSettings): HTMLElement {
   });
   const form = h('form', { class: 'card', 'aria-labelledby': 'capture-title' },
     h('div', { class: 'card-header' }, h('h2', { id: 'capture-title' }, 'Foundry login for capture'),
-      h('p', { class: 'muted' }, 'The relay logs in to your Foundry server as this user in a hidden browser to render sheets and keep the world online. Use a dedicated player, not the GM.')),
+      h('p', { class: 'muted' }, 'The relay logs in to your Foundry server as this user in a hidden browser to render sheets and keep the world online. Use a user of its own (an Assistant GM works best), not your own login.')),
     h('div', { class: 'field' }, h('label', { for: 'capture-url' }, 'Foundry URL'), foundryUrl),
     h('div', { class: 'field-grid' },
       h('div', { class: 'field' }, h('label', { for: 'capture-user' }, 'User'), username),

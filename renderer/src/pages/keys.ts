@@ -19,13 +19,13 @@ function revealPanel(created: NewKey, verb: 'created' | 'rotated', onDone: () =>
     h('h2', { id: 'reveal-title' }, icon('check'), verb === 'created' ? `Key "${created.name}" created` : `Key "${created.name}" rotated`),
     h('p', {}, h('strong', {}, 'Copy it now: it is shown only this once. '), 'The relay keeps only a hash of it.',
       verb === 'rotated' ? ' The old key stopped working.' : ''),
-    h('div', { class: 'reveal-row' }, field, copyButton(() => created.key, 'Copy key', 'button-primary'), done),
+    h('div', { class: 'reveal-row' }, field, copyButton(() => created.key, 'Copy key', { primary: true }), done),
   );
 }
 
 function playerOptions(status: RelayStatus | undefined): HTMLSelectElement {
   const select = h('select', { class: 'input', id: 'key-user', name: 'userId' },
-    h('option', { value: '' }, 'Nobody in particular (the caller may pass userId)'));
+    h('option', { value: '' }, 'Nobody: each call may name a user'));
   for (const world of status?.worlds ?? []) {
     const group = h('optgroup', { label: world.worldTitle || world.clientId });
     for (const player of world.players) group.append(h('option', { value: player.id }, `${player.name} · ${roleName(player.role)}`));
@@ -69,7 +69,7 @@ function createForm(view: KeysView, status: RelayStatus | undefined, onCreated: 
     for (const box of form.querySelectorAll<HTMLInputElement>('input[name="scopes"]')) box.checked = predicate(box.value);
   };
   const preset = (label: string, predicate: (scope: string) => boolean) => {
-    const button = h('button', { type: 'button', class: 'button button-link' }, label);
+    const button = h('button', { type: 'button', class: 'button button-link', 'data-preset': label.toLowerCase() }, label);
     button.addEventListener('click', () => setAll(predicate));
     return button;
   };

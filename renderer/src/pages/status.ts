@@ -88,15 +88,15 @@ function worldCard(world: World): HTMLElement {
   );
 }
 
-function statTile(label: string, value: string, detail?: string): HTMLElement {
-  return h('div', { class: 'stat' }, h('span', { class: 'stat-label' }, label), h('strong', { class: 'stat-value' }, value), detail ? h('span', { class: 'muted small' }, detail) : null);
+function statTile(label: string, value: string, detail?: string, valueClass = ''): HTMLElement {
+  return h('div', { class: 'stat' }, h('span', { class: 'stat-label' }, label), h('strong', { class: `stat-value ${valueClass}`.trim(), title: value }, value), detail ? h('span', { class: 'muted small' }, detail) : null);
 }
 
 function statsRow(status: RelayStatus): HTMLElement {
   return h('section', { class: 'stats', 'aria-label': 'Relay activity' },
     statTile('API calls', status.callsLastMinute.toLocaleString(), 'in the last minute'),
     statTile('Event streams', status.eventStreams.toLocaleString(), 'open now'),
-    statTile('Relay address', status.url.replace(/^https?:\/\//, ''), status.lan.enabled ? `LAN: ${status.lan.urls.length} address${status.lan.urls.length === 1 ? '' : 'es'}` : 'This computer only'),
+    statTile('Relay address', status.url.replace(/^https?:\/\//, ''), status.lan.enabled ? `LAN: ${status.lan.urls.length} address${status.lan.urls.length === 1 ? '' : 'es'}` : 'This computer only', 'stat-value-text'),
   );
 }
 
@@ -112,7 +112,7 @@ function guide(status: RelayStatus): HTMLElement {
     h('ol', { class: 'steps' },
       step(1, 'Install the module', 'In Foundry, open ', h('em', {}, 'Add-on Modules'), ', install ', h('strong', {}, 'Foundry REST API'), ' and enable it in your world.'),
       step(2, 'Set the relay URL', "In the module's settings, set the relay URL to:",
-        h('span', { class: 'inline-copy' }, h('code', { class: 'code-box' }, relayUrl), copyButton(() => relayUrl, 'Copy', 'button-small'))),
+        h('span', { class: 'inline-copy' }, h('code', { class: 'code-box' }, relayUrl), copyButton(() => relayUrl, 'Copy', { small: true }))),
       step(3, 'Press Pair', 'Press ', h('strong', {}, 'Pair'), ' in the module. A request appears on this page.'),
       step(4, 'Approve it here', 'Check the world name and approve. The world connects at once.'),
     ),

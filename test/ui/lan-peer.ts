@@ -1,0 +1,62 @@
+// A second machine for LAN tests, made of a network namespace and a veth pair with addresses of our own choosing:
+// the relay's side gets 10.200.N.1 in this namespace, the peer 10.200.N.2 in its own. No traffic leaves the host.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface LanPeer {
+  /** The non-loopback address of this machine that the peer reaches the relay on. */
+  hostAddress: string;
+  peerAddress: string;
+  /** A GET from the peer's namespace; status 0 when the connection is refused or times out. */
+  get(url: string, headers?: Record<string, string>): Promise<{ status: number; body: string }>;
+  close(): Promise<void>;
+}
+
+const PEER_GET = `
+const [url, headers] = [process.argv[1], JSON.parse(process.argv[2])];
+fetch(url, { headers, signal: AbortSignal.timeout(3000) })
+  .then(async (response) => console.log(JSON.stringify({ status: response.status, body: await response.text() })))
+  .catch(() => console.log(JSON.stringify({ status: 0, body: '' })));
+`;
+
+async function ip(...args: string[]): Promise<void> {
+  await run('ip', args);
+}
+
+/** Undefined where namespaces cannot be made (not root, no `ip`): the caller says what it checked instead. */
+export async function createLanPeer(): Promise<LanPeer | undefined> {
+  const id = process.pid % 250;
+  const namespace = `ttr-ui-${process.pid}`;
+  const hostSide = `ttrh${process.pid}`.slice(0, 15);
+  const peerSide = `ttrp${process.pid}`.slice(0, 15);
+  const hostAddress = `10.200.${id}.1`;
+  const peerAddress = `10.200.${id}.2`;
+  const close = async () => {
+    await run('ip', ['link', 'del', hostSide]).catch(() => undefined);
+    await run('ip', ['netns', 'del', namespace]).catch(() => undefined);
+  };
+  try {
+    await ip('netns', 'add', namespace);
+    await ip('link', 'add', hostSide, 'type', 'veth', 'peer', 'name', peerSide);
+    await ip('link', 'set', peerSide, 'netns', namespace);
+    await ip('addr', 'add', `${hostAddress}/24`, 'dev', hostSide);
+    await ip('link', 'set', hostSide, 'up');
+    await ip('netns', 'exec', namespace, 'ip', 'addr', 'add', `${peerAddress}/24`, 'dev', peerSide);
+    await ip('netns', 'exec', namespace, 'ip', 'link', 'set', peerSide, 'up');
+    await ip('netns', 'exec', namespace, 'ip', 'link', 'set', 'lo', 'up');
+  } catch {
+    await close();
+    return undefined;
+  }
+  return {
+    hostAddress,
+    peerAddress,
+    async get(url, headers = {}) {
+      const { stdout } = await run('ip', ['netns', 'exec', namespace, process.execPath, '-e', PEER_GET, url, JSON.stringify(headers)]);
+      return JSON.parse(stdout) as { status: number; body: string };
+    },
+    close,
+  };
+}

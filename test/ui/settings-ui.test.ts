@@ -1,0 +1,262 @@
+// The settings UI in real Chromium against a running relay and the sandbox world, as a GM would use it.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRenderer } from '../../scripts/build.ts';
+import { launchChromium } from '../../scripts/chromium.ts';
+import { connectSandbox, createSandboxWorld, pairSandbox, type SandboxLink } from '../../sandbox/index.ts';
+import { call } from '../harness/http.ts';
+import { startTestRelay, type TestRelay } from '../harness/relay.ts';
+import { createLanPeer, type LanPeer } from './lan-peer.ts';
+
+const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
+
+let relay: TestRelay;
+let browser: Browser;
+let page: Page;
+let link: SandboxLink | undefined;
+let lanPeer: LanPeer | undefined;
+
+async function screenshot(name: string): Promise<void> {
+  // Toasts of earlier steps would cover the page; they fade by themselves a few seconds later.
+  await page.evaluate(() => document.getElementById('toasts')?.replaceChildren());
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) as `${string}.png`, fullPage: false });
+}
+
+async function openPage(id: string): Promise<void> {
+  await page.click(`a[data-page="${id}"]`);
+  await page.waitForFunction((title) => document.querySelector('#page-title')?.textContent === title, {}, await page.$eval(`a[data-page="${id}"] span`, (span) => span.textContent));
+}
+
+async function text(): Promise<string> {
+  return page.evaluate(() => document.body.innerText);
+}
+
+async function waitForText(expected: string, timeout = 5000): Promise<void> {
+  await page.waitForFunction((wanted) => document.body.innerText.includes(wanted), { timeout }, expected);
+}
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await buildRenderer();
+  [relay, browser, lanPeer] = await Promise.all([startTestRelay(), launchChromium(), createLanPeer()]);
+  page = await browser.newPage();
+  await page.setViewport({ width: 1024, height: 768 });
+  await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
+  await page.goto(relay.relay.createAdminLoginUrl());
+  await page.waitForSelector('.sidebar');
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await link?.close();
+  await relay?.close();
+  await lanPeer?.close();
+});
+
+describe('settings UI', () => {
+  it('signs in with the one-time admin URL, which works only once', async () => {
+    expect(new URL(page.url()).pathname).toBe('/admin/');
+    const used = relay.relay.createAdminLoginUrl();
+    expect((await fetch(used, { redirect: 'manual' })).status).toBe(303);
+    expect((await fetch(used, { redirect: 'manual' })).status).toBe(401);
+  });
+
+  it('shows the first-run guide with the relay URL until a world connects', async () => {
+    await waitForText('Connect your world');
+    const shown = await text();
+    expect(shown).toContain(relay.wsUrl);
+    expect(shown).toContain('Waiting for your world');
+    await screenshot('status-first-run');
+  });
+
+  it('shows a sandbox pairing request live, and Approve brings the world online on the Status page', async () => {
+    const world = createSandboxWorld({ seed: 11 });
+    let code = '';
+    const paired = pairSandbox(world, { httpBase: relay.baseUrl, pollIntervalMs: 50, timeoutMs: 15_000, onCode: (issued) => { code = issued; } });
+    await page.waitForSelector('.pair-request [data-action="approve"]', { timeout: 5000 });
+    expect(await page.$eval('.pair-request', (item) => item.getAttribute('data-code'))).toBe(code);
+    expect(await text()).toContain(world.metadata.worldTitle);
+    await screenshot('status-pair-request');
+
+    await page.click(`.pair-request[data-code="${code}"] [data-action="approve"]`);
+    const result = await paired;
+    link = await connectSandbox(world, { relayUrl: relay.wsUrl, clientId: result.clientId, token: result.token });
+    await page.waitForSelector(`.world[data-client-id="${result.clientId}"]`, { timeout: 5000 });
+    const shown = await text();
+    expect(shown).toContain(world.metadata.worldTitle);
+    expect(shown).toContain(world.metadata.systemTitle);
+    expect(shown).not.toContain('Connect your world');
+    expect(await page.$('.pair-request')).toBeNull();
+    await screenshot('status');
+  }, 20_000);
+
+  it('creates a key with two scopes, shows it once, and the key works with exactly those scopes', async () => {
+    await openPage('keys');
+    await page.click('#new-key');
+    await page.waitForSelector('#key-name');
+    await page.type('#key-name', 'Stream Deck');
+    await page.click('[data-preset="none"]');
+    await page.click('input[name="scopes"][value="roll:read"]');
+    await page.click('input[name="scopes"][value="search"]');
+    expect(await page.$eval('input[value="execute-js"]', (box) => (box as HTMLInputElement).checked)).toBe(false);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot('keys-new');
+    await page.click('.key-form button[type="submit"]');
+    await page.waitForSelector('#revealed-key');
+    const key = await page.$eval('#revealed-key', (input) => (input as HTMLInputElement).value);
+    expect(key).toMatch(/^ttr_/);
+    await waitForText('Stream Deck');
+    await screenshot('keys-created');
+
+    const records = (await relay.admin('GET', '/admin/keys')).body.keys;
+    expect(records).toHaveLength(1);
+    expect([...records[0].scopes].sort()).toEqual(['roll:read', 'search']);
+    expect(JSON.stringify(records)).not.toContain(key);
+
+    expect((await relay.api(key, 'GET', '/search', { query: { query: 'goblin' } })).status).toBe(200);
+    expect((await relay.api(key, 'GET', '/rolls')).status).toBe(200);
+    expect((await relay.api(key, 'GET', '/structure')).status).toBe(403);
+    expect((await relay.api(key, 'GET', '/clients')).status).toBe(403);
+
+    await page.click('.reveal button:not(.button-primary)');
+    await page.waitForFunction(() => !document.querySelector('#revealed-key'));
+    expect(await page.content()).not.toContain(key);
+    await page.reload();
+    await page.waitForSelector('tr[data-key-id]');
+    expect(await page.content()).not.toContain(key);
+    expect(await text()).toContain('just now');
+    await screenshot('keys');
+
+    await page.click(`tr[data-key-id="${records[0].id}"] button[aria-label="Revoke Stream Deck"]`);
+    await page.waitForSelector('dialog[open] button[value="confirm"]');
+    await page.click('dialog[open] button[value="confirm"]');
+    await waitForText('No API keys yet');
+    expect((await relay.api(key, 'GET', '/search', { query: { query: 'goblin' } })).status).toBe(401);
+  });
+
+  it('lists the API calls on the Activity page live, with the key name and no secrets', async () => {
+    await openPage('activity');
+    await page.waitForSelector('table[aria-label="Recent API calls"]');
+    const key = await relay.createKey({ scopes: ['search'], name: 'OBS overlay' });
+    await relay.api(key, 'GET', '/search', { query: { query: 'dragon' } });
+    await waitForText('OBS overlay');
+    const shown = await text();
+    expect(shown).toContain('/search');
+    expect(shown).toContain('Stream Deck');
+    expect(shown).not.toContain('dragon');
+    expect(await page.content()).not.toContain(key);
+    await screenshot('activity');
+  });
+
+  it('turns LAN access on and off: the relay then answers, then refuses, on another address of this machine', async () => {
+    await openPage('access');
+    await page.waitForSelector('#lan-access');
+    await screenshot('access');
+    const lanUrl = (host: string) => `http://${host}:${relay.relay.port}/clients`;
+
+    await page.click('label[for="lan-access"]');
+    await page.waitForSelector('.url-list');
+    expect((await relay.admin('GET', '/admin/settings')).body.lanAccess).toBe(true);
+    if (lanPeer) {
+      expect(await text()).toContain(`http://${lanPeer.hostAddress}:${relay.relay.port}`);
+      expect((await lanPeer.get(lanUrl(lanPeer.hostAddress))).status).toBe(401);
+    } else {
+      // No network namespaces here: 127.0.0.2 stands in for another address (see lan-peer.ts).
+      expect((await call(`http://127.0.0.2:${relay.relay.port}`, 'GET', '/clients')).status).toBe(401);
+    }
+    await screenshot('access-lan-on');
+
+    await page.click('label[for="lan-access"]');
+    await page.waitForFunction(() => !document.querySelector('.url-list'));
+    expect((await relay.admin('GET', '/admin/settings')).body.lanAccess).toBe(false);
+    if (lanPeer) expect((await lanPeer.get(lanUrl(lanPeer.hostAddress))).status).toBe(0);
+    else await expect(call(`http://127.0.0.2:${relay.relay.port}`, 'GET', '/clients')).rejects.toThrow();
+    expect((await relay.api(undefined, 'GET', '/clients')).status).toBe(401);
+  }, 20_000);
+
+  it('saves the rate limit and the allowed browser origins', async () => {
+    await page.$eval('#rate-limit', (input) => { (input as HTMLInputElement).value = ''; });
+    await page.type('#rate-limit', '90');
+    await page.click('form[aria-labelledby="limits-title"] button[type="submit"]');
+    await waitForText('Limits saved');
+    await page.click('label[for="cors-only"]');
+    await page.type('#cors-origins', 'https://overlay.example\nhttp://localhost:5173');
+    await page.click('form[aria-labelledby="cors-title"] button[type="submit"]');
+    await waitForText('2 origins allowed');
+    expect((await relay.admin('GET', '/admin/settings')).body).toMatchObject({
+      requestsPerMinute: 90,
+      corsOrigins: ['https://overlay.example', 'http://localhost:5173'],
+    });
+  });
+
+  it('shows the capture settings form, and a clear state when the relay has no capture', async () => {
+    await openPage('capture');
+    await page.waitForSelector('#capture-url');
+    await screenshot('capture');
+
+    await page.setRequestInterception(true);
+    const answer404 = (request: import('puppeteer-core').HTTPRequest) => {
+      if (new URL(request.url()).pathname === '/admin/capture') void request.respond({ status: 404, contentType: 'application/json', body: '{"error":"Unknown endpoint"}' });
+      else void request.continue();
+    };
+    page.on('request', answer404);
+    await openPage('status');
+    await openPage('capture');
+    await page.waitForSelector('[data-capture="unavailable"]');
+    expect(await text()).toContain('Sheet capture is not available');
+    await screenshot('capture-unavailable');
+    page.off('request', answer404);
+    await page.setRequestInterception(false);
+  });
+
+  it('stays tidy at 800×600: nothing wider than the window on any page', async () => {
+    await page.setViewport({ width: 800, height: 600 });
+    for (const id of ['status', 'keys', 'access', 'capture', 'activity']) {
+      await openPage(id);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), id).toBeLessThanOrEqual(800);
+    }
+    await openPage('status');
+    await screenshot('status-800x600');
+    await page.setViewport({ width: 1024, height: 768 });
+  });
+
+  it('can be used with the keyboard alone: skip link, then the pages in tab order', async () => {
+    await page.goto(relay.relay.createAdminLoginUrl());
+    await page.waitForSelector('.sidebar');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-page'))).toBe('keys');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#page-title')?.textContent === 'API keys');
+  });
+});
+
+describe('admin API access', () => {
+  it('refuses requests without the token or a session', async () => {
+    expect((await call(relay.baseUrl, 'GET', '/admin/status')).status).toBe(401);
+    expect((await call(relay.baseUrl, 'GET', '/admin/keys', { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
+    expect((await call(relay.baseUrl, 'GET', '/admin/status', { headers: { cookie: 'ttr_admin=forged' } })).status).toBe(401);
+  });
+
+  it.runIf(lanPeerPossible())('refuses requests from another machine even with the token, and does not serve it the settings UI', async () => {
+    await relay.admin('PATCH', '/admin/settings', { lanAccess: true });
+    try {
+      const base = `http://${lanPeer!.hostAddress}:${relay.relay.port}`;
+      const status = await lanPeer!.get(`${base}/admin/status`, { authorization: `Bearer ${relay.relay.adminToken}` });
+      expect(status.status).toBe(403);
+      expect(status.body).toContain('loopback');
+      expect((await lanPeer!.get(`${base}/admin/`)).status).not.toBe(200);
+    } finally {
+      await relay.admin('PATCH', '/admin/settings', { lanAccess: false });
+    }
+  });
+});
+
+function lanPeerPossible(): boolean {
+  return process.getuid?.() === 0;
+}
