@@ -10,7 +10,7 @@ const APP_OUT = join(root, 'dist', 'app');
 
 /** The settings UI as static files: index.html, app.js, styles.css, logo.svg. */
 export async function buildRenderer(outDir = RENDERER_OUT): Promise<void> {
-  rmSync(outDir, { recursive: true, force: true });
+  // Overwrites in place rather than emptying the folder first: a relay may be serving it meanwhile (the UI tests).
   mkdirSync(outDir, { recursive: true });
   await build({
     entryPoints: [join(root, 'renderer', 'src', 'main.ts')],
@@ -51,6 +51,8 @@ if (process.argv[1] && dirname(process.argv[1]) === import.meta.dirname) {
   if (what === 'all') {
     compileMain();
     await buildPreload();
+    // The compiled relay looks for the settings UI two folders up from dist/app/relay/http, as it does from the sources.
+    await buildRenderer(join(APP_OUT, 'dist', 'renderer'));
   }
   process.stdout.write(`Built ${what === 'all' ? 'dist/app (main, preload) and dist/renderer' : 'dist/renderer'}\n`);
 }
