@@ -1,4 +1,4 @@
-import { admin, type ActivityEntry, type RelayStatus } from './admin-api.ts';
+import { admin, ApiError, type ActivityEntry, type RelayStatus } from './admin-api.ts';
 
 export type LiveConnection = 'connecting' | 'live' | 'offline';
 
@@ -84,8 +84,10 @@ export function followRelay(handlers: LiveHandlers): () => void {
           handlers.connection('live');
           await readStream(response, handlers, signal);
         }
-      } catch {
-        // The relay stopped or restarted; say so and try again.
+      } catch (error) {
+        // Signed out: the page says how to sign in again, and retrying cannot help.
+        if (error instanceof ApiError && error.status === 401) return;
+        // Otherwise the relay stopped or restarted; say so and try again.
       }
       if (signal.aborted) return;
       handlers.connection('offline');

@@ -136,6 +136,21 @@ describe('settings UI', () => {
     expect((await relay.api(key, 'GET', '/search', { query: { query: 'goblin' } })).status).toBe(401);
   });
 
+  it('rotates a key: the new one is shown once and works, the old one gets 401', async () => {
+    const old = await relay.createKey({ scopes: ['search'], name: 'Discord bot' });
+    await page.reload();
+    await page.waitForSelector('button[aria-label="Rotate Discord bot"]');
+    await page.click('button[aria-label="Rotate Discord bot"]');
+    await page.waitForSelector('dialog[open] button[value="confirm"]');
+    await page.click('dialog[open] button[value="confirm"]');
+    await page.waitForSelector('#revealed-key');
+    const rotated = await page.$eval('#revealed-key', (input) => (input as HTMLInputElement).value);
+    expect(rotated).not.toBe(old);
+    expect((await relay.api(old, 'GET', '/search', { query: { query: 'goblin' } })).status).toBe(401);
+    expect((await relay.api(rotated, 'GET', '/search', { query: { query: 'goblin' } })).status).toBe(200);
+    await page.click('.reveal button:not(.button-primary)');
+  });
+
   it('lists the API calls on the Activity page live, with the key name and no secrets', async () => {
     await openPage('activity');
     await page.waitForSelector('table[aria-label="Recent API calls"]');
@@ -145,6 +160,7 @@ describe('settings UI', () => {
     const shown = await text();
     expect(shown).toContain('/search');
     expect(shown).toContain('Stream Deck');
+    expect(shown).toContain('Discord bot');
     expect(shown).not.toContain('dragon');
     expect(await page.content()).not.toContain(key);
     await screenshot('activity');
@@ -221,6 +237,14 @@ describe('settings UI', () => {
     await openPage('status');
     await screenshot('status-800x600');
     await page.setViewport({ width: 1024, height: 768 });
+  });
+
+  it('follows the system dark theme', async () => {
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    await openPage('status');
+    expect(await page.$eval('.card', (card) => getComputedStyle(card).backgroundColor)).toBe('rgb(29, 31, 39)');
+    await screenshot('status-dark');
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }, { name: 'prefers-reduced-motion', value: 'reduce' }]);
   });
 
   it('can be used with the keyboard alone: skip link, then the pages in tab order', async () => {
