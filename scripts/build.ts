@@ -1,6 +1,6 @@
 // Builds the desktop app: the settings UI (served by the relay at /admin/), the preload script and the main process.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -8,11 +8,16 @@ const root = join(import.meta.dirname, '..');
 export const RENDERER_OUT = join(root, 'dist', 'renderer');
 const APP_OUT = join(root, 'dist', 'app');
 
+/** Replaces a file in one step, so a relay serving the folder meanwhile (the UI tests) never sends half a file. */
+function writeAtomically(path: string, contents: Uint8Array | string): void {
+  writeFileSync(`${path}.tmp`, contents);
+  renameSync(`${path}.tmp`, path);
+}
+
 /** The settings UI as static files: index.html, app.js, styles.css, logo.svg. */
 export async function buildRenderer(outDir = RENDERER_OUT): Promise<void> {
-  // Overwrites in place rather than emptying the folder first: a relay may be serving it meanwhile (the UI tests).
   mkdirSync(outDir, { recursive: true });
-  await build({
+  const bundle = await build({
     entryPoints: [join(root, 'renderer', 'src', 'main.ts')],
     outfile: join(outDir, 'app.js'),
     bundle: true,
@@ -21,8 +26,10 @@ export async function buildRenderer(outDir = RENDERER_OUT): Promise<void> {
     minify: true,
     sourcemap: 'linked',
     logLevel: 'warning',
+    write: false,
   });
-  for (const file of ['index.html', 'styles.css', 'logo.svg']) copyFileSync(join(root, 'renderer', file), join(outDir, file));
+  for (const file of bundle.outputFiles) writeAtomically(file.path, file.contents);
+  for (const file of ['index.html', 'styles.css', 'logo.svg']) writeAtomically(join(outDir, file), readFileSync(join(root, 'renderer', file)));
 }
 
 /** Sandboxed preload scripts cannot be ES modules, so the preload is bundled to CommonJS next to the compiled main. */
