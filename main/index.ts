@@ -47,6 +47,12 @@ const statusNow = (): TrayStatus => ({
   now: new Date(),
 });
 const appInfo = () => ({ version: app.getVersion(), platform: process.platform, startAtLogin: autostart.enabled(), logsFolder: logger.folder });
+const setStartAtLogin = (enabled: boolean) => {
+  autostart.set(enabled);
+  store.update({ startAtLogin: enabled });
+  refreshTray();
+  return appInfo();
+};
 
 const settingsWindow = new SettingsWindow({
   preloadPath: join(import.meta.dirname, 'preload.cjs'),
@@ -61,35 +67,37 @@ const tray = new AppTray(join(app.getAppPath(), 'assets'), {
   'open-settings': () => settingsWindow.open(),
   'pause-relay': () => relay.pause(),
   'resume-relay': () => relay.resume(),
-  'toggle-start-at-login': () => autostart.set(!autostart.enabled()),
+  'toggle-start-at-login': () => setStartAtLogin(!autostart.enabled()),
   'open-logs-folder': () => void shell.openPath(logger.folder),
   quit: () => app.quit(),
 }, statusNow());
 
-const refreshTray = () => tray.update(statusNow());
-relay.services.changes.on('status', () => {
+function refreshTray(): void {
+  tray.update(statusNow());
+}
+relay.services.changes.on('status', refreshTray);
+relay.services.settings.on('changed', () => {
   const { lanAccess, corsOrigins } = relay.services.settings.get();
-  store.update({ lanAccess, corsOrigins, startAtLogin: autostart.enabled() });
-  refreshTray();
+  store.update({ lanAccess, corsOrigins });
 });
 // "Connected for" and "calls in the last minute" change with time alone.
 setInterval(refreshTray, 10_000).unref();
 
 registerDesktopBridge(ipcMain, {
   appInfo,
-  setStartAtLogin: (enabled) => {
-    autostart.set(enabled);
-    store.update({ startAtLogin: enabled });
-    refreshTray();
-    return appInfo();
-  },
+  setStartAtLogin,
   openLogsFolder: async () => void (await shell.openPath(logger.folder)),
 }, (url) => settingsWindow.isShowing(url));
 
 app.on('second-instance', () => settingsWindow.open());
 // The relay lives in the tray: closing the settings window must not quit the app.
 app.on('window-all-closed', () => undefined);
-app.on('before-quit', () => {
+// Quitting waits for the relay to close its sockets and flush the key store.
+let stopped = false;
+app.on('before-quit', (event) => {
+  if (stopped) return;
+  event.preventDefault();
+  stopped = true;
   tray.destroy();
-  void relay.stop();
+  relay.stop().finally(() => app.quit());
 });
