@@ -151,6 +151,23 @@ describe('settings UI', () => {
     await page.click('.reveal button:not(.button-primary)');
   });
 
+  it("binds a new key to a player chosen from the world's player list and to that world", async () => {
+    const world = (await relay.admin('GET', '/admin/status')).body.worlds[0];
+    const player = world.players.find((candidate: { role: number }) => candidate.role < 4);
+    await page.click('#new-key');
+    await page.waitForSelector('#key-name');
+    await page.type('#key-name', 'Player handout');
+    await page.select('#key-user', player.id);
+    await page.click(`input[name="worldIds"][value="${world.clientId}"]`);
+    await page.click('.key-form button[type="submit"]');
+    await page.waitForSelector('#revealed-key');
+    const record = (await relay.admin('GET', '/admin/keys')).body.keys.find((key: { name: string }) => key.name === 'Player handout');
+    expect(record).toMatchObject({ userId: player.id, worldIds: [world.clientId] });
+    await page.click('.reveal button:not(.button-primary)');
+    await waitForText(`Acts as ${player.name} · Only ${world.worldTitle}`);
+    await screenshot('keys');
+  });
+
   it('lists the API calls on the Activity page live, with the key name and no secrets', async () => {
     await openPage('activity');
     await page.waitForSelector('table[aria-label="Recent API calls"]');
@@ -233,6 +250,8 @@ describe('settings UI', () => {
       await openPage(id);
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await page.evaluate(() => document.documentElement.scrollWidth), id).toBeLessThanOrEqual(800);
+      const cramped = await page.$$eval('.card', (cards) => cards.filter((card) => card.scrollWidth > card.clientWidth + 1).length);
+      expect(cramped, `cards with a horizontal scrollbar on ${id}`).toBe(0);
     }
     await openPage('status');
     await screenshot('status-800x600');

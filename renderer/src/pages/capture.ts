@@ -42,7 +42,7 @@ function captureForm(settings: CaptureSettings): HTMLElement {
     h('div', { class: 'field-grid' },
       h('div', { class: 'field' }, h('label', { for: 'capture-user' }, 'User'), username),
       h('div', { class: 'field' }, h('label', { for: 'capture-password' }, 'Password'), password,
-        h('p', { class: 'hint' }, 'Kept encrypted with your system keychain.'))),
+        h('p', { class: 'hint' }, 'Stored encrypted and never shown again.'))),
     h('div', { class: 'form-actions' }, test, save),
     preview,
   );
