@@ -55,6 +55,7 @@ export const entityRoutes: Route[] = [
       override: flag().optional().describe('Replace a document with the same _id'),
     }),
     operation: 'create',
+    forwardsScopes: true,
     alsoRequires: (p) => (p.entityType === 'Macro' ? 'macro:write' : undefined),
   }),
   worldRoute({
@@ -64,6 +65,7 @@ export const entityRoutes: Route[] = [
     access: write,
     parameters: z.object({ ...target, data: record().describe('Changes') }).refine(uuidOrSelected, targetRequired),
     operation: 'update',
+    forwardsScopes: true,
   }),
   worldRoute({
     method: 'DELETE',
@@ -72,6 +74,7 @@ export const entityRoutes: Route[] = [
     access: write,
     parameters: z.object({ uuid: target.uuid, selected: target.selected }).refine(uuidOrSelected, targetRequired),
     operation: 'delete',
+    forwardsScopes: true,
   }),
   worldRoute({
     method: 'POST',

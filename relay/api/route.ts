@@ -48,6 +48,8 @@ export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends
   answerInRelay?: (parameters: z.output<S>, caller: Caller, services: RelayServices) => Promise<RelayBytes | undefined>;
   /** A scope needed on top of the route's own for some parameters (creating a Macro needs `macro:write`). */
   alsoRequires?: (parameters: z.output<S>) => Scope | undefined;
+  /** Send the key's scopes as `_scopes`: the module reads them only to guard macro writes, so only those routes do. */
+  forwardsScopes?: boolean;
   /** A body that is not JSON is taken as file bytes and handed to the schema as `fileData`, a data URL. */
   rawBodyAsFileData?: boolean;
 }

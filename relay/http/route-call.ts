@@ -60,7 +60,7 @@ export async function callWorld(route: WorldRoute, parameters: Fields, caller: C
   const world = resolveWorld(services.tabletop, caller.clientId, caller.key);
   const message: Fields = withoutUndefined(route.message ? route.message(parameters) : parameters);
   if (caller.userId !== undefined) message.userId = caller.userId;
-  if (caller.key) message._scopes = caller.key.scopes;
+  if (route.forwardsScopes && caller.key) message._scopes = caller.key.scopes;
   const timeoutMs = services.timeoutOverrideMs ?? route.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return { world, reply: await services.tabletop.request(world, route.operation, message, timeoutMs) };
 }

@@ -68,6 +68,23 @@ describe('Entity', () => {
     expect((await harness.post('/give', { fromUuid: thorin, toUuid: lyra })).body).toEqual({ error: "Either 'itemUuid' or 'itemName' is required" });
   });
 
+  it('sends the key\'s scopes to the world with entity writes only, where the module guards macros with them', async () => {
+    const seen: any[] = [];
+    const original = harness.world.handle.bind(harness.world);
+    harness.world.handle = async (request) => {
+      seen.push(request);
+      return original(request);
+    };
+    try {
+      await harness.get('/get', { uuid: goblin });
+      await harness.post('/create', { entityType: 'Item', data: { name: 'Pebble', type: 'loot' } });
+      expect(seen[0]._scopes).toBeUndefined();
+      expect(seen[1]._scopes).toContain('entity:write');
+    } finally {
+      harness.world.handle = original;
+    }
+  });
+
   it('a key bound to a player may change their own character but not a monster', async () => {
     const alice = await harness.keyWith(['entity:write', 'entity:read'], { userId: 'Alice' });
     const own = await harness.api(alice, 'POST', '/increase', { body: { uuid: thorin, attribute: 'system.attributes.hp.value', amount: 1 } });
