@@ -4,6 +4,7 @@ import { app, clipboard, ipcMain, safeStorage, shell } from 'electron';
 import { keyFileSecrets } from '../relay/capture/secrets.ts';
 import { createRelay } from '../relay/relay.ts';
 import { createAutostart } from './autostart.ts';
+import { electronLauncher } from './capture/electron-browser.ts';
 import { registerDesktopBridge } from './desktop-bridge.ts';
 import { createFileLogger } from './logger.ts';
 import { chooseSecrets } from './secrets.ts';
@@ -29,7 +30,8 @@ const dataDir = join(app.getPath('userData'), 'relay');
 const relay = createRelay({
   dataDir,
   port: store.get().port,
-  capture: { secrets: chooseSecrets(safeStorage, process.platform, () => keyFileSecrets(dataDir)) },
+  // Capture renders sheets in Electron's own Chromium, so the app needs no second browser installed.
+  capture: { launchBrowser: electronLauncher(), secrets: chooseSecrets(safeStorage, process.platform, () => keyFileSecrets(dataDir)) },
 });
 const { lanAccess, corsOrigins } = store.get();
 relay.services.settings.update({ lanAccess, corsOrigins });
