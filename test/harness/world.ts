@@ -1,6 +1,7 @@
 import { connectSandbox, createSandboxWorld, type SandboxLink, type SandboxWorld } from '../../sandbox/index.ts';
 import type { RelayOptions } from '../../relay/relay.ts';
 import type { Scope } from '../../relay/auth/scopes.ts';
+import type { WorldRequest } from '../../relay/protocol/messages.ts';
 import type { Answer, CallOptions } from './http.ts';
 import { EventStream } from './sse.ts';
 import { startTestRelay, type TestRelay } from './relay.ts';
@@ -52,6 +53,22 @@ export async function startRelayWithWorld(options: { seed?: number; relay?: Part
       await close();
     },
   });
+}
+
+/** Runs `body` while noting every request the world receives, then lets the world answer as before. */
+export async function requestsSeenDuring(harness: WorldHarness, body: () => Promise<unknown>): Promise<WorldRequest[]> {
+  const seen: WorldRequest[] = [];
+  const original = harness.world.handle.bind(harness.world);
+  harness.world.handle = async (request) => {
+    seen.push(request);
+    return original(request);
+  };
+  try {
+    await body();
+  } finally {
+    harness.world.handle = original;
+  }
+  return seen;
 }
 
 /** The uuid of the first search hit for an exact name. */

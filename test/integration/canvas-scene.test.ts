@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
+import { requestsSeenDuring, startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;
 beforeAll(async () => {
@@ -9,21 +9,14 @@ afterAll(() => harness.close());
 
 describe('Canvas', () => {
   it('lists the tokens of the active scene, with className sent for the module', async () => {
-    const seen: any[] = [];
-    const original = harness.world.handle.bind(harness.world);
-    harness.world.handle = async (request) => {
-      seen.push(request);
-      return original(request);
-    };
-    try {
-      const answer = await harness.get('/canvas/tokens');
-      expect(answer.status).toBe(200);
-      expect(answer.body).toMatchObject({ type: 'get-canvas-documents-result', documentType: 'tokens' });
-      expect(answer.body.data.length).toBe(7);
-      expect(seen[0]).toMatchObject({ type: 'get-canvas-documents', documentType: 'tokens', className: 'Token' });
-    } finally {
-      harness.world.handle = original;
-    }
+    let answer: any;
+    const [sent] = await requestsSeenDuring(harness, async () => {
+      answer = await harness.get('/canvas/tokens');
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ type: 'get-canvas-documents-result', documentType: 'tokens' });
+    expect(answer.body.data.length).toBe(7);
+    expect(sent).toMatchObject({ type: 'get-canvas-documents', documentType: 'tokens', className: 'Token' });
   });
 
   it('creates, updates and deletes a drawing', async () => {

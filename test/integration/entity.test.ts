@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
+import { requestsSeenDuring, startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;
 let goblin: string;
@@ -69,20 +69,12 @@ describe('Entity', () => {
   });
 
   it('sends the key\'s scopes to the world with entity writes only, where the module guards macros with them', async () => {
-    const seen: any[] = [];
-    const original = harness.world.handle.bind(harness.world);
-    harness.world.handle = async (request) => {
-      seen.push(request);
-      return original(request);
-    };
-    try {
+    const [read, write] = await requestsSeenDuring(harness, async () => {
       await harness.get('/get', { uuid: goblin });
       await harness.post('/create', { entityType: 'Item', data: { name: 'Pebble', type: 'loot' } });
-      expect(seen[0]._scopes).toBeUndefined();
-      expect(seen[1]._scopes).toContain('entity:write');
-    } finally {
-      harness.world.handle = original;
-    }
+    });
+    expect(read!._scopes).toBeUndefined();
+    expect(write!._scopes).toContain('entity:write');
   });
 
   it('a key bound to a player may change their own character but not a monster', async () => {

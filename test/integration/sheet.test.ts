@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
+import { requestsSeenDuring, startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;
 let thorin: string;
@@ -48,18 +48,8 @@ describe('Sheet', () => {
   });
 
   it('sends the defaults format png, quality 0.9 and scale 1 to the world', async () => {
-    const seen: any[] = [];
-    const original = harness.world.handle.bind(harness.world);
-    harness.world.handle = async (request) => {
-      if (request.type === 'sheet-screenshot') seen.push(request);
-      return original(request);
-    };
-    try {
-      await sheet({ uuid: thorin });
-      expect(seen[0]).toMatchObject({ uuid: thorin, format: 'png', quality: 0.9, scale: 1 });
-    } finally {
-      harness.world.handle = original;
-    }
+    const [sent] = await requestsSeenDuring(harness, () => sheet({ uuid: thorin }));
+    expect(sent).toMatchObject({ type: 'sheet-screenshot', uuid: thorin, format: 'png', quality: 0.9, scale: 1 });
   });
 
   it('selected=true captures the selected token, and actor=true its actor', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
+import { requestsSeenDuring, startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;
 beforeAll(async () => {
@@ -21,38 +21,22 @@ describe('Structure', () => {
   });
 
   it('GET /structure takes types as a comma list or a JSON array, sent to the world as an array', async () => {
-    const seen: unknown[] = [];
-    const original = harness.world.handle.bind(harness.world);
-    harness.world.handle = async (request) => {
-      if (request.type === 'structure') seen.push(request.types);
-      return original(request);
-    };
-    try {
-      const comma = await harness.get('/structure', { types: 'Actor,Item' });
-      const json = await harness.get('/structure', { types: '["Actor","Item"]' });
-      expect(seen).toEqual([['Actor', 'Item'], ['Actor', 'Item']]);
-      expect(comma.body.data).toEqual(json.body.data);
-      const types = new Set(Object.values(comma.body.data.folders).map((folder: any) => folder.type));
-      expect([...types].sort()).toEqual(['Actor', 'Item']);
-    } finally {
-      harness.world.handle = original;
-    }
+    let comma: any;
+    let json: any;
+    const seen = await requestsSeenDuring(harness, async () => {
+      comma = await harness.get('/structure', { types: 'Actor,Item' });
+      json = await harness.get('/structure', { types: '["Actor","Item"]' });
+    });
+    expect(seen.map((request) => request.types)).toEqual([['Actor', 'Item'], ['Actor', 'Item']]);
+    expect(comma.body.data).toEqual(json.body.data);
+    const types = new Set(Object.values(comma.body.data.folders).map((folder: any) => folder.type));
+    expect([...types].sort()).toEqual(['Actor', 'Item']);
   });
 
   it('GET /structure defaults recursiveDepth to 5 and includeEntityData and recursive to false', async () => {
-    const seen: any[] = [];
-    const original = harness.world.handle.bind(harness.world);
-    harness.world.handle = async (request) => {
-      if (request.type === 'structure') seen.push(request);
-      return original(request);
-    };
-    try {
-      await harness.get('/structure');
-      expect(seen[0]).toMatchObject({ recursiveDepth: 5, includeEntityData: false, recursive: false });
-      expect(seen[0].types).toHaveLength(8);
-    } finally {
-      harness.world.handle = original;
-    }
+    const [sent] = await requestsSeenDuring(harness, () => harness.get('/structure'));
+    expect(sent).toMatchObject({ type: 'structure', recursiveDepth: 5, includeEntityData: false, recursive: false });
+    expect(sent!.types).toHaveLength(8);
   });
 
   it('GET /structure rejects unknown document types and a bad depth', async () => {
