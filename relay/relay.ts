@@ -108,6 +108,10 @@ export function createRelay(options: RelayOptions): Relay {
     lanUrls: () => (onEveryAddress() ? lanAddresses().map(urlOf) : []),
     lanAccess: onEveryAddress,
     paused: () => paused,
+    setPaused: (on: boolean) => {
+      paused = on;
+      statusChanged();
+    },
   };
   const changes = new EventEmitter<{ status: [] }>();
   const statusChanged = () => changes.emit('status');
@@ -180,14 +184,8 @@ export function createRelay(options: RelayOptions): Relay {
         server.closeAllConnections();
       });
     },
-    pause: () => {
-      paused = true;
-      statusChanged();
-    },
-    resume: () => {
-      paused = false;
-      statusChanged();
-    },
+    pause: () => network.setPaused(true),
+    resume: () => network.setPaused(false),
     status: () => relayStatus(services),
     createAdminLoginUrl: () => `${network.url()}/admin/login?code=${services.adminSessions.issueLoginCode()}`,
   };

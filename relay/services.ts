@@ -18,6 +18,7 @@ export interface RelayNetwork {
   lanUrls(): string[];
   lanAccess(): boolean;
   paused(): boolean;
+  setPaused(on: boolean): void;
 }
 
 /** The parts of a running relay that route handlers use. */

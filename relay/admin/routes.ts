@@ -62,6 +62,28 @@ export const adminRoutes: Route[] = [
     handle: ({ parameters, services }) => ({ body: services.settings.update(withoutUndefined(parameters)) }),
   }),
   localRoute({
+    method: 'POST',
+    path: '/admin/pause',
+    summary: 'Stop answering API calls (503) while worlds stay connected',
+    access: admin,
+    parameters: none,
+    handle: ({ services }) => {
+      services.network.setPaused(true);
+      return { body: { paused: true } };
+    },
+  }),
+  localRoute({
+    method: 'POST',
+    path: '/admin/resume',
+    summary: 'Answer API calls again',
+    access: admin,
+    parameters: none,
+    handle: ({ services }) => {
+      services.network.setPaused(false);
+      return { body: { paused: false } };
+    },
+  }),
+  localRoute({
     method: 'GET',
     path: '/admin/activity',
     summary: 'The most recent API calls: time, key name, endpoint, status, duration',

@@ -75,6 +75,10 @@ describe('what the tray and the settings UI read', () => {
     expect((await harness.admin('GET', '/admin/status')).body).toMatchObject({ paused: true, worlds: [expect.objectContaining({ clientId: harness.clientId })] });
     harness.relay.resume();
     expect((await harness.get('/world-info')).status).toBe(200);
+    expect((await harness.admin('POST', '/admin/pause')).body).toEqual({ paused: true });
+    expect((await harness.get('/world-info')).status).toBe(503);
+    expect((await harness.admin('POST', '/admin/resume')).body).toEqual({ paused: false });
+    expect((await harness.get('/world-info')).status).toBe(200);
   });
 
   it('a one-time admin URL opens a settings session in a cookie, once', async () => {
