@@ -1,31 +1,13 @@
 // What the tray shows: the relay's /admin/status body and the app's own state. No Electron here.
+import type { RelayStatus, StatusWorld } from '../relay/admin/admin-types.ts';
+import type { PlayerListEntry } from '../relay/protocol/messages.ts';
 
-export interface TrayPlayer {
-  id: string;
-  name: string;
-  role: number;
-  active: boolean;
-}
+/** A world as the tray shows it: the status body's world, players optional. */
+export type TrayWorld = Omit<StatusWorld, 'players'> & { players?: PlayerListEntry[] };
 
-export interface TrayWorld {
-  clientId: string;
-  worldTitle?: string;
-  systemId?: string;
-  systemTitle?: string;
-  systemVersion?: string;
-  foundryVersion?: string;
-  connectedSince: string;
-  players?: TrayPlayer[];
-}
-
-export interface RelaySnapshot {
+export interface RelaySnapshot extends Pick<RelayStatus, 'eventStreams' | 'callsLastMinute' | 'url' | 'lan' | 'paused'> {
   worlds: TrayWorld[];
   pairRequests: unknown[];
-  eventStreams: number;
-  callsLastMinute: number;
-  url: string;
-  lan: { enabled: boolean; urls: string[] };
-  paused: boolean;
 }
 
 export interface TrayStatus {

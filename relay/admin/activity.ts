@@ -1,14 +1,8 @@
 import { EventEmitter } from 'node:events';
+import type { ActivityEntry } from './admin-types.ts';
 
-export interface ActivityEntry {
-  /** ISO time, as the settings UI shows it. */
-  time: string;
-  keyName: string | null;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-}
+export type { ActivityEntry };
+
 
 const KEPT_ENTRIES = 200;
 const WINDOW_SECONDS = 60;

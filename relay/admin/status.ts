@@ -1,7 +1,8 @@
 import type { PairRequest } from '../auth/pairing.ts';
 import type { RelayServices } from '../services.ts';
+import type { PairRequestView, RelayStatus } from './admin-types.ts';
 
-export function pairRequestView(request: PairRequest) {
+export function pairRequestView(request: PairRequest): PairRequestView {
   return {
     code: request.code,
     status: request.status,
@@ -13,7 +14,7 @@ export function pairRequestView(request: PairRequest) {
 }
 
 /** What the tray menu and the settings UI show about the running relay. */
-export function relayStatus(services: RelayServices) {
+export function relayStatus(services: RelayServices): RelayStatus {
   return {
     url: services.network.url(),
     lan: { enabled: services.network.lanAccess(), urls: services.network.lanUrls() },
@@ -30,5 +31,3 @@ export function relayStatus(services: RelayServices) {
     callsLastMinute: services.activity.callsLastMinute(),
   };
 }
-
-export type RelayStatus = ReturnType<typeof relayStatus>;

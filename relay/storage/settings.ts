@@ -1,17 +1,9 @@
 import { EventEmitter } from 'node:events';
 import { JsonFile } from './json-file.ts';
+import type { RelaySettings } from '../admin/admin-types.ts';
 
-/** What the GM can tune; kept in the data directory. */
-export interface RelaySettings {
-  /** Requests each API key may make per minute (burst included); 0 turns the limit off. */
-  requestsPerMinute: number;
-  /** Event streams each API key may hold open at once; 0 turns the cap off. */
-  streamsPerKey: number;
-  /** Listen on every address so tools on the LAN can reach the relay; off keeps it to this computer. */
-  lanAccess: boolean;
-  /** Web pages (origins) whose scripts may call the API; "*" allows any. */
-  corsOrigins: string[];
-}
+export type { RelaySettings };
+
 
 export const DEFAULT_SETTINGS: RelaySettings = {
   requestsPerMinute: 1200,

@@ -1,43 +1,11 @@
 // The admin API as the settings UI sees it. The session cookie from /admin/login authorises every call.
+import type { ActivityEntry, PairRequestView, RelaySettings, RelayStatus, StatusWorld } from '../../relay/admin/admin-types.ts';
+import type { PlayerListEntry } from '../../relay/protocol/messages.ts';
 
-export interface Player {
-  id: string;
-  name: string;
-  role: number;
-  active: boolean;
-}
-
-export interface World {
-  clientId: string;
-  worldId?: string;
-  worldTitle?: string;
-  systemId?: string;
-  systemTitle?: string;
-  systemVersion?: string;
-  foundryVersion?: string;
-  connectedSince: string;
-  players: Player[];
-}
-
-export interface PairRequest {
-  code: string;
-  status: string;
-  upgradeOnly: boolean;
-  world: { worldId?: string; worldTitle?: string; systemTitle?: string; systemId?: string; systemVersion?: string; foundryVersion?: string };
-  createdAt: string;
-  expiresAt: string;
-}
-
-export interface RelayStatus {
-  worlds: World[];
-  pairRequests: PairRequest[];
-  eventStreams: number;
-  pendingWorldRequests: number;
-  callsLastMinute: number;
-  url: string;
-  lan: { enabled: boolean; urls: string[] };
-  paused: boolean;
-}
+export type { ActivityEntry, RelaySettings, RelayStatus };
+export type Player = PlayerListEntry;
+export type World = StatusWorld;
+export type PairRequest = PairRequestView;
 
 export interface ApiKey {
   id: string;
@@ -52,22 +20,6 @@ export interface ApiKey {
 
 export interface NewKey extends ApiKey {
   key: string;
-}
-
-export interface RelaySettings {
-  requestsPerMinute: number;
-  streamsPerKey: number;
-  lanAccess: boolean;
-  corsOrigins: string[];
-}
-
-export interface ActivityEntry {
-  time: string;
-  keyName: string | null;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
 }
 
 export interface CaptureSettings {

@@ -1,0 +1,50 @@
+// The shapes the admin API answers with, free of any runtime import so the settings UI and the tray can share them.
+import type { PlayerListEntry, WorldMetadata } from '../protocol/messages.ts';
+
+export interface StatusWorld extends WorldMetadata {
+  clientId: string;
+  connectedSince: string;
+  players: PlayerListEntry[];
+}
+
+export interface PairRequestView {
+  code: string;
+  status: string;
+  upgradeOnly: boolean;
+  world: WorldMetadata & { worldId: string; serverFingerprint?: string; clientId?: string };
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface RelayStatus {
+  url: string;
+  lan: { enabled: boolean; urls: string[] };
+  paused: boolean;
+  worlds: StatusWorld[];
+  pairRequests: PairRequestView[];
+  eventStreams: number;
+  pendingWorldRequests: number;
+  callsLastMinute: number;
+}
+
+export interface ActivityEntry {
+  /** ISO time, as the settings UI shows it. */
+  time: string;
+  keyName: string | null;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+}
+
+/** What the GM can tune; kept in the data directory. */
+export interface RelaySettings {
+  /** Requests each API key may make per minute (burst included); 0 turns the limit off. */
+  requestsPerMinute: number;
+  /** Event streams each API key may hold open at once; 0 turns the cap off. */
+  streamsPerKey: number;
+  /** Listen on every address so tools on the LAN can reach the relay; off keeps it to this computer. */
+  lanAccess: boolean;
+  /** Web pages (origins) whose scripts may call the API; "*" allows any. */
+  corsOrigins: string[];
+}
