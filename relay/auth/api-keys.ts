@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { JsonFile } from '../storage/json-file.ts';
 import { hashSecret, randomSecret } from './secrets.ts';
 import type { Scope } from './scopes.ts';
@@ -31,7 +32,10 @@ export type ApiKeyView = Omit<ApiKeyRecord, 'hash'>;
 const KEY_PREFIX = 'ttr_';
 const RECENT_KEYS = 1024;
 
-export class ApiKeys {
+/** What happened to a key: its holder's open sockets and streams must end when it is revoked, rotated or changed. */
+export type ApiKeyChange = 'updated' | 'rotated' | 'revoked';
+
+export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKeyChange] }> {
   private readonly file: JsonFile<ApiKeyRecord[]>;
   private readonly byHash = new Map<string, ApiKeyRecord>();
   /** Keys seen recently, so a call costs no hashing; emptied whenever a key is revoked or replaced. */
@@ -40,6 +44,7 @@ export class ApiKeys {
   private readonly lastUsed = new Map<string, number>();
 
   constructor(path: string) {
+    super();
     this.file = new JsonFile(path);
     for (const record of this.file.read([])) this.byHash.set(record.hash, record);
   }
@@ -86,6 +91,7 @@ export class ApiKeys {
     if (changes.userId !== undefined) setOptional(record, 'userId', changes.userId || undefined);
     if (changes.worldIds !== undefined) setOptional(record, 'worldIds', changes.worldIds.length ? changes.worldIds : undefined);
     this.save();
+    this.emit('changed', id, 'updated');
     return this.viewOf(record);
   }
 
@@ -95,6 +101,7 @@ export class ApiKeys {
     this.byHash.delete(record.hash);
     this.recent.clear();
     this.save();
+    this.emit('changed', id, 'revoked');
     return true;
   }
 
@@ -109,6 +116,7 @@ export class ApiKeys {
     record.prefix = key.slice(0, KEY_PREFIX.length + 6);
     this.byHash.set(record.hash, record);
     this.save();
+    this.emit('changed', id, 'rotated');
     return { key, record: this.viewOf(record) };
   }
 

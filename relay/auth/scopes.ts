@@ -33,6 +33,7 @@ export const SCOPES = [
   'structure:read',
   'structure:write',
   'dnd5e',
+  'world:link',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
