@@ -15,7 +15,7 @@ export interface DesktopSettings {
 export const DESKTOP_DEFAULTS: DesktopSettings = {
   port: 3010,
   lanAccess: false,
-  corsOrigins: ['*'],
+  corsOrigins: [],
   startAtLogin: false,
 };
 

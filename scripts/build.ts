@@ -14,7 +14,7 @@ function writeAtomically(path: string, contents: Uint8Array | string): void {
   renameSync(`${path}.tmp`, path);
 }
 
-/** The settings UI as static files: index.html, app.js, styles.css, logo.svg. */
+/** The settings UI as static files: index.html, app.js, styles.css, logo.svg; no source maps. */
 export async function buildRenderer(outDir = RENDERER_OUT): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const bundle = await build({
@@ -24,10 +24,12 @@ export async function buildRenderer(outDir = RENDERER_OUT): Promise<void> {
     format: 'esm',
     target: 'es2022',
     minify: true,
-    sourcemap: 'linked',
+    // The relay serves this folder as it is, and it serves no source maps.
+    sourcemap: false,
     logLevel: 'warning',
     write: false,
   });
+  rmSync(join(outDir, 'app.js.map'), { force: true });
   for (const file of bundle.outputFiles) writeAtomically(file.path, file.contents);
   for (const file of ['index.html', 'styles.css', 'logo.svg']) writeAtomically(join(outDir, file), readFileSync(join(root, 'renderer', file)));
 }

@@ -1,18 +1,20 @@
 import { randomHex, sameSecret } from '../auth/secrets.ts';
 
 const LOGIN_CODE_LIFETIME_MS = 2 * 60_000;
+/** How long a settings UI session lasts: the cookie's Max-Age and the time after which the relay forgets it. */
+export const ADMIN_SESSION_LIFETIME_MS = 12 * 60 * 60_000;
 export const ADMIN_COOKIE = 'ttr_admin';
 
 /**
- * One-time login codes for the settings UI in a browser, traded for a session cookie. Sessions last as long as the
- * relay runs; the admin token itself never reaches the browser.
+ * One-time login codes for the settings UI in a browser, traded for a session cookie that expires after
+ * ADMIN_SESSION_LIFETIME_MS; the admin token itself never reaches the browser.
  */
 export class AdminSessions {
   private readonly codes = new Map<string, number>();
-  private readonly sessions = new Set<string>();
+  private readonly sessions = new Map<string, number>();
 
   issueLoginCode(now = Date.now()): string {
-    for (const [code, expiresAt] of this.codes) if (expiresAt <= now) this.codes.delete(code);
+    forgetExpired(this.codes, now);
     const code = randomHex(24);
     this.codes.set(code, now + LOGIN_CODE_LIFETIME_MS);
     return code;
@@ -23,15 +25,21 @@ export class AdminSessions {
     const expiresAt = this.codes.get(code);
     this.codes.delete(code);
     if (expiresAt === undefined || expiresAt <= now) return undefined;
+    forgetExpired(this.sessions, now);
     const session = randomHex(32);
-    this.sessions.add(session);
+    this.sessions.set(session, now + ADMIN_SESSION_LIFETIME_MS);
     return session;
   }
 
-  isSession(value: string): boolean {
-    for (const session of this.sessions) if (sameSecret(session, value)) return true;
+  isSession(value: string, now = Date.now()): boolean {
+    forgetExpired(this.sessions, now);
+    for (const session of this.sessions.keys()) if (sameSecret(session, value)) return true;
     return false;
   }
+}
+
+function forgetExpired(expiries: Map<string, number>, now: number): void {
+  for (const [value, expiresAt] of expiries) if (expiresAt <= now) expiries.delete(value);
 }
 
 export function cookieValue(header: string | undefined, name: string): string | undefined {

@@ -6,7 +6,8 @@ import { flag, oneOf, text, textList, wholeNumber } from '../api/parameters.ts';
 import { localRoute, type Route } from '../api/route.ts';
 import { pairRequestView, relayStatus } from './status.ts';
 import { openAdminFeed } from './admin-feed.ts';
-import { ADMIN_COOKIE } from './admin-sessions.ts';
+import { ADMIN_COOKIE, ADMIN_SESSION_LIFETIME_MS } from './admin-sessions.ts';
+import { isLoopback } from '../http/addresses.ts';
 
 const scopeList = textList().pipe(z.array(oneOf(SCOPES), { error: 'must list known scopes' }));
 
@@ -48,6 +49,7 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'PATCH',
     path: '/admin/settings',
+    from: 'body',
     summary: 'Change the settings; LAN access takes effect at once',
     access: admin,
     parameters: z.object({
@@ -64,6 +66,7 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/pause',
+    from: 'body',
     summary: 'Stop answering API calls (503) while worlds stay connected',
     access: admin,
     parameters: none,
@@ -75,6 +78,7 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/resume',
+    from: 'body',
     summary: 'Answer API calls again',
     access: admin,
     parameters: none,
@@ -108,10 +112,15 @@ export const adminRoutes: Route[] = [
     summary: 'Trade a one-time login code for a settings UI session, then open the UI',
     access: 'public',
     parameters: z.object({ code: text().describe('The code from the one-time admin URL') }),
-    handle: ({ parameters, services, response }) => {
+    handle: ({ parameters, request, services, response }) => {
+      if (!isLoopback(request.socket.remoteAddress)) {
+        throw new HttpError(403, 'Admin links work only in a browser on the computer running Tabletop Relay');
+      }
       const session = services.adminSessions.redeem(parameters.code);
       if (!session) throw new HttpError(401, 'This admin link was already used or has expired; ask Tabletop Relay for a new one');
-      response.cookie(ADMIN_COOKIE, session, { httpOnly: true, sameSite: 'strict', path: '/' }).redirect(303, '/admin/');
+      response
+        .cookie(ADMIN_COOKIE, session, { httpOnly: true, sameSite: 'strict', path: '/', maxAge: ADMIN_SESSION_LIFETIME_MS })
+        .redirect(303, '/admin/');
       return { body: undefined };
     },
   }),
@@ -134,6 +143,7 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/pair-requests/{code}/approve',
+    from: 'body',
     summary: 'Approve a pair request; the waiting module then receives its pairing code',
     access: admin,
     parameters: none,
@@ -142,6 +152,7 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/pair-requests/{code}/deny',
+    from: 'body',
     summary: 'Deny a pair request',
     access: admin,
     parameters: none,
@@ -150,6 +161,7 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/pairing-codes',
+    from: 'body',
     summary: "Issue a 6-character code to type into the module's Enter Code box",
     access: admin,
     parameters: z.object({ clientId: text().optional().describe('Add a browser to this already paired world') }),
@@ -172,6 +184,7 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/keys',
+    from: 'body',
     summary: 'Create an API key; the full key is in this answer only',
     access: admin,
     parameters: z.object({ ...keyFields, scopes: keyFields.scopes.default([...DEFAULT_SCOPES]) }),
@@ -183,6 +196,7 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'PATCH',
     path: '/admin/keys/{id}',
+    from: 'body',
     summary: "Change a key's name, scopes or bindings",
     access: admin,
     parameters: z.object({
@@ -198,6 +212,7 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/keys/{id}/rotate',
+    from: 'body',
     summary: 'Replace a key with a new one; the old one stops working at once',
     access: admin,
     parameters: none,
@@ -209,6 +224,7 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'DELETE',
     path: '/admin/keys/{id}',
+    from: 'body',
     summary: 'Revoke a key',
     access: admin,
     parameters: none,
@@ -228,6 +244,7 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'DELETE',
     path: '/admin/connection-tokens/{id}',
+    from: 'body',
     summary: 'Revoke a connection token and disconnect the world using it',
     access: admin,
     parameters: none,

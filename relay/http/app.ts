@@ -49,7 +49,7 @@ export function buildRouter(routes: readonly Route[], services: RelayServices, b
   return router;
 }
 
-/** Callers' browsers (the Foundry page while pairing, overlays, web tools) may call the API; the admin API stays same-origin. */
+/** The Foundry page may call the pairing paths; other web pages only from the origins the GM allowed; the admin API never. */
 function cors(services: RelayServices): RequestHandler {
   return (request, response, next) => {
     if (ADMIN_PATHS.some((prefix) => request.path.startsWith(prefix))) {
@@ -83,11 +83,21 @@ function answerCors(origin: string, request: Request, response: Response, next: 
     .end();
 }
 
-/** The settings UI's files, from the renderer build, for browsers on this computer only. */
+/** The settings UI's own policy (renderer/index.html), plus what a meta tag cannot say: no page may frame it. */
+const ADMIN_PAGE_HEADERS = {
+  'Content-Security-Policy':
+    "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/** The settings UI's files, from the renderer build, for browsers on this computer only; never framed, no source maps. */
 function adminPages(): RequestHandler {
   const files = express.static(RENDERER_DIR, { index: 'index.html', fallthrough: true });
   return (request, response, next) => {
-    if (request.method !== 'GET' || !isLoopback(request.socket.remoteAddress)) {
+    response.set(ADMIN_PAGE_HEADERS);
+    if (request.method !== 'GET' || !isLoopback(request.socket.remoteAddress) || request.path.endsWith('.map')) {
       next();
       return;
     }

@@ -5,11 +5,12 @@ import type { RelaySettings } from '../admin/admin-types.ts';
 export type { RelaySettings };
 
 
+/** No web origin is allowed until the GM adds one (the pairing paths answer the Foundry page whatever this says). */
 export const DEFAULT_SETTINGS: RelaySettings = {
   requestsPerMinute: 1200,
   streamsPerKey: 20,
   lanAccess: false,
-  corsOrigins: ['*'],
+  corsOrigins: [],
 };
 
 /** The stored settings over the defaults, with this run's overrides (command line, tests) on top but never stored. */

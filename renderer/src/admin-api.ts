@@ -44,26 +44,32 @@ export function whenSignedOut(handler: () => void): void {
   onSignedOut = handler;
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** The relay takes admin changes only as a JSON body, so every change sends one, if only `{}`. */
+async function send(method: string, path: string, body?: unknown): Promise<Response> {
+  const isChange = method !== 'GET';
   const response = await fetch(path, {
     method,
     credentials: 'same-origin',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: isChange ? { 'content-type': 'application/json' } : {},
+    body: isChange ? JSON.stringify(body ?? {}) : undefined,
   });
   if (response.status === 401) onSignedOut();
   if (!response.ok) {
     const answer = (await response.json().catch(() => ({}))) as { error?: string };
     throw new ApiError(response.status, answer.error ?? `The relay answered ${response.status}`);
   }
-  return (await response.json()) as T;
+  return response;
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await (await send(method, path, body)).json()) as T;
 }
 
 export const admin = {
   status: () => call<RelayStatus>('GET', '/admin/status'),
   approve: (code: string) => call<PairRequest>('POST', `/admin/pair-requests/${encodeURIComponent(code)}/approve`),
   deny: (code: string) => call<PairRequest>('POST', `/admin/pair-requests/${encodeURIComponent(code)}/deny`),
-  pairingCode: () => call<{ code: string; expiresAt: string; expiresIn: number }>('POST', '/admin/pairing-codes', {}),
+  pairingCode: () => call<{ code: string; expiresAt: string; expiresIn: number }>('POST', '/admin/pairing-codes'),
   keys: () => call<{ keys: ApiKey[] }>('GET', '/admin/keys'),
   scopes: () => call<{ scopes: string[]; defaultScopes: string[] }>('GET', '/admin/scopes'),
   createKey: (key: { name: string; scopes: string[]; userId?: string; worldIds?: string[] }) => call<NewKey>('POST', '/admin/keys', key),
@@ -74,12 +80,5 @@ export const admin = {
   activity: () => call<{ entries: ActivityEntry[] }>('GET', '/admin/activity'),
   capture: () => call<CaptureSettings>('GET', '/admin/capture'),
   saveCapture: (settings: { foundryUrl: string; username: string; password?: string }) => call<CaptureSettings>('PUT', '/admin/capture', settings),
-  async testCapture(): Promise<Blob> {
-    const response = await fetch('/admin/capture/test', { method: 'POST', credentials: 'same-origin' });
-    if (!response.ok) {
-      const answer = (await response.json().catch(() => ({}))) as { error?: string };
-      throw new ApiError(response.status, answer.error ?? `The relay answered ${response.status}`);
-    }
-    return response.blob();
-  },
+  testCapture: async (): Promise<Blob> => (await send('POST', '/admin/capture/test')).blob(),
 };

@@ -136,16 +136,20 @@ describe('errors before any world is involved', () => {
     expect(answer.body.example).toContain('/structure?path=');
   });
 
-  it('opens CORS to callers and exposes the image headers', async () => {
-    const preflight = await fetch(`${harness.baseUrl}/sheet`, {
+  it('opens CORS to the origins the GM allowed and exposes the image headers', async () => {
+    const preflight = () => fetch(`${harness.baseUrl}/sheet`, {
       method: 'OPTIONS',
       headers: { origin: 'http://localhost:30000', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
     });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
-    expect(preflight.headers.get('access-control-allow-headers')).toContain('X-API-Key');
+    expect((await preflight()).headers.get('access-control-allow-origin')).toBeNull();
+    await harness.admin('PATCH', '/admin/settings', { corsOrigins: ['http://localhost:30000'] });
+    const allowed = await preflight();
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:30000');
+    expect(allowed.headers.get('access-control-allow-headers')).toContain('X-API-Key');
     const answer = await harness.api(undefined, 'GET', '/api/status');
     expect(answer.headers.get('access-control-expose-headers')).toContain('X-Image-Width');
+    await harness.admin('PATCH', '/admin/settings', { corsOrigins: [] });
   });
 });
 

@@ -88,7 +88,7 @@ describe('what the tray and the settings UI read', () => {
     expect(login.status).toBe(303);
     expect(login.headers.get('location')).toBe('/admin/');
     const cookie = login.headers.get('set-cookie')!;
-    expect(cookie).toMatch(/^ttr_admin=[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(cookie).toMatch(/^ttr_admin=[0-9a-f]{64}; Max-Age=43200; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Strict$/);
     const withCookie = await call(harness.baseUrl, 'GET', '/admin/keys', { headers: { cookie: cookie.split(';')[0]! } });
     expect(withCookie.status).toBe(200);
     const again = await fetch(url, { redirect: 'manual' });

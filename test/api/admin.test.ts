@@ -27,6 +27,7 @@ describe('the admin API', () => {
 
   it('refuses requests that do not come from loopback, even with the token', () => {
     const fromLan = {
+      method: 'GET',
       socket: { remoteAddress: '::ffff:192.168.1.20' },
       headers: { authorization: `Bearer ${harness.relay.adminToken}` },
     } as unknown as Request;

@@ -23,11 +23,11 @@ vi.mock('electron-store', () => ({
 const { DESKTOP_DEFAULTS, openDesktopStore } = await import('../../main/store.ts');
 
 describe('desktop settings store', () => {
-  it('starts on 3010, this computer only, any origin, no autostart', () => {
+  it('starts on 3010, this computer only, no web origin, no autostart', () => {
     expect(DESKTOP_DEFAULTS).toEqual({
       port: 3010,
       lanAccess: false,
-      corsOrigins: ['*'],
+      corsOrigins: [],
       startAtLogin: false,
     });
     expect(openDesktopStore().get()).toEqual(DESKTOP_DEFAULTS);
