@@ -25,7 +25,7 @@ export async function startDemoWorld(relay: Relay, seed: number): Promise<DemoWo
   const { token } = services.connectionTokens.issue(SANDBOX_CLIENT_ID, 'Sandbox world', 'demo');
   const link = await connectSandbox(world, { relayUrl: relay.url.replace(/^http/, 'ws'), clientId: SANDBOX_CLIENT_ID, token, reconnect: true });
   world.startAmbientActivity();
-  const { key } = services.keys.create({ name: 'Demo key', scopes: SCOPES.filter((scope) => scope !== 'execute-js') });
+  const { key } = services.keys.create({ name: 'Demo key', scopes: SCOPES.filter((scope) => scope !== 'execute-js' && scope !== 'world:link') });
   const web = await startCaptureAgainstSandbox(relay, seed);
   return {
     apiKey: key,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { withoutUndefined } from '../objects.ts';
 import { DEFAULT_SCOPES, SCOPES } from '../auth/scopes.ts';
+import { refuseMixedWorldLink } from '../auth/world-link.ts';
 import { HttpError } from '../http/errors.ts';
 import { flag, oneOf, text, textList, wholeNumber } from '../api/parameters.ts';
 import { localRoute, type Route } from '../api/route.ts';
@@ -189,6 +190,7 @@ export const adminRoutes: Route[] = [
     access: admin,
     parameters: z.object({ ...keyFields, scopes: keyFields.scopes.default([...DEFAULT_SCOPES]) }),
     handle: ({ parameters, services }) => {
+      refuseMixedWorldLink(parameters.scopes);
       const { key, record } = services.keys.create(parameters);
       return { status: 201, body: { ...record, key } };
     },
@@ -205,9 +207,10 @@ export const adminRoutes: Route[] = [
       userId: keyFields.userId,
       worldIds: keyFields.worldIds,
     }),
-    handle: ({ parameters, request, services }) => ({
-      body: services.keys.update(String(request.params.id), parameters) ?? notFound('API key'),
-    }),
+    handle: ({ parameters, request, services }) => {
+      refuseMixedWorldLink(parameters.scopes);
+      return { body: services.keys.update(String(request.params.id), parameters) ?? notFound('API key') };
+    },
   }),
   localRoute({
     method: 'POST',

@@ -15,6 +15,7 @@ const MAX_FRAME_BYTES = 256 * 1024 * 1024;
 export class ClientApi {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
   private readonly services: RelayServices;
+  private readonly sessions = new Set<ClientSession>();
 
   constructor(services: RelayServices) {
     this.services = services;
@@ -29,6 +30,11 @@ export class ClientApi {
       if (typeof headerKey === 'string' && headerKey !== '') this.admit(webSocket, headerKey, defaultClientId);
       else this.awaitAuthFrame(webSocket, defaultClientId);
     });
+  }
+
+  /** Tells every socket opened with this API key why it ends, and closes it: the key was revoked, rotated or changed. */
+  endSessionsOf(keyId: string, reason: string): void {
+    for (const session of this.sessions) if (session.keyId === keyId) session.endForKeyChange(reason);
   }
 
   close(): void {
@@ -52,15 +58,20 @@ export class ClientApi {
   }
 
   private admit(socket: WebSocket, apiKey: string, clientId: string | undefined): void {
-    if (!this.services.keys.verify(apiKey)) {
+    const key = this.services.keys.verify(apiKey);
+    if (!key) {
       socket.close(CloseCode.noAuth, 'Invalid API key');
       return;
     }
-    const session = new ClientSession(socket, apiKey, clientId, this.services);
+    const session = new ClientSession(socket, { apiKey, keyId: key.id }, clientId, this.services);
+    this.sessions.add(session);
     socket.on('message', (data, isBinary) => {
       if (!isBinary) session.receive(data.toString());
     });
-    socket.on('close', () => session.end());
+    socket.on('close', () => {
+      this.sessions.delete(session);
+      session.end();
+    });
     session.send({ type: 'connected', clientId: clientId ?? null, supportedTypes: SUPPORTED_TYPES, eventChannels: EVENT_CHANNELS });
   }
 }

@@ -7,7 +7,7 @@ import { STREAM_CHANNEL } from '../events/streams.ts';
 import { HttpError } from '../http/errors.ts';
 import { tooManyRequests } from '../http/rate-limit.ts';
 import { callWorld, parseParameters, prepareStream, requireScope, takeCaller, type Fields } from '../http/route-call.ts';
-import type { EventChannel } from '../protocol/messages.ts';
+import { CloseCode, type EventChannel } from '../protocol/messages.ts';
 import type { RelayServices } from '../services.ts';
 
 const MAX_IN_FLIGHT = 100;
@@ -33,14 +33,17 @@ export const SUPPORTED_TYPES = ['ping', 'subscribe', 'unsubscribe', ...WORLD_ROU
 export class ClientSession {
   private readonly socket: WebSocket;
   private readonly apiKey: string;
+  /** The id of the socket's API key, so changing or revoking the key can end the socket. */
+  readonly keyId: string;
   private readonly defaultClientId: string | undefined;
   private readonly services: RelayServices;
   private readonly subscriptions = new Map<EventChannel, () => void>();
   private inFlight = 0;
 
-  constructor(socket: WebSocket, apiKey: string, defaultClientId: string | undefined, services: RelayServices) {
+  constructor(socket: WebSocket, key: { apiKey: string; keyId: string }, defaultClientId: string | undefined, services: RelayServices) {
     this.socket = socket;
-    this.apiKey = apiKey;
+    this.apiKey = key.apiKey;
+    this.keyId = key.keyId;
     this.defaultClientId = defaultClientId;
     this.services = services;
   }
@@ -62,6 +65,13 @@ export class ClientSession {
   end(): void {
     for (const unsubscribe of this.subscriptions.values()) unsubscribe();
     this.subscriptions.clear();
+  }
+
+  /** Says why in a last frame, ends the subscriptions at once and closes the socket with 4002. */
+  endForKeyChange(reason: string): void {
+    this.send({ type: 'error', status: 401, error: reason });
+    this.end();
+    this.socket.close(CloseCode.noAuth, reason);
   }
 
   private async dispatch(type: string, message: Fields): Promise<void> {
@@ -129,7 +139,7 @@ export class ClientSession {
   private currentKey(): ApiKeyRecord {
     const key = this.services.keys.verify(this.apiKey);
     if (!key) {
-      this.socket.close(4002, 'API key revoked');
+      this.socket.close(CloseCode.noAuth, 'API key revoked');
       throw new HttpError(401, 'Invalid API key');
     }
     return key;

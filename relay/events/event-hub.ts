@@ -81,6 +81,15 @@ export class EventHub {
     }
   }
 
+  /** Ends every stream held by this API key at once, e.g. when the key is revoked, rotated or changed. */
+  closeOwnedBy(ownerId: string): void {
+    for (const subscriber of [...this.all()]) {
+      if (subscriber.ownerId !== ownerId) continue;
+      this.unsubscribe(subscriber);
+      subscriber.close();
+    }
+  }
+
   close(): void {
     clearInterval(this.keepalive);
     for (const subscriber of [...this.all()]) subscriber.close();

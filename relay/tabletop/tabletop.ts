@@ -24,11 +24,19 @@ export interface TokenGrant {
   name: string;
 }
 
+/** A `world:link` API key that lets a 2.x module connect as one world. */
+export interface LinkGrant {
+  keyId: string;
+  name: string;
+}
+
+type Grant = { handshake: 'token'; tokenId: string; tokenName: string } | { handshake: 'legacy-key'; keyId: string; tokenName: string };
+
 export interface TabletopOptions {
   /** Looks up a 3.x connection token. */
   verifyToken(token: string): TokenGrant | undefined;
-  /** Whether a 2.x module may connect as this client id with this API key. */
-  verifyLegacyKey(key: string, clientId: string): boolean;
+  /** The grant of a 2.x module's API key for this client id, or undefined when the key may not link this world. */
+  verifyLegacyKey(key: string, clientId: string): LinkGrant | undefined;
   authTimeoutMs?: number;
   heartbeatIntervalMs?: number;
 }
@@ -102,6 +110,13 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
     }
   }
 
+  /** Closes the 2.x world linked with this API key, e.g. when the GM revokes the key; 1008 tells the module to stop. */
+  disconnectKey(keyId: string, reason: string): void {
+    for (const world of this.connected.values()) {
+      if (world.keyId === keyId) world.close(CloseCode.policyViolation, reason);
+    }
+  }
+
   close(): void {
     clearInterval(this.heartbeat);
     for (const socket of this.server.clients) socket.terminate();
@@ -121,11 +136,12 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
   private authenticate(socket: WebSocket, upgrade: WorldUpgrade): void {
     socket.on('error', () => socket.terminate());
     if (upgrade.legacyKey !== undefined) {
-      if (!this.options.verifyLegacyKey(upgrade.legacyKey, upgrade.clientId)) {
+      const link = this.options.verifyLegacyKey(upgrade.legacyKey, upgrade.clientId);
+      if (!link) {
         socket.close(CloseCode.policyViolation, 'Invalid API key');
         return;
       }
-      this.admit(socket, upgrade, { handshake: 'legacy-key' });
+      this.admit(socket, upgrade, { handshake: 'legacy-key', keyId: link.keyId, tokenName: link.name });
       return;
     }
     const timer = setTimeout(() => socket.close(CloseCode.noAuth, 'Authentication timeout'), this.options.authTimeoutMs);
@@ -150,20 +166,17 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
     socket.once('close', () => clearTimeout(timer));
   }
 
-  private admit(
-    socket: WebSocket,
-    upgrade: WorldUpgrade,
-    grant: { handshake: 'token' | 'legacy-key'; tokenId?: string; tokenName?: string },
-  ): void {
+  private admit(socket: WebSocket, upgrade: WorldUpgrade, grant: Grant): void {
     if (socket.readyState !== socket.OPEN) return;
     const existing = this.connected.get(upgrade.clientId);
-    if (existing?.open && existing.remoteAddress !== upgrade.remoteAddress) {
+    if (existing?.open && !mayReplace(existing, upgrade, grant)) {
       socket.close(CloseCode.duplicateConnection, 'Client ID already connected');
       return;
     }
     if (existing) {
       this.forget(existing, CloseCode.normal);
-      existing.close(CloseCode.normal, 'Replaced by reconnect');
+      const byToken = existing.handshake === 'legacy-key' && grant.handshake === 'token';
+      existing.close(CloseCode.normal, byToken ? 'Replaced by the world connecting with its connection token' : 'Replaced by reconnect');
     }
     const world = new WorldConnection({ socket, ...upgrade, ...grant });
     this.connected.set(world.clientId, world);
@@ -224,6 +237,15 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
       socket.ping('keepalive');
     }
   }
+}
+
+/**
+ * Whether a new socket may take a connected world's place. A world holding its connection token is never displaced
+ * by a 2.x key, and displaces one whatever its address; between equals, only a reconnect from the same address wins.
+ */
+function mayReplace(existing: WorldConnection, upgrade: WorldUpgrade, grant: Grant): boolean {
+  if (existing.handshake !== grant.handshake) return grant.handshake === 'token';
+  return existing.remoteAddress === upgrade.remoteAddress;
 }
 
 function playersOf(users: unknown): PlayerListEntry[] {

@@ -13,6 +13,8 @@ export class WorldConnection {
   /** Which connection token opened this socket, so revoking the token can close it. */
   readonly tokenId: string | undefined;
   readonly tokenName: string | undefined;
+  /** Which `world:link` API key opened this socket (2.x), so revoking or changing the key can close it. */
+  readonly keyId: string | undefined;
   readonly connectedSince = new Date();
   /** Epoch ms of the last frame; a number, as it changes on every frame. */
   lastSeen = Date.now();
@@ -27,6 +29,7 @@ export class WorldConnection {
     handshake: Handshake;
     tokenId?: string;
     tokenName?: string;
+    keyId?: string;
   }) {
     this.socket = options.socket;
     this.clientId = options.clientId;
@@ -35,6 +38,7 @@ export class WorldConnection {
     this.handshake = options.handshake;
     this.tokenId = options.tokenId;
     this.tokenName = options.tokenName;
+    this.keyId = options.keyId;
   }
 
   get open(): boolean {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCOPES, type Scope } from '../../relay/auth/scopes.ts';
-import { startTestRelay, type TestRelay } from '../harness/relay.ts';
+import type { Scope } from '../../relay/auth/scopes.ts';
+import { startTestRelay, TOOL_SCOPES, type TestRelay } from '../harness/relay.ts';
 import { allRoutes } from '../../relay/api/index.ts';
 
 // The scope table of relay-http-interface.md "Authentication", plus GET /clients.
@@ -58,7 +58,7 @@ describe('API keys', () => {
   });
 
   it.each(SCOPE_OF_ENDPOINT)('%s %s needs the scope %s and says so', async (method, path, scope) => {
-    const withoutScope = await harness.createKey({ scopes: SCOPES.filter((candidate) => candidate !== scope) });
+    const withoutScope = await harness.createKey({ scopes: TOOL_SCOPES.filter((candidate) => candidate !== scope) });
     const refused = await harness.api(withoutScope, method, path);
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: `API key lacks required scope: ${scope}`, requiredScope: scope });
@@ -167,7 +167,7 @@ describe('every scoped route of every group', () => {
     for (const route of scoped) {
       const scope = (route.access as { scope: Scope }).scope;
       const path = route.path.replace(/\{documentType\}/, 'tokens').replace(/\{(\w+)\}/g, 'x');
-      const without = await harness.createKey({ scopes: SCOPES.filter((candidate) => candidate !== scope) });
+      const without = await harness.createKey({ scopes: TOOL_SCOPES.filter((candidate) => candidate !== scope) });
       const refused = await harness.api(without, route.method, path);
       expect(refused.status, `${route.method} ${route.path}`).toBe(403);
       expect(refused.body.error).toBe(`API key lacks required scope: ${scope}`);

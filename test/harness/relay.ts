@@ -5,13 +5,16 @@ import { createRelay, type Relay, type RelayOptions } from '../../relay/relay.ts
 import { SCOPES, type Scope } from '../../relay/auth/scopes.ts';
 import { call, type Answer, type CallOptions } from './http.ts';
 
+/** A `world:link` key holds no other scope, so "every scope" for a tool's key means all the others. */
+export const TOOL_SCOPES = SCOPES.filter((scope) => scope !== 'world:link');
+
 export interface TestRelay {
   relay: Relay;
   baseUrl: string;
   wsUrl: string;
   dataDir: string;
   admin<T = any>(method: string, path: string, body?: unknown): Promise<Answer<T>>;
-  /** Creates a key through the admin API. */
+  /** Creates a key through the admin API; by default with every scope a tool's key can hold (all but world:link). */
   createKey(options?: { scopes?: readonly Scope[]; userId?: string; worldIds?: string[]; name?: string }): Promise<string>;
   api<T = any>(key: string | undefined, method: string, path: string, options?: CallOptions): Promise<Answer<T>>;
   restart(): Promise<void>;
@@ -37,7 +40,7 @@ export async function startTestRelay(options: Partial<RelayOptions> = {}): Promi
     dataDir,
     admin: (method, path, body) =>
       call(relay.url, method, path, { body, headers: { authorization: `Bearer ${relay.adminToken}` } }),
-    async createKey({ scopes = SCOPES, userId, worldIds, name = 'test key' } = {}) {
+    async createKey({ scopes = TOOL_SCOPES, userId, worldIds, name = 'test key' } = {}) {
       const answer = await harness.admin('POST', '/admin/keys', { name, scopes, userId, worldIds });
       if (answer.status !== 201) throw new Error(`key creation failed: ${answer.text}`);
       return answer.body.key as string;

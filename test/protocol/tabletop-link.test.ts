@@ -166,13 +166,14 @@ describe('module-protocol §2.7: unsolicited messages from the world', () => {
 });
 
 describe('module-protocol §3.7: the 2.x handshake', () => {
-  it('accepts a world that puts a valid API key in the URL, without an auth frame', async () => {
-    const key = await harness.createKey({ scopes: ['roll:read'] });
+  it('accepts a world that puts its "Connect a 2.x module" key in the URL, without an auth frame', async () => {
+    const key = (await harness.admin('POST', '/admin/world-links', { clientId: 'foundry-gm0001' })).body.key;
     const world = openWorld({ ...metadata, id: 'foundry-gm0001', token: key });
     await world.opened;
     await world.next((m) => m.type === 'auth-success');
     expect(harness.relay.services.tabletop.world('foundry-gm0001')).toBeDefined();
-    const pending = harness.api(key, 'GET', '/rolls');
+    const tool = await harness.createKey({ scopes: ['roll:read'] });
+    const pending = harness.api(tool, 'GET', '/rolls');
     const request = await world.next((m) => m.type === 'rolls');
     world.send({ type: 'rolls-result', requestId: request.requestId, data: [] });
     expect((await pending).body).toEqual({ type: 'rolls-result', requestId: request.requestId, data: [] });
@@ -184,8 +185,8 @@ describe('module-protocol §3.7: the 2.x handshake', () => {
     expect(await world.closed).toEqual({ code: 1008, reason: 'Invalid API key' });
   });
 
-  it('refuses a key bound to a tabletop user, which belongs to a player tool rather than a world', async () => {
-    const key = await harness.createKey({ scopes: ['roll:read'], userId: 'Alice' });
+  it('refuses a world:link key bound to a tabletop user, which belongs to a player rather than a world', async () => {
+    const key = await harness.createKey({ scopes: ['world:link'], userId: 'Alice', worldIds: ['foundry-gm0001'] });
     const world = openWorld({ ...metadata, id: 'foundry-gm0001', token: key });
     expect((await world.closed).code).toBe(1008);
   });

@@ -209,18 +209,25 @@ describe('settings UI', () => {
     expect((await relay.api(undefined, 'GET', '/clients')).status).toBe(401);
   }, 20_000);
 
-  it('saves the rate limit and the allowed browser origins', async () => {
+  it('saves the rate limit and the allowed browser origins, none until the GM adds one, * only with a warning', async () => {
     await page.$eval('#rate-limit', (input) => { (input as HTMLInputElement).value = ''; });
     await page.type('#rate-limit', '90');
     await page.click('form[aria-labelledby="limits-title"] button[type="submit"]');
     await waitForText('Limits saved');
-    await page.click('label[for="cors-only"]');
-    await page.type('#cors-origins', 'https://overlay.example\nhttp://localhost:5173');
+    expect(await page.$eval('#cors-only', (input) => (input as HTMLInputElement).checked)).toBe(true);
+    expect(await page.$eval('#cors-origins', (input) => (input as HTMLTextAreaElement).value)).toBe('');
+    expect(await page.$eval('#cors-any-warning', (warning) => (warning as HTMLElement).offsetParent === null)).toBe(true);
+    await page.click('label[for="cors-any"]');
+    expect(await page.$eval('#cors-any-warning', (warning) => (warning as HTMLElement).innerText)).toContain('Any web page');
+    await screenshot('access-cors-any');
+    await page.click('button[data-origin="http://localhost:30000"]');
+    expect(await page.$eval('#cors-only', (input) => (input as HTMLInputElement).checked)).toBe(true);
+    await page.type('#cors-origins', '\nhttps://overlay.example');
     await page.click('form[aria-labelledby="cors-title"] button[type="submit"]');
     await waitForText('2 origins allowed');
     expect((await relay.admin('GET', '/admin/settings')).body).toMatchObject({
       requestsPerMinute: 90,
-      corsOrigins: ['https://overlay.example', 'http://localhost:5173'],
+      corsOrigins: ['http://localhost:30000', 'https://overlay.example'],
     });
   });
 
