@@ -4,11 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { allRoutes } from './api/index.ts';
-import { ApiKeys, type ApiKeyChange } from './auth/api-keys.ts';
+import { ApiKeys } from './auth/api-keys.ts';
 import { ConnectionTokens } from './auth/connection-tokens.ts';
 import { KnownWorlds } from './auth/known-worlds.ts';
 import { Pairing } from './auth/pairing.ts';
-import { linksWorld } from './auth/world-link.ts';
 import { loadAdminToken } from './admin/admin-token.ts';
 import { ActivityLog } from './admin/activity.ts';
 import { AdminSessions } from './admin/admin-sessions.ts';
@@ -63,12 +62,6 @@ export interface Relay {
   createAdminLoginUrl(): string;
 }
 
-const KEY_CHANGE_REASON: Record<ApiKeyChange, string> = {
-  revoked: 'API key revoked',
-  rotated: 'API key rotated: use the new key',
-  updated: 'API key changed: connect again to use its new scopes and bindings',
-};
-
 const LOOPBACK = '127.0.0.1';
 const EVERY_ADDRESS = '0.0.0.0';
 
@@ -77,6 +70,10 @@ function lanAddresses(): string[] {
     .flat()
     .filter((address) => address !== undefined && !address.internal && address.family === 'IPv4')
     .map((address) => address!.address);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 export function createRelay(options: RelayOptions): Relay {
@@ -91,7 +88,7 @@ export function createRelay(options: RelayOptions): Relay {
     },
     verifyLegacyKey: (apiKey, clientId) => {
       const record = keys.verify(apiKey);
-      return record && linksWorld(record, clientId) ? { keyId: record.id, name: record.name } : undefined;
+      return record !== undefined && !record.userId && (!record.worldIds || record.worldIds.includes(clientId));
     },
     authTimeoutMs: options.authTimeoutMs,
     heartbeatIntervalMs: options.heartbeatIntervalMs,
@@ -102,7 +99,7 @@ export function createRelay(options: RelayOptions): Relay {
   );
   tabletop.on('push', (clientId, message) => events.publish(clientId, message));
   tabletop.on('world-connected', (world) =>
-    knownWorlds.remember({ clientId: world.clientId, ...world.metadata, lastSeen: new Date().toISOString() }),
+    knownWorlds.connected({ clientId: world.clientId, ...world.metadata, lastSeen: new Date().toISOString() }, world.handshake === 'token'),
   );
   const settings = new Settings(join(options.dataDir, 'settings.json'), options.settings);
   const hostNow = () => options.host ?? (settings.get().lanAccess ? EVERY_ADDRESS : LOOPBACK);
@@ -148,16 +145,6 @@ export function createRelay(options: RelayOptions): Relay {
   server = createServer(createApp(allRoutes, services, options.bodyLimitBytes));
   server.keepAliveTimeout = 65_000;
   const clientApi = new ClientApi(services);
-  keys.on('changed', (id, change) => {
-    const reason = KEY_CHANGE_REASON[change];
-    // /ws/api first: its sessions drop their subscriptions as they close, so the hub then holds only SSE streams.
-    clientApi.endSessionsOf(id, reason);
-    events.closeOwnedBy(id);
-    // A 2.x world stays linked through a rename; any other change that leaves the key unable to link it ends the link.
-    const key = change === 'updated' ? keys.list().find((candidate) => candidate.id === id) : undefined;
-    const stillLinked = key !== undefined && tabletop.worlds().some((world) => world.keyId === id && linksWorld(key, world.clientId));
-    if (!stillLinked) tabletop.disconnectKey(id, change === 'updated' ? 'API key no longer links this world' : reason);
-  });
   server.on('upgrade', (request, socket, head) => {
     if (request.url?.split('?')[0] === CLIENT_API_PATH) clientApi.handleUpgrade(request, socket, head);
     else tabletop.handleUpgrade(request, socket, head);
@@ -191,13 +178,15 @@ export function createRelay(options: RelayOptions): Relay {
       return network.url();
     },
     start: () => listen(options.port ?? DEFAULT_PORT),
+    // Never throws: quitting must always work, whatever failed on the way (a full or read-only disk, the browser).
     stop: async () => {
-      await services.capture?.close();
+      await services.capture?.close().catch((error: unknown) => console.error(`While stopping, the capture browser failed to close: ${messageOf(error)}`));
       await new Promise<void>((resolve) => {
         events.close();
         clientApi.close();
         tabletop.close();
         keys.flush();
+        knownWorlds.flush();
         server.close(() => resolve());
         server.closeAllConnections();
       });

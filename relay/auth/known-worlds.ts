@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { JsonFile } from '../storage/json-file.ts';
 import { withoutUndefined } from '../objects.ts';
 import { randomHex } from './secrets.ts';
@@ -6,13 +7,17 @@ import type { WorldMetadata } from '../protocol/messages.ts';
 export interface KnownWorld extends WorldMetadata {
   clientId: string;
   serverFingerprint?: string;
+  /** The Foundry address the GM gave for this world: the only page a GM session for it may open. */
+  foundryUrl?: string;
   lastSeen?: string;
 }
 
-/** Every world that was ever paired with this relay, so a world keeps its client id across pairings and restarts. */
+/** Every world paired with this relay and not forgotten, so a world keeps its client id across pairings and restarts. */
 export class KnownWorlds {
   private readonly file: JsonFile<KnownWorld[]>;
-  private readonly byClientId = new Map<string, KnownWorld>();
+  private byClientId = new Map<string, KnownWorld>();
+  /** Last-seen times change on every connection: they are stored with the next real change, or at stop. */
+  private lastSeenUnstored = false;
 
   constructor(path: string) {
     this.file = new JsonFile(path);
@@ -38,10 +43,74 @@ export class KnownWorlds {
     return `fvtt_${randomHex(8)}`;
   }
 
+  /** Adds or updates a world; the file is written only when more than its last-seen time changed. */
   remember(world: KnownWorld): void {
-    const merged: KnownWorld = { ...this.byClientId.get(world.clientId), ...withoutUndefined(world), clientId: world.clientId };
-    this.byClientId.set(world.clientId, merged);
-    this.file.write(this.list());
+    const current = this.byClientId.get(world.clientId);
+    const merged: KnownWorld = { ...current, ...withoutUndefined(world), clientId: world.clientId };
+    const next = new Map(this.byClientId).set(world.clientId, merged);
+    if (current && isDeepStrictEqual(withoutLastSeen(current), withoutLastSeen(merged))) {
+      this.byClientId = next;
+      this.lastSeenUnstored ||= merged.lastSeen !== current.lastSeen;
+      return;
+    }
+    this.store(next);
+  }
+
+  /**
+   * A world connected. It is remembered only when paired (it opened the link with a connection token, or is known
+   * already), so made-up client ids leave no trace. Never throws: a failure to store costs only what the world said.
+   */
+  connected(world: KnownWorld, withConnectionToken: boolean): void {
+    if (!withConnectionToken && !this.byClientId.has(world.clientId)) return;
+    try {
+      this.remember(world);
+    } catch (error) {
+      console.error(`Could not store what world ${world.clientId} said about itself: ${messageOf(error)}`);
+    }
+  }
+
+  /** Sets the Foundry address the GM gave for a world. Undefined when the world is not known. */
+  setFoundryUrl(clientId: string, foundryUrl: string): KnownWorld | undefined {
+    const current = this.byClientId.get(clientId);
+    if (!current) return undefined;
+    const updated: KnownWorld = { ...current, foundryUrl };
+    this.store(new Map(this.byClientId).set(clientId, updated));
+    return updated;
+  }
+
+  /** Forgets a world; undefined when it was not known. */
+  forget(clientId: string): KnownWorld | undefined {
+    const current = this.byClientId.get(clientId);
+    if (!current) return undefined;
+    const next = new Map(this.byClientId);
+    next.delete(clientId);
+    this.store(next);
+    return current;
+  }
+
+  /** Stores last-seen times not yet written; at stop. Never throws: a failure costs only those times. */
+  flush(): void {
+    if (!this.lastSeenUnstored) return;
+    try {
+      this.store(this.byClientId);
+    } catch (error) {
+      console.error(`Could not store when worlds were last seen: ${messageOf(error)}`);
+    }
+  }
+
+  /** Writes the next state, then makes it current: a failed write changes nothing. */
+  private store(next: Map<string, KnownWorld>): void {
+    this.file.write([...next.values()]);
+    this.byClientId = next;
+    this.lastSeenUnstored = false;
   }
 }
 
+function withoutLastSeen(world: KnownWorld): Omit<KnownWorld, 'lastSeen'> {
+  const { lastSeen: _lastSeen, ...rest } = world;
+  return rest;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

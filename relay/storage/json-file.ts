@@ -1,45 +1,180 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { HttpError } from '../http/errors.ts';
+
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
+
+/**
+ * A store could not be written, so nothing was changed. It is an HttpError so that whichever call caused the write
+ * (HTTP or /ws/api) answers 507 or 500 with what went wrong, without a case of its own in every error handler.
+ */
+export class StorageWriteError extends HttpError {
+  readonly code: string | undefined;
+
+  constructor(path: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const diskFull = code !== undefined && DISK_FULL_CODES.has(code);
+    super(
+      diskFull ? 507 : 500,
+      diskFull
+        ? `The disk is full: nothing was changed. Free some space on the disk that holds ${dirname(path)}, then try again`
+        : `Tabletop Relay could not write its data directory ${dirname(path)} (${code ?? String(cause)}): nothing was changed`,
+    );
+    this.code = code;
+  }
+}
 
 /**
  * One JSON document on disk, replaced atomically: the new text goes to a temporary file that is flushed and then
  * renamed over the old one, so a crash at any moment leaves either the old or the new document, never a mix.
+ * The document it replaces stays as `<file>.bak`, the last good copy read when the file itself is missing or damaged.
  */
 export class JsonFile<T> {
   readonly path: string;
+  readonly backupPath: string;
   private readonly mode: number;
+  /** Set when the last read came from the backup: the damaged file must not then become the backup. */
+  private fileDamaged = false;
 
   constructor(path: string, options: { mode?: number } = {}) {
     this.path = path;
+    this.backupPath = `${path}.bak`;
     this.mode = options.mode ?? 0o600;
+    this.removeLeftoverTemporaries();
   }
 
   read(fallback: T): T {
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fallback;
-      throw error;
+    const current = readJson<T>(this.path);
+    if (current.ok) return current.value;
+    const backup = readJson<T>(this.backupPath);
+    if (backup.ok) {
+      this.fileDamaged = true;
+      if (current.problem === 'invalid') console.warn(`${this.path} was damaged; Tabletop Relay started from its last good copy`);
+      return backup.value;
     }
+    if (current.problem === 'missing') return fallback;
+    throw new Error(`${this.path} is not valid JSON; restore it from a backup or delete it to start afresh`);
+  }
+
+  /** Replaces the document, or throws StorageWriteError and leaves the previous one as it was. */
+  write(value: T): void {
+    const bytes = Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
+    const temporary = `${this.path}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new Error(`${this.path} is not valid JSON; restore it from a backup or delete it to start afresh`);
+      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+      writeTemporary(temporary, bytes, this.mode);
+      if (!this.fileDamaged) this.keepBackup();
+      renameSync(temporary, this.path);
+    } catch (error) {
+      removeQuietly(temporary);
+      throw new StorageWriteError(this.path, error);
+    }
+    this.fileDamaged = false;
+    flushDirectory(dirname(this.path));
+  }
+
+  /** The current document becomes the backup; a hard link costs no disk space, a copy is for file systems without links. */
+  private keepBackup(): void {
+    rmSync(this.backupPath, { force: true });
+    try {
+      linkSync(this.path, this.backupPath);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      copyBackup(this.path, this.backupPath);
     }
   }
 
-  write(value: T): void {
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    const temporary = `${this.path}.${randomBytes(6).toString('hex')}.tmp`;
-    const descriptor = openSync(temporary, 'w', this.mode);
+  /** Temporary files left by a crash in the middle of a write. */
+  private removeLeftoverTemporaries(): void {
+    const prefix = `${basename(this.path)}.`;
+    let names: string[];
     try {
-      writeSync(descriptor, `${JSON.stringify(value, null, 2)}\n`);
+      names = readdirSync(dirname(this.path));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name.startsWith(prefix) && /^[0-9a-f]{12}\.tmp$/.test(name.slice(prefix.length))) removeQuietly(join(dirname(this.path), name));
+    }
+  }
+}
+
+/** A half-written copy must not pass for a good one. */
+function copyBackup(from: string, to: string): void {
+  try {
+    copyFileSync(from, to);
+  } catch (error) {
+    removeQuietly(to);
+    throw error;
+  }
+}
+
+/** For clean-up on the way out of a failure, which must not hide the failure itself (a read-only directory refuses both). */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Left for the clean-up at the next start.
+  }
+}
+
+type ReadResult<T> = { ok: true; value: T } | { ok: false; problem: 'missing' | 'invalid' };
+
+function readJson<T>(path: string): ReadResult<T> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: false, problem: 'missing' };
+    throw error;
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as T };
+  } catch {
+    return { ok: false, problem: 'invalid' };
+  }
+}
+
+/** Writes every byte and flushes them, or throws: a short write (a full disk) never passes for a whole one. */
+function writeTemporary(path: string, bytes: Buffer, mode: number): void {
+  const descriptor = openSync(path, 'w', mode);
+  try {
+    let written = 0;
+    while (written < bytes.length) {
+      const count = writeSync(descriptor, bytes, written, bytes.length - written);
+      if (count <= 0) throw Object.assign(new Error('No byte could be written'), { code: 'ENOSPC' });
+      written += count;
+    }
+    fsyncSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/** Makes the rename itself durable. Best effort: the rename has taken effect, and Windows cannot open a directory. */
+function flushDirectory(directory: string): void {
+  if (process.platform === 'win32') return;
+  try {
+    const descriptor = openSync(directory, 'r');
+    try {
       fsyncSync(descriptor);
     } finally {
       closeSync(descriptor);
     }
-    renameSync(temporary, this.path);
+  } catch {
+    // Some file systems refuse fsync on a directory; the document is already in place.
   }
 }

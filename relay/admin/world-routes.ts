@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { text } from '../api/parameters.ts';
+import { localRoute, type Route } from '../api/route.ts';
+import type { KnownWorld } from '../auth/known-worlds.ts';
+import { HttpError } from '../http/errors.ts';
+import { CloseCode } from '../protocol/messages.ts';
+import type { RelayServices } from '../services.ts';
+import type { KnownWorldView } from './admin-types.ts';
+
+const admin = 'admin' as const;
+const clientId = text().max(200).describe("The world's client id, as GET /admin/worlds lists it");
+const foundryUrl = text()
+  .max(2000)
+  .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, { error: 'must be an http(s) URL such as http://localhost:30000' })
+  .describe("The world's Foundry address, e.g. http://localhost:30000");
+
+function viewOf(world: KnownWorld, services: RelayServices): KnownWorldView {
+  return { ...world, connected: services.tabletop.world(world.clientId) !== undefined };
+}
+
+function worldNotFound(): never {
+  throw new HttpError(404, 'No known world with this client id; GET /admin/worlds lists them');
+}
+
+/** The worlds the relay remembers from pairing: list them, give each its Foundry address, forget one. */
+export const worldRoutes: Route[] = [
+  localRoute({
+    method: 'GET',
+    path: '/admin/worlds',
+    summary: 'The paired worlds the relay remembers, with whether each is connected now',
+    access: admin,
+    parameters: z.object({}),
+    handle: ({ services }) => ({ body: { worlds: services.knownWorlds.list().map((world) => viewOf(world, services)) } }),
+  }),
+  localRoute({
+    method: 'PATCH',
+    path: '/admin/worlds/{clientId}',
+    from: 'body',
+    summary: "Set the world's Foundry address, the only page a GM session for this world may open",
+    access: admin,
+    parameters: z.object({
+      clientId,
+      foundryUrl,
+    }),
+    handle: ({ parameters, services }) => ({
+      body: viewOf(services.knownWorlds.setFoundryUrl(parameters.clientId, parameters.foundryUrl) ?? worldNotFound(), services),
+    }),
+  }),
+  localRoute({
+    method: 'DELETE',
+    path: '/admin/worlds/{clientId}',
+    from: 'body',
+    summary: "Forget a world: its connection tokens are revoked and it is disconnected; it must pair again to come back",
+    access: admin,
+    parameters: z.object({ clientId }),
+    handle: ({ parameters, services }) => {
+      if (!services.knownWorlds.get(parameters.clientId)) worldNotFound();
+      forgetWorld(parameters.clientId, services);
+      return { body: { forgotten: true } };
+    },
+  }),
+];
+
+/** Tokens first: once they are gone the world cannot come back, even if forgetting it then fails to be stored. */
+function forgetWorld(worldClientId: string, services: RelayServices): void {
+  for (const token of services.connectionTokens.list()) {
+    if (token.clientId === worldClientId) services.connectionTokens.revoke(token.id);
+  }
+  services.tabletop.world(worldClientId)?.close(CloseCode.noAuth, 'The game master forgot this world in Tabletop Relay');
+  services.knownWorlds.forget(worldClientId);
+}
