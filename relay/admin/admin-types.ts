@@ -12,6 +12,10 @@ export interface PairRequestView {
   status: string;
   upgradeOnly: boolean;
   world: WorldMetadata & { worldId: string; serverFingerprint?: string; clientId?: string };
+  /** The address the request came from. */
+  source: string;
+  /** The paired world this request matches (same client id, fingerprint or world id): approving adds this browser to it. */
+  pairedWorld?: { clientId: string; worldTitle?: string };
   createdAt: string;
   expiresAt: string;
 }
@@ -26,6 +30,13 @@ export interface RelayStatus {
   pendingWorldRequests: number;
   callsLastMinute: number;
 }
+
+/**
+ * The admin feed's `status` event: the status without the pair requests, sent only when it changed. The requests come
+ * as `pair-requests` (the whole waiting list, once when the feed opens) and `pair-request` (one request that appeared or
+ * changed; any status but pending takes it off the list).
+ */
+export type LiveStatus = Omit<RelayStatus, 'pairRequests'>;
 
 export interface ActivityEntry {
   /** ISO time, as the settings UI shows it. */
@@ -47,14 +58,4 @@ export interface RelaySettings {
   lanAccess: boolean;
   /** Web pages (origins) whose scripts may call the API; "*" allows any. */
   corsOrigins: string[];
-}
-
-/** A paired world the relay remembers (GET /admin/worlds), whether or not it is connected now. */
-export interface KnownWorldView extends WorldMetadata {
-  clientId: string;
-  serverFingerprint?: string;
-  /** The Foundry address the GM gave for this world. */
-  foundryUrl?: string;
-  lastSeen?: string;
-  connected: boolean;
 }

@@ -5,7 +5,7 @@ import { refuseMixedWorldLink } from '../auth/world-link.ts';
 import { HttpError } from '../http/errors.ts';
 import { flag, oneOf, text, textList, wholeNumber } from '../api/parameters.ts';
 import { localRoute, type Route } from '../api/route.ts';
-import { pairRequestView, relayStatus } from './status.ts';
+import { pairRequestView, pairRequestViews, relayStatus } from './status.ts';
 import { openAdminFeed } from './admin-feed.ts';
 import { ADMIN_COOKIE, ADMIN_SESSION_LIFETIME_MS } from './admin-sessions.ts';
 import { isLoopback } from '../http/addresses.ts';
@@ -99,7 +99,7 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'GET',
     path: '/admin/events',
-    summary: 'Server-Sent Events: status whenever it changes, activity for each API call',
+    summary: 'Server-Sent Events: status when it changes, pair-requests once then each pair-request that changes, activity for each API call',
     access: admin,
     parameters: none,
     handle: ({ services, response }) => {
@@ -139,7 +139,7 @@ export const adminRoutes: Route[] = [
     summary: 'Pair requests waiting for a decision',
     access: admin,
     parameters: none,
-    handle: ({ services }) => ({ body: { pairRequests: services.pairing.pending().map(pairRequestView) } }),
+    handle: ({ services }) => ({ body: { pairRequests: pairRequestViews(services) } }),
   }),
   localRoute({
     method: 'POST',
@@ -148,7 +148,7 @@ export const adminRoutes: Route[] = [
     summary: 'Approve a pair request; the waiting module then receives its pairing code',
     access: admin,
     parameters: none,
-    handle: ({ request, services }) => ({ body: pairRequestView(services.pairing.approve(String(request.params.code))) }),
+    handle: ({ request, services }) => ({ body: pairRequestView(services.pairing.approve(String(request.params.code)), services) }),
   }),
   localRoute({
     method: 'POST',
@@ -157,13 +157,13 @@ export const adminRoutes: Route[] = [
     summary: 'Deny a pair request',
     access: admin,
     parameters: none,
-    handle: ({ request, services }) => ({ body: pairRequestView(services.pairing.deny(String(request.params.code))) }),
+    handle: ({ request, services }) => ({ body: pairRequestView(services.pairing.deny(String(request.params.code)), services) }),
   }),
   localRoute({
     method: 'POST',
     path: '/admin/pairing-codes',
     from: 'body',
-    summary: "Issue a 6-character code to type into the module's Enter Code box",
+    summary: "Issue a 6-character code to type into the module's Enter Code box; with clientId it pairs only that world",
     access: admin,
     parameters: z.object({ clientId: text().optional().describe('Add a browser to this already paired world') }),
     handle: ({ parameters, services }) => {
