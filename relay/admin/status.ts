@@ -1,20 +1,27 @@
 import type { PairRequest } from '../auth/pairing.ts';
 import type { RelayServices } from '../services.ts';
-import type { PairRequestView, RelayStatus } from './admin-types.ts';
+import type { LiveStatus, PairRequestView, RelayStatus } from './admin-types.ts';
 
-export function pairRequestView(request: PairRequest): PairRequestView {
+export function pairRequestView(request: PairRequest, services: RelayServices): PairRequestView {
+  const paired = services.pairing.pairedWorldOf(request.world);
   return {
     code: request.code,
     status: request.status,
     upgradeOnly: request.upgradeOnly,
     world: request.world,
+    source: request.source,
+    ...(paired ? { pairedWorld: { clientId: paired.clientId, worldTitle: paired.worldTitle } } : {}),
     createdAt: new Date(request.createdAt).toISOString(),
     expiresAt: new Date(request.expiresAt).toISOString(),
   };
 }
 
-/** What the tray menu and the settings UI show about the running relay. */
-export function relayStatus(services: RelayServices): RelayStatus {
+export function pairRequestViews(services: RelayServices): PairRequestView[] {
+  return services.pairing.pending().map((request) => pairRequestView(request, services));
+}
+
+/** The status without the pair requests, which the admin feed sends as events of their own. */
+export function liveStatus(services: RelayServices): LiveStatus {
   return {
     url: services.network.url(),
     lan: { enabled: services.network.lanAccess(), urls: services.network.lanUrls() },
@@ -25,9 +32,13 @@ export function relayStatus(services: RelayServices): RelayStatus {
       connectedSince: world.connectedSince.toISOString(),
       players: world.players,
     })),
-    pairRequests: services.pairing.pending().map(pairRequestView),
     eventStreams: services.events.total(),
     pendingWorldRequests: services.tabletop.pending.size,
     callsLastMinute: services.activity.callsLastMinute(),
   };
+}
+
+/** What the tray menu and the settings UI show about the running relay. */
+export function relayStatus(services: RelayServices): RelayStatus {
+  return { ...liveStatus(services), pairRequests: pairRequestViews(services) };
 }

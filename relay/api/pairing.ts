@@ -2,12 +2,28 @@ import { z } from 'zod';
 import { flag, text } from './parameters.ts';
 import { localRoute, type Route } from './route.ts';
 import { HttpError } from '../http/errors.ts';
-import type { Request } from 'express';
+import { originOf } from '../http/request-gate.ts';
+import { RetryLater, sourceAddress } from '../auth/pairing-limits.ts';
+import type { Request, Response } from 'express';
 
 const optionalText = () => z.string({ error: 'must be a string' }).max(500, { error: 'is too long' }).optional();
 
 function origin(request: Request): string {
   return `${request.protocol}://${request.get('host') ?? 'localhost'}`;
+}
+
+/** Runs a pairing step; a 429 from the attempt limits carries its Retry-After header. */
+function limited<T>(response: Response, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof RetryLater) response.setHeader('Retry-After', error.retryAfterSeconds);
+    throw error;
+  }
+}
+
+function sourceOf(request: Request): string {
+  return sourceAddress(request.socket.remoteAddress);
 }
 
 // The endpoints the unmodified module calls while pairing (module-protocol.md §3.3–§3.5). They take no key: the GM's
@@ -16,7 +32,7 @@ export const pairingRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/auth/pair-request',
-    summary: 'A world asks to pair; the GM approves it in Tabletop Relay',
+    summary: 'A world asks to pair; the GM approves it in Tabletop Relay (the same world asking again gets its waiting request)',
     access: 'public',
     from: 'body',
     parameters: z.object({
@@ -30,10 +46,10 @@ export const pairingRoutes: Route[] = [
       clientId: optionalText(),
       upgradeOnly: flag().default(false),
     }),
-    handle: ({ parameters: { upgradeOnly, ...world }, services, request }) => {
-      const pairRequest = services.pairing.request(world, upgradeOnly);
+    handle: ({ parameters: { upgradeOnly, ...world }, services, request, response }) => {
+      const { request: pairRequest, created } = limited(response, () => services.pairing.request(world, { upgradeOnly, source: sourceOf(request) }));
       return {
-        status: 201,
+        status: created ? 201 : 200,
         body: {
           code: pairRequest.code,
           pairUrl: `${origin(request)}/pair/${pairRequest.code}`,
@@ -50,8 +66,8 @@ export const pairingRoutes: Route[] = [
     summary: 'Whether the GM approved a pair request; an approval carries the pairing code once',
     access: 'public',
     parameters: z.object({}),
-    handle: ({ request, services }) => {
-      const pairRequest = services.pairing.poll(String(request.params.code));
+    handle: ({ request, response, services }) => {
+      const pairRequest = limited(response, () => services.pairing.poll(String(request.params.code), sourceOf(request)));
       const body: Record<string, unknown> = { status: pairRequest.status };
       if (pairRequest.status === 'approved') {
         if (pairRequest.upgradeOnly) body.upgraded = true;
@@ -74,8 +90,10 @@ export const pairingRoutes: Route[] = [
       existingClientId: optionalText(),
       serverOrigin: optionalText(),
     }),
-    handle: ({ parameters, services, request }) => {
-      const { token, clientId } = services.pairing.exchange({ ...parameters, userAgent: request.get('user-agent') });
+    handle: ({ parameters, services, request, response }) => {
+      const pageOrigin = originOf(request.get('origin')) ?? originOf(parameters.serverOrigin);
+      const exchange = { ...parameters, userAgent: request.get('user-agent'), origin: pageOrigin };
+      const { token, clientId } = limited(response, () => services.pairing.exchange(exchange, sourceOf(request)));
       const relayUrl = `${origin(request).replace(/^http/, 'ws')}/relay`;
       return { body: { token, clientId, relayUrl } };
     },

@@ -1,12 +1,25 @@
 import { EventEmitter } from 'node:events';
-import { randomCode } from './secrets.ts';
+import { randomCode, randomHex } from './secrets.ts';
 import type { ConnectionTokens } from './connection-tokens.ts';
-import type { KnownWorlds } from './known-worlds.ts';
+import type { KnownWorld, KnownWorlds } from './known-worlds.ts';
 import { HttpError } from '../http/errors.ts';
+import { CodeGuessLimits, RetryLater, SourceBuckets } from './pairing-limits.ts';
 
 const REQUEST_LIFETIME_MS = 10 * 60_000;
 const APPROVED_CODE_LIFETIME_MS = 5 * 60_000;
 const ISSUED_CODE_LIFETIME_MS = 10 * 60_000;
+
+/** The module only polls the request code, never shows it for typing, so it can be long enough not to be guessed. */
+const REQUEST_CODE_LENGTH = 16;
+/** The module's "Enter Code" box takes exactly 6 characters (module-protocol.md §3.4): the attempt limits guard these. */
+const PAIRING_CODE_LENGTH = 6;
+
+/** Pair requests waiting for the GM, from everyone together and from one address. */
+export const MAX_PENDING_REQUESTS = 20;
+export const MAX_PENDING_PER_SOURCE = 3;
+/** Pair requests one address may send: this many at once, then one more every REQUEST_REFILL_MS. */
+export const REQUEST_BURST = 10;
+export const REQUEST_REFILL_MS = 6_000;
 
 export type PairRequestStatus = 'pending' | 'approved' | 'denied' | 'exchanged' | 'expired';
 
@@ -27,15 +40,27 @@ export interface PairRequest {
   status: PairRequestStatus;
   world: PairingWorld;
   upgradeOnly: boolean;
+  /** The address the request came from, shown to the GM. */
+  source: string;
   createdAt: number;
   expiresAt: number;
   pairingCode?: string;
 }
 
+/**
+ * What a pairing code may be redeemed for. `request`: the world of an approved pair request, and the paired world the
+ * GM was shown it matches, if any. `world`: the paired world the GM issued the code for. `new`: a code the GM issued
+ * without naming a world; it pairs a world the relay does not know yet, or re-pairs one that proves it is that world.
+ */
+type CodeBinding =
+  | { kind: 'request'; world: PairingWorld; pairedClientId?: string }
+  | { kind: 'world'; clientId: string }
+  | { kind: 'new' };
+
 interface PairingCode {
   code: string;
   expiresAt: number;
-  clientId?: string;
+  binding: CodeBinding;
   used: boolean;
 }
 
@@ -47,16 +72,25 @@ export interface PairingExchange {
   existingClientId?: string;
   serverOrigin?: string;
   userAgent?: string;
+  /** The Foundry page's origin, kept with the token so /relay admits that page. */
+  origin?: string;
+}
+
+function forbidden(message: string): never {
+  throw new HttpError(403, `${message}. The code was not used up.`);
 }
 
 /**
  * Pair requests (the module's "Pair" button) and pairing codes (its "Enter Code" box). The GM approves requests and
  * issues codes through the admin API; the world exchanges a code for its connection token.
- * Emits 'changed' whenever a request appears or changes, so the tray can show it.
+ * Emits 'changed' with the request whenever one appears or changes (also when it expires), so the tray can show it.
  */
-export class Pairing extends EventEmitter {
+export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
   private readonly requests = new Map<string, PairRequest>();
   private readonly codes = new Map<string, PairingCode>();
+  private readonly expiryTimers = new Map<string, NodeJS.Timeout>();
+  private readonly requestBuckets = new SourceBuckets(REQUEST_BURST, REQUEST_REFILL_MS);
+  private readonly guesses = new CodeGuessLimits();
   private readonly tokens: ConnectionTokens;
   private readonly worlds: KnownWorlds;
 
@@ -66,25 +100,59 @@ export class Pairing extends EventEmitter {
     this.worlds = worlds;
   }
 
-  request(world: PairingWorld, upgradeOnly: boolean, now = Date.now()): PairRequest {
+  /**
+   * A world asks to pair. The same world asking again from the same address while its request waits gets that request
+   * back (`created: false`); otherwise the per-address rate and the caps on waiting requests apply (429).
+   */
+  request(world: PairingWorld, options: { upgradeOnly: boolean; source: string }, now = Date.now()): { request: PairRequest; created: boolean } {
     this.forgetExpired(now);
+    const limited = this.requestBuckets.take(options.source, now);
+    if (!limited.allowed) {
+      throw new RetryLater('Too many pair requests from this address; try again in {seconds} s', limited.retryAfterSeconds);
+    }
+    const pending = this.pending(now);
+    const fromSource = pending.filter((request) => request.source === options.source);
+    const same = fromSource.find((request) => request.upgradeOnly === options.upgradeOnly && sameRequestedWorld(request.world, world));
+    if (same) return { request: same, created: false };
+    if (fromSource.length >= MAX_PENDING_PER_SOURCE) {
+      throw new RetryLater(
+        `${MAX_PENDING_PER_SOURCE} pair requests from this address are already waiting; approve or deny them in Tabletop Relay's settings, or try again in {seconds} s`,
+        (fromSource[0]!.expiresAt - now) / 1000,
+      );
+    }
+    if (pending.length >= MAX_PENDING_REQUESTS) {
+      throw new RetryLater(
+        `${MAX_PENDING_REQUESTS} pair requests are already waiting; deny the ones you do not know in Tabletop Relay's settings, or try again in {seconds} s`,
+        (pending[0]!.expiresAt - now) / 1000,
+      );
+    }
     const request: PairRequest = {
-      code: this.unusedCode(8, this.requests),
+      code: this.unusedCode(REQUEST_CODE_LENGTH, this.requests),
       status: 'pending',
       world,
-      upgradeOnly,
+      upgradeOnly: options.upgradeOnly,
+      source: options.source,
       createdAt: now,
       expiresAt: now + REQUEST_LIFETIME_MS,
     };
     this.requests.set(request.code, request);
+    this.expireLater(request, now);
     this.emit('changed', request);
-    return request;
+    return { request, created: true };
   }
 
-  /** The request as the polling module sees it; an approved code is handed out once, then the request counts as exchanged. */
-  poll(code: string, now = Date.now()): PairRequest {
-    const request = this.requestOf(code, now);
-    const seen = { ...request };
+  /**
+   * The request as the polling module sees it; an approved code is handed out once, then the request counts as exchanged.
+   * Unknown codes count as wrong guesses of the source.
+   */
+  poll(code: string, source: string, now = Date.now()): PairRequest {
+    this.guesses.check(source, now);
+    const request = this.requests.get(code.trim().toUpperCase());
+    if (!request) {
+      this.guesses.failed(source, now);
+      throw new HttpError(404, 'Unknown pairing request; start pairing again from the module');
+    }
+    const seen = { ...this.refreshed(request, now) };
     if (request.status === 'approved') request.status = 'exchanged';
     return seen;
   }
@@ -93,12 +161,22 @@ export class Pairing extends EventEmitter {
     return [...this.requests.values()].filter((request) => this.refreshed(request, now).status === 'pending');
   }
 
+  /** The paired world a request's world matches by client id, fingerprint or world id: approving it adds a browser to that world. */
+  pairedWorldOf(world: PairingWorld): KnownWorld | undefined {
+    const byClientId = world.clientId ? this.worlds.get(world.clientId) : undefined;
+    if (byClientId) return byClientId;
+    const known = this.worlds.list();
+    const byFingerprint = world.serverFingerprint ? known.find((entry) => entry.serverFingerprint === world.serverFingerprint) : undefined;
+    return byFingerprint ?? known.find((entry) => entry.worldId === world.worldId);
+  }
+
   approve(code: string, now = Date.now()): PairRequest {
     const request = this.decidable(code, now);
-    request.status = 'approved';
     if (!request.upgradeOnly) {
-      request.pairingCode = this.issueCode({ clientId: request.world.clientId }, now, APPROVED_CODE_LIFETIME_MS).code;
+      const binding: CodeBinding = { kind: 'request', world: request.world, pairedClientId: this.pairedWorldOf(request.world)?.clientId };
+      request.pairingCode = this.newCode(binding, now, APPROVED_CODE_LIFETIME_MS).code;
     }
+    request.status = 'approved';
     this.emit('changed', request);
     return request;
   }
@@ -110,27 +188,29 @@ export class Pairing extends EventEmitter {
     return request;
   }
 
-  issueCode(options: { clientId?: string }, now = Date.now(), lifetimeMs = ISSUED_CODE_LIFETIME_MS): PairingCode {
-    this.forgetExpired(now);
-    const code: PairingCode = {
-      code: this.unusedCode(6, this.codes),
-      expiresAt: now + lifetimeMs,
-      used: false,
-      ...(options.clientId ? { clientId: options.clientId } : {}),
-    };
-    this.codes.set(code.code, code);
-    return code;
+  /** A code for the module's "Enter Code" box: for the paired world `clientId` (adds a browser to it), or for a new world. */
+  issueCode(options: { clientId?: string }, now = Date.now()): PairingCode {
+    if (options.clientId && !this.worlds.get(options.clientId)) {
+      throw new HttpError(404, 'No paired world has this client id; GET /admin/worlds lists them');
+    }
+    const binding: CodeBinding = options.clientId ? { kind: 'world', clientId: options.clientId } : { kind: 'new' };
+    return this.newCode(binding, now, ISSUED_CODE_LIFETIME_MS);
   }
 
-  /** Trades a pairing code for a connection token and the world's client id (module-protocol.md §3.4 step 2). */
-  exchange(input: PairingExchange, now = Date.now()): { token: string; clientId: string } {
+  /**
+   * Trades a pairing code for a connection token and the world's client id (module-protocol.md §3.4 step 2). A wrong
+   * code counts against the source; a code presented by another world than it was made for is refused and stays usable.
+   */
+  exchange(input: PairingExchange, source: string, now = Date.now()): { token: string; clientId: string } {
+    this.guesses.check(source, now);
     const code = this.codes.get(input.code.trim().toUpperCase());
-    if (!code) throw new HttpError(404, 'Invalid pairing code');
-    if (code.used) throw new HttpError(410, 'This pairing code has already been used');
-    if (code.expiresAt <= now) throw new HttpError(410, 'This pairing code has expired; generate a new one');
-    if (!code.clientId && !input.worldId) throw new HttpError(400, 'worldId is required');
-    code.used = true;
-    const clientId = code.clientId ?? this.worlds.clientIdFor(input);
+    if (!code || code.used || code.expiresAt <= now) {
+      this.guesses.failed(source, now);
+      if (!code) throw new HttpError(404, 'Invalid pairing code');
+      throw new HttpError(410, code.used ? 'This pairing code has already been used' : 'This pairing code has expired; generate a new one');
+    }
+    if (code.binding.kind !== 'world' && !input.worldId) throw new HttpError(400, 'worldId is required');
+    const clientId = this.clientIdFor(code.binding, input);
     this.worlds.remember({
       clientId,
       worldId: input.worldId,
@@ -138,22 +218,76 @@ export class Pairing extends EventEmitter {
       serverFingerprint: input.serverFingerprint,
     });
     const name = input.userAgent ? `Browser (${input.userAgent.slice(0, 80)})` : 'Browser';
-    const { token } = this.tokens.issue(clientId, name, 'pairing');
+    const { token } = this.tokens.issue(clientId, name, 'pairing', input.origin);
+    code.used = true;
     return { token, clientId };
   }
 
+  /** Which client id the code yields for this world; refuses (403) a world the code was not made for. */
+  private clientIdFor(binding: CodeBinding, input: PairingExchange): string {
+    if (binding.kind === 'world') return this.boundWorldClientId(binding.clientId, input);
+    if (binding.kind === 'request') return this.requestedWorldClientId(binding, input);
+    return this.newWorldClientId(input);
+  }
+
+  private boundWorldClientId(clientId: string, input: PairingExchange): string {
+    const world = this.worlds.get(clientId);
+    const claimsOther = input.existingClientId && input.existingClientId !== clientId;
+    if (claimsOther || differs(world?.worldId, input.worldId) || differs(world?.serverFingerprint, input.serverFingerprint)) {
+      forbidden(`This pairing code adds a browser to the world "${world?.worldTitle ?? clientId}" only; enter it in that world`);
+    }
+    return clientId;
+  }
+
+  private requestedWorldClientId(binding: Extract<CodeBinding, { kind: 'request' }>, input: PairingExchange): string {
+    const { world } = binding;
+    const claimsOther = input.existingClientId && world.clientId && input.existingClientId !== world.clientId;
+    if (input.worldId !== world.worldId || claimsOther || differs(world.serverFingerprint, input.serverFingerprint)) {
+      forbidden('This pairing code was made for the world that asked to pair; only that world can use it');
+    }
+    const paired = binding.pairedClientId ? this.worlds.get(binding.pairedClientId) : undefined;
+    if (input.existingClientId && input.existingClientId !== paired?.clientId && this.worlds.get(input.existingClientId)) {
+      forbidden('This world claims the client id of another paired world than the one approved; press Pair in that world instead');
+    }
+    return paired?.clientId ?? newClientId();
+  }
+
+  /**
+   * An unbound code never hands out a paired world's client id to a world that does not prove to be it: the claimed
+   * client id must belong to a paired world with the same world id and, when it has one, the same fingerprint; without a
+   * claim, only a paired world with the same world id and fingerprint is re-used. Anything else is a new world.
+   */
+  private newWorldClientId(input: PairingExchange): string {
+    const claimed = input.existingClientId ? this.worlds.get(input.existingClientId) : undefined;
+    if (claimed) {
+      const fingerprintDiffers = claimed.serverFingerprint !== undefined && claimed.serverFingerprint !== input.serverFingerprint;
+      if (claimed.worldId !== input.worldId || fingerprintDiffers) {
+        forbidden(
+          'This world claims the client id of a paired world it does not match; in Tabletop Relay, generate the code for that world, or reset the module\'s relay URL and pair it as a new world',
+        );
+      }
+      return claimed.clientId;
+    }
+    const sameWorld = input.serverFingerprint
+      ? this.worlds.list().find((known) => known.serverFingerprint === input.serverFingerprint && known.worldId === input.worldId)
+      : undefined;
+    return sameWorld?.clientId ?? newClientId();
+  }
+
+  private newCode(binding: CodeBinding, now: number, lifetimeMs: number): PairingCode {
+    this.forgetExpired(now);
+    const code: PairingCode = { code: this.unusedCode(PAIRING_CODE_LENGTH, this.codes), expiresAt: now + lifetimeMs, binding, used: false };
+    this.codes.set(code.code, code);
+    return code;
+  }
+
   private decidable(code: string, now: number): PairRequest {
-    const request = this.requestOf(code, now);
-    if (request.status !== 'pending') {
+    const request = this.requests.get(code.trim().toUpperCase());
+    if (!request) throw new HttpError(404, 'Unknown pairing request; it may have expired');
+    if (this.refreshed(request, now).status !== 'pending') {
       throw new HttpError(409, `This pairing request is already ${request.status}`);
     }
     return request;
-  }
-
-  private requestOf(code: string, now: number): PairRequest {
-    const request = this.requests.get(code.trim().toUpperCase());
-    if (!request) throw new HttpError(404, 'Unknown pairing request; start pairing again from the module');
-    return this.refreshed(request, now);
   }
 
   private refreshed(request: PairRequest, now: number): PairRequest {
@@ -163,9 +297,24 @@ export class Pairing extends EventEmitter {
     return request;
   }
 
+  /** Says 'changed' when a waiting request runs out, so the GM's list drops it without anyone asking. */
+  private expireLater(request: PairRequest, now: number): void {
+    const timer = setTimeout(() => {
+      this.expiryTimers.delete(request.code);
+      if (request.status !== 'pending') return;
+      this.refreshed(request, Math.max(Date.now(), request.expiresAt));
+      this.emit('changed', request);
+    }, request.expiresAt - now);
+    timer.unref();
+    this.expiryTimers.set(request.code, timer);
+  }
+
   private forgetExpired(now: number): void {
     for (const [code, request] of this.requests) {
-      if (request.expiresAt + REQUEST_LIFETIME_MS <= now) this.requests.delete(code);
+      if (request.expiresAt + REQUEST_LIFETIME_MS > now) continue;
+      this.requests.delete(code);
+      clearTimeout(this.expiryTimers.get(code));
+      this.expiryTimers.delete(code);
     }
     for (const [code, pairingCode] of this.codes) {
       if (pairingCode.expiresAt + ISSUED_CODE_LIFETIME_MS <= now) this.codes.delete(code);
@@ -177,4 +326,17 @@ export class Pairing extends EventEmitter {
     while (taken.has(code)) code = randomCode(length);
     return code;
   }
+}
+
+/** Whether both sides name a value and the values differ; a side that names none does not count against a match. */
+function differs(expected: string | undefined, presented: string | undefined): boolean {
+  return Boolean(expected) && Boolean(presented) && expected !== presented;
+}
+
+function sameRequestedWorld(a: PairingWorld, b: PairingWorld): boolean {
+  return a.worldId === b.worldId && (a.serverFingerprint ?? '') === (b.serverFingerprint ?? '') && (a.clientId ?? '') === (b.clientId ?? '');
+}
+
+function newClientId(): string {
+  return `fvtt_${randomHex(8)}`;
 }

@@ -1,4 +1,5 @@
-import { admin, ApiError, type ActivityEntry, type RelayStatus } from './admin-api.ts';
+import { admin, ApiError, type ActivityEntry, type PairRequest, type RelayStatus } from './admin-api.ts';
+import type { LiveStatus } from '../../relay/admin/admin-types.ts';
 
 export type LiveConnection = 'connecting' | 'live' | 'offline';
 
@@ -11,7 +12,7 @@ export interface LiveHandlers {
 const RETRY_MS = 2000;
 const POLL_MS = 2000;
 
-interface ServerEvent {
+export interface ServerEvent {
   event: string;
   data: string;
 }
@@ -33,16 +34,58 @@ export function parseEvents(buffer: string): { events: ServerEvent[]; rest: stri
   return { events, rest };
 }
 
-function deliver(event: ServerEvent, handlers: LiveHandlers): void {
-  try {
-    if (event.event === 'status') handlers.status(JSON.parse(event.data) as RelayStatus);
-    if (event.event === 'activity') handlers.activity(JSON.parse(event.data) as ActivityEntry);
-  } catch {
-    // A malformed event is skipped; the next status event carries the whole state again.
+/**
+ * Puts the feed's changes back together into the whole status the pages draw: the last `status` event, and the waiting
+ * pair requests kept up to date from `pair-requests` and `pair-request` events.
+ */
+export class LiveState {
+  private status: LiveStatus | undefined;
+  private readonly requests = new Map<string, PairRequest>();
+
+  constructor(initial: RelayStatus) {
+    const { pairRequests, ...status } = initial;
+    this.status = status;
+    for (const request of pairRequests) this.requests.set(request.code, request);
+  }
+
+  /** Applies one feed event; returns the whole status when the event changed it. */
+  apply(event: ServerEvent): RelayStatus | undefined {
+    if (event.event === 'status') this.status = JSON.parse(event.data) as LiveStatus;
+    else if (event.event === 'pair-requests') this.replaceRequests((JSON.parse(event.data) as { pairRequests: PairRequest[] }).pairRequests);
+    else if (event.event === 'pair-request') this.updateRequest(JSON.parse(event.data) as PairRequest);
+    else return undefined;
+    return this.current();
+  }
+
+  current(): RelayStatus | undefined {
+    return this.status && { ...this.status, pairRequests: [...this.requests.values()] };
+  }
+
+  private replaceRequests(requests: PairRequest[]): void {
+    this.requests.clear();
+    for (const request of requests) this.requests.set(request.code, request);
+  }
+
+  private updateRequest(request: PairRequest): void {
+    if (request.status === 'pending') this.requests.set(request.code, request);
+    else this.requests.delete(request.code);
   }
 }
 
-async function readStream(response: Response, handlers: LiveHandlers, signal: AbortSignal): Promise<void> {
+function deliver(event: ServerEvent, state: LiveState, handlers: LiveHandlers): void {
+  try {
+    if (event.event === 'activity') {
+      handlers.activity(JSON.parse(event.data) as ActivityEntry);
+      return;
+    }
+    const status = state.apply(event);
+    if (status) handlers.status(status);
+  } catch {
+    // A malformed event is skipped; the feed sends the whole state again when it reconnects.
+  }
+}
+
+async function readStream(response: Response, state: LiveState, handlers: LiveHandlers, signal: AbortSignal): Promise<void> {
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   while (!signal.aborted) {
@@ -50,7 +93,7 @@ async function readStream(response: Response, handlers: LiveHandlers, signal: Ab
     if (done) return;
     const parsed = parseEvents(buffer + value);
     buffer = parsed.rest;
-    for (const event of parsed.events) deliver(event, handlers);
+    for (const event of parsed.events) deliver(event, state, handlers);
   }
 }
 
@@ -77,12 +120,13 @@ export function followRelay(handlers: LiveHandlers): () => void {
     while (!signal.aborted) {
       handlers.connection('connecting');
       try {
-        handlers.status(await admin.status());
+        const initial = await admin.status();
+        handlers.status(initial);
         const response = await fetch('/admin/events', { credentials: 'same-origin', signal, headers: { accept: 'text/event-stream' } });
         if (response.status === 404) return poll(handlers, signal);
         if (response.ok && response.body) {
           handlers.connection('live');
-          await readStream(response, handlers, signal);
+          await readStream(response, new LiveState(initial), handlers, signal);
         }
       } catch (error) {
         // Signed out: the page says how to sign in again, and retrying cannot help.

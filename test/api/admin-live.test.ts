@@ -57,13 +57,22 @@ describe('what the tray and the settings UI read', () => {
     expect(text).not.toContain('secret-words');
   });
 
-  it('the admin feed sends the status at once, again when a world changes, and each call', async () => {
+  it('the admin feed sends the status and the waiting requests at once, then each change on its own, and each call', async () => {
     const feed = await adminFeed();
-    await expect.poll(() => feed.events.filter((event) => event.name === 'status').length).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => feed.events.map((event) => event.name).slice(0, 2)).toEqual(['status', 'pair-requests']);
+    expect(feed.events[0]!.data).toMatchObject({ url: harness.baseUrl, worlds: [expect.objectContaining({ clientId: harness.clientId })] });
+    expect(feed.events[0]!.data.pairRequests).toBeUndefined();
     await harness.get('/players');
     await expect.poll(() => feed.events.some((event) => event.name === 'activity' && event.data.path === '/players')).toBe(true);
     const code = (await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'feed-world', worldTitle: 'Feed' } })).body.code;
-    await expect.poll(() => feed.events.filter((event) => event.name === 'status').some((event) => event.data.pairRequests.some((r: { code: string }) => r.code === code))).toBe(true);
+    await expect.poll(() => feed.events.find((event) => event.name === 'pair-request')?.data).toMatchObject({ code, status: 'pending', source: '127.0.0.1' });
+    await harness.admin('POST', `/admin/pair-requests/${code}/deny`, {});
+    await expect.poll(() => feed.events.filter((event) => event.name === 'pair-request').map((event) => event.data.status)).toEqual(['pending', 'denied']);
+    // A pair request leaves the rest of the status as it was, so no status event repeats it.
+    expect(feed.events.filter((event) => event.name === 'status')).toHaveLength(1);
+    await harness.admin('POST', '/admin/pause', {});
+    await expect.poll(() => feed.events.filter((event) => event.name === 'status').map((event) => event.data.paused)).toEqual([false, true]);
+    await harness.admin('POST', '/admin/resume', {});
     feed.close();
   });
 

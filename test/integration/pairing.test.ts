@@ -46,7 +46,7 @@ describe('pairing (module-protocol §3)', () => {
   it('hands the approved pairing code out once; later polls say exchanged', async () => {
     const created = await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'w1', worldTitle: 'One' } });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ code: expect.stringMatching(/^[A-HJ-NP-Z2-9]{8}$/), upgradeOnly: false, expiresIn: 600 });
+    expect(created.body).toMatchObject({ code: expect.stringMatching(/^[A-HJ-NP-Z2-9]{16}$/), upgradeOnly: false, expiresIn: 600 });
     const statusPath = `/auth/pair-request/${created.body.code}/status`;
     expect((await call(harness.baseUrl, 'GET', statusPath)).body).toEqual({ status: 'pending' });
     await harness.admin('POST', `/admin/pair-requests/${created.body.code}/approve`);

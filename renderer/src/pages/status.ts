@@ -35,7 +35,11 @@ function pairRequestCard(request: PairRequest): HTMLElement {
       h('span', { class: 'muted' },
         [systemLine(world), world.foundryVersion && `Foundry ${world.foundryVersion}`].filter(Boolean).join(' · '),
         request.upgradeOnly ? ' · adding this browser to a paired world' : ''),
-      h('span', { class: 'muted small' }, 'Code ', h('code', {}, request.code), ' · expires in ', h('span', { 'data-expires': request.expiresAt }, countdown(request.expiresAt))),
+      request.pairedWorld
+        ? h('span', { class: 'pill pair-request-paired', 'data-paired-client-id': request.pairedWorld.clientId },
+          `Already paired — approving gives this browser a new token for ${request.pairedWorld.worldTitle || request.pairedWorld.clientId}`)
+        : null,
+      h('span', { class: 'muted small' }, 'From ', h('code', { class: 'pair-request-source' }, request.source), ' · code ', h('code', {}, request.code), ' · expires in ', h('span', { 'data-expires': request.expiresAt }, countdown(request.expiresAt))),
     ),
     h('div', { class: 'pair-request-actions' }, deny, approve),
   );

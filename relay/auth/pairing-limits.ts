@@ -1,0 +1,141 @@
+import { HttpError } from '../http/errors.ts';
+
+/** A 429 that says when to come back; the pairing routes copy `retryAfterSeconds` into the Retry-After header. */
+export class RetryLater extends HttpError {
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super(429, message.replace('{seconds}', String(seconds)), { retryAfter: seconds });
+    this.retryAfterSeconds = seconds;
+  }
+}
+
+/** The address a request came from, as the GM reads it (an IPv4 address, not its IPv6-mapped form). */
+export function sourceAddress(remoteAddress: string | undefined): string {
+  if (!remoteAddress) return 'unknown';
+  return remoteAddress.startsWith('::ffff:') ? remoteAddress.slice(7) : remoteAddress;
+}
+
+/** Above this many sources, the ones with nothing to remember are dropped so a spread of addresses costs little memory. */
+const PRUNE_ABOVE = 1_000;
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+/** A token bucket per source address: `burst` at once, refilled by one every `refillMs`. */
+export class SourceBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly burst: number;
+  private readonly refillMs: number;
+
+  constructor(burst: number, refillMs: number) {
+    this.burst = burst;
+    this.refillMs = refillMs;
+  }
+
+  /** Takes one token, or answers how many seconds until one is there. */
+  take(source: string, now: number): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
+    const bucket = this.refilled(source, now);
+    if (bucket.tokens < 1) return { allowed: false, retryAfterSeconds: ((1 - bucket.tokens) * this.refillMs) / 1000 };
+    bucket.tokens -= 1;
+    return { allowed: true };
+  }
+
+  private refilled(source: string, now: number): Bucket {
+    if (this.buckets.size > PRUNE_ABOVE) this.pruneFull(now);
+    const bucket = this.buckets.get(source) ?? { tokens: this.burst, updatedAt: now };
+    bucket.tokens = Math.min(this.burst, bucket.tokens + (now - bucket.updatedAt) / this.refillMs);
+    bucket.updatedAt = now;
+    this.buckets.set(source, bucket);
+    return bucket;
+  }
+
+  private pruneFull(now: number): void {
+    for (const [source, bucket] of this.buckets) {
+      if (bucket.tokens + (now - bucket.updatedAt) / this.refillMs >= this.burst) this.buckets.delete(source);
+    }
+  }
+}
+
+/** Wrong codes a source may try before it has to wait. */
+export const FREE_WRONG_CODES = 5;
+/** The longest a source waits after a wrong code, however many it tried. */
+export const MAX_LOCKOUT_MS = 60 * 60_000;
+/** A source that tried no wrong code for this long starts afresh. */
+const FORGET_SOURCE_MS = 24 * 60 * 60_000;
+/** Wrong codes from all sources together: this many at once, then one more every GLOBAL_REFILL_MS. */
+export const GLOBAL_WRONG_CODE_BURST = 30;
+export const GLOBAL_REFILL_MS = 20_000;
+
+interface WrongCodes {
+  count: number;
+  lastAt: number;
+  lockedUntil: number;
+}
+
+/**
+ * Attempt limits on pairing codes (POST /auth/pair) and pair-request codes (their status polls). Each source address may
+ * try FREE_WRONG_CODES wrong codes; after that every wrong code doubles its wait (2 s, 4 s, … up to an hour). All sources
+ * together may try GLOBAL_WRONG_CODE_BURST, then one every GLOBAL_REFILL_MS, so many addresses cannot brute-force either.
+ * While a wait runs, every attempt is refused unseen: a right code too, or the wait would not slow guessing.
+ */
+export class CodeGuessLimits {
+  private readonly bySource = new Map<string, WrongCodes>();
+  private globalTokens = GLOBAL_WRONG_CODE_BURST;
+  private globalUpdatedAt = 0;
+
+  /** Throws a 429 while this source, or the relay as a whole, must wait. */
+  check(source: string, now: number): void {
+    const wrong = this.current(source, now);
+    if (wrong && wrong.lockedUntil > now) {
+      throw new RetryLater(
+        `Too many wrong pairing codes from this address; try again in {seconds} s. Check the code in Tabletop Relay's settings.`,
+        (wrong.lockedUntil - now) / 1000,
+      );
+    }
+    const tokens = this.globalRefilled(now);
+    if (tokens < 1) {
+      throw new RetryLater(
+        'Too many wrong pairing codes were tried on this relay; pairing is paused, try again in {seconds} s',
+        ((1 - tokens) * GLOBAL_REFILL_MS) / 1000,
+      );
+    }
+  }
+
+  /** Counts a wrong code against the source and against the relay. */
+  failed(source: string, now: number): void {
+    const wrong = this.current(source, now) ?? { count: 0, lastAt: now, lockedUntil: 0 };
+    wrong.count += 1;
+    wrong.lastAt = now;
+    if (wrong.count >= FREE_WRONG_CODES) {
+      wrong.lockedUntil = now + Math.min(2 ** (wrong.count - FREE_WRONG_CODES + 1) * 1000, MAX_LOCKOUT_MS);
+    }
+    this.bySource.set(source, wrong);
+    this.globalTokens = this.globalRefilled(now) - 1;
+    if (this.bySource.size > PRUNE_ABOVE) this.forgetIdle(now);
+  }
+
+  private current(source: string, now: number): WrongCodes | undefined {
+    const wrong = this.bySource.get(source);
+    if (wrong && wrong.lastAt + FORGET_SOURCE_MS <= now) {
+      this.bySource.delete(source);
+      return undefined;
+    }
+    return wrong;
+  }
+
+  private globalRefilled(now: number): number {
+    this.globalTokens = Math.min(GLOBAL_WRONG_CODE_BURST, this.globalTokens + (now - this.globalUpdatedAt) / GLOBAL_REFILL_MS);
+    this.globalUpdatedAt = now;
+    return this.globalTokens;
+  }
+
+  private forgetIdle(now: number): void {
+    for (const [source, wrong] of this.bySource) {
+      if (wrong.lockedUntil <= now && wrong.count < FREE_WRONG_CODES) this.bySource.delete(source);
+    }
+  }
+}
