@@ -59,3 +59,13 @@ export interface RelaySettings {
   /** Web pages (origins) whose scripts may call the API; "*" allows any. */
   corsOrigins: string[];
 }
+
+/** A paired world the relay remembers (GET /admin/worlds), whether or not it is connected now. */
+export interface KnownWorldView extends WorldMetadata {
+  clientId: string;
+  serverFingerprint?: string;
+  /** The Foundry address the GM gave for this world. */
+  foundryUrl?: string;
+  lastSeen?: string;
+  connected: boolean;
+}
