@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { allRoutes } from './api/index.ts';
-import { ApiKeys } from './auth/api-keys.ts';
+import { ApiKeys, type ApiKeyChange } from './auth/api-keys.ts';
 import { ConnectionTokens } from './auth/connection-tokens.ts';
 import { KnownWorlds } from './auth/known-worlds.ts';
 import { Pairing } from './auth/pairing.ts';
+import { linksWorld } from './auth/world-link.ts';
 import { loadAdminToken } from './admin/admin-token.ts';
 import { ActivityLog } from './admin/activity.ts';
 import { AdminSessions } from './admin/admin-sessions.ts';
@@ -62,6 +63,12 @@ export interface Relay {
   createAdminLoginUrl(): string;
 }
 
+const KEY_CHANGE_REASON: Record<ApiKeyChange, string> = {
+  revoked: 'API key revoked',
+  rotated: 'API key rotated: use the new key',
+  updated: 'API key changed: connect again to use its new scopes and bindings',
+};
+
 const LOOPBACK = '127.0.0.1';
 const EVERY_ADDRESS = '0.0.0.0';
 
@@ -88,7 +95,7 @@ export function createRelay(options: RelayOptions): Relay {
     },
     verifyLegacyKey: (apiKey, clientId) => {
       const record = keys.verify(apiKey);
-      return record !== undefined && !record.userId && (!record.worldIds || record.worldIds.includes(clientId));
+      return record && linksWorld(record, clientId) ? { keyId: record.id, name: record.name } : undefined;
     },
     authTimeoutMs: options.authTimeoutMs,
     heartbeatIntervalMs: options.heartbeatIntervalMs,
@@ -145,6 +152,16 @@ export function createRelay(options: RelayOptions): Relay {
   server = createServer(createApp(allRoutes, services, options.bodyLimitBytes));
   server.keepAliveTimeout = 65_000;
   const clientApi = new ClientApi(services);
+  keys.on('changed', (id, change) => {
+    const reason = KEY_CHANGE_REASON[change];
+    // /ws/api first: its sessions drop their subscriptions as they close, so the hub then holds only SSE streams.
+    clientApi.endSessionsOf(id, reason);
+    events.closeOwnedBy(id);
+    // A 2.x world stays linked through a rename; any other change that leaves the key unable to link it ends the link.
+    const key = change === 'updated' ? keys.list().find((candidate) => candidate.id === id) : undefined;
+    const stillLinked = key !== undefined && tabletop.worlds().some((world) => world.keyId === id && linksWorld(key, world.clientId));
+    if (!stillLinked) tabletop.disconnectKey(id, change === 'updated' ? 'API key no longer links this world' : reason);
+  });
   server.on('upgrade', (request, socket, head) => {
     if (request.url?.split('?')[0] === CLIENT_API_PATH) clientApi.handleUpgrade(request, socket, head);
     else tabletop.handleUpgrade(request, socket, head);

@@ -1,6 +1,7 @@
 import { adminRoutes } from '../admin/routes.ts';
 import { apiKeyRoutes } from '../admin/api-key-routes.ts';
 import { captureRoutes } from '../admin/capture-routes.ts';
+import { worldLinkRoutes } from '../admin/world-link-routes.ts';
 import { worldRoutes } from '../admin/world-routes.ts';
 import { canvasRoutes } from './canvas.ts';
 import { chatRoutes } from './chat.ts';
@@ -35,7 +36,7 @@ export interface RouteGroup {
 export const routeGroups: RouteGroup[] = [
   { name: 'Status', routes: statusRoutes },
   { name: 'Auth', routes: [...pairingRoutes, ...apiKeyRoutes] },
-  { name: 'Admin', routes: [...adminRoutes, ...worldRoutes, ...captureRoutes] },
+  { name: 'Admin', routes: [...adminRoutes, ...worldRoutes, ...captureRoutes, ...worldLinkRoutes] },
   { name: 'Clients', routes: clientRoutes },
   { name: 'Effects', routes: effectsRoutes },
   { name: 'Roll', routes: rollRoutes },
