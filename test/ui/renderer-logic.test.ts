@@ -1,6 +1,7 @@
 // The settings UI's plain logic: reading the admin event stream and grouping scopes for the key form.
 import { describe, expect, it } from 'vitest';
-import { parseEvents } from '../../renderer/src/live.ts';
+import { LiveState, parseEvents } from '../../renderer/src/live.ts';
+import type { PairRequest, RelayStatus } from '../../renderer/src/admin-api.ts';
 import { groupScopes } from '../../renderer/src/scopes.ts';
 import { SCOPES } from '../../relay/auth/scopes.ts';
 
@@ -16,6 +17,25 @@ describe('parseEvents', () => {
   });
 });
 
+describe('LiveState', () => {
+  const request = (code: string, status = 'pending') => ({ code, status, upgradeOnly: false, world: { worldId: code }, source: '127.0.0.1', createdAt: '', expiresAt: '' }) as PairRequest;
+  const initial = { url: 'http://127.0.0.1:3010', paused: false, pairRequests: [request('A')] } as unknown as RelayStatus;
+  const event = (name: string, data: unknown) => ({ event: name, data: JSON.stringify(data) });
+
+  it('keeps the waiting requests across status events, which carry none', () => {
+    const state = new LiveState(initial);
+    expect(state.apply(event('status', { url: 'http://127.0.0.1:3010', paused: true }))).toMatchObject({ paused: true, pairRequests: [request('A')] });
+  });
+
+  it('adds a request that appears, drops one that is decided or expired, and replaces the list when the feed reopens', () => {
+    const state = new LiveState(initial);
+    expect(state.apply(event('pair-request', request('B')))?.pairRequests.map((r) => r.code)).toEqual(['A', 'B']);
+    expect(state.apply(event('pair-request', request('A', 'expired')))?.pairRequests.map((r) => r.code)).toEqual(['B']);
+    expect(state.apply(event('pair-requests', { pairRequests: [request('C')] }))?.pairRequests.map((r) => r.code)).toEqual(['C']);
+    expect(state.apply(event('activity', {}))).toBeUndefined();
+  });
+});
+
 describe('groupScopes', () => {
   const groups = groupScopes(SCOPES);
 
@@ -28,6 +48,10 @@ describe('groupScopes', () => {
   it('keeps execute-js alone in the last group, marked dangerous', () => {
     expect(groups.at(-1)).toEqual({ title: 'Dangerous', scopes: ['execute-js'], dangerous: true });
     expect(groups.slice(0, -1).some((group) => group.scopes.includes('execute-js'))).toBe(false);
+  });
+
+  it('sets world:link apart in a group of its own, which the key form leaves to "Connect a 2.x module"', () => {
+    expect(groups.filter((group) => group.scopes.includes('world:link'))).toEqual([{ title: '2.x module link', scopes: ['world:link'], worldLink: true }]);
   });
 
   it('puts a scope it does not know under Other rather than dropping it', () => {

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
-import { connectSandbox, createSandboxWorld, pairSandbox, type SandboxLink } from '../../sandbox/index.ts';
+import { connectSandbox, connectSandboxLegacy, createSandboxWorld, pairSandbox, type SandboxLink } from '../../sandbox/index.ts';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { createLanPeer, type LanPeer } from './lan-peer.ts';
@@ -92,6 +92,19 @@ describe('settings UI', () => {
     await screenshot('status');
   }, 20_000);
 
+  it('labels a request for a paired world as such, names where it came from, and drops it once denied', async () => {
+    const world = createSandboxWorld({ seed: 11 });
+    const again = await call(relay.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: world.metadata.worldId, worldTitle: 'Someone else' } });
+    const card = `.pair-request[data-code="${again.body.code}"]`;
+    await page.waitForSelector(`${card} .pair-request-paired`, { timeout: 5000 });
+    const shown = await page.$eval(card, (item) => (item as HTMLElement).innerText);
+    expect(shown).toContain(`Already paired — approving gives this browser a new token for ${world.metadata.worldTitle}`);
+    expect(shown).toContain('From 127.0.0.1');
+    await screenshot('status-pair-request-already-paired');
+    await page.click(`${card} [data-action="deny"]`);
+    await page.waitForSelector(card, { hidden: true, timeout: 5000 });
+  });
+
   it('creates a key with two scopes, shows it once, and the key works with exactly those scopes', async () => {
     await openPage('keys');
     await page.click('#new-key');
@@ -166,6 +179,28 @@ describe('settings UI', () => {
     await page.click('.reveal button:not(.button-primary)');
     await waitForText(`Acts as ${player.name} · Only ${world.worldTitle}`);
     await screenshot('keys');
+  });
+
+  it('connects a 2.x module: a key that links only its world, shown once with the relay URL to type into the module', async () => {
+    const legacyWorld = createSandboxWorld({ seed: 11 });
+    const clientId = `foundry-${legacyWorld.game.moduleUserId}`;
+    await page.click('#connect-2x-module');
+    await page.waitForSelector('#link-client-id');
+    await page.type('#link-client-id', clientId);
+    await page.type('#link-name', 'Old campaign');
+    await page.click('.link-form button[type="submit"]');
+    await page.waitForSelector('#revealed-link-key');
+    const relayUrl = await page.$eval('#link-relay-url', (input) => (input as HTMLInputElement).value);
+    const key = await page.$eval('#revealed-link-key', (input) => (input as HTMLInputElement).value);
+    expect(relayUrl).toBe(`${relay.wsUrl}/relay`);
+    await waitForText(`Links the 2.x module of ${clientId}`);
+    await screenshot('keys-2x-module');
+    const record = (await relay.admin('GET', '/admin/keys')).body.keys.find((candidate: { name: string }) => candidate.name === 'Old campaign');
+    expect(record).toMatchObject({ scopes: ['world:link'], worldIds: [clientId] });
+    const legacyLink = await connectSandboxLegacy(legacyWorld, { relayUrl, apiKey: key });
+    expect(relay.relay.services.tabletop.world(clientId)?.handshake).toBe('legacy-key');
+    await legacyLink.close();
+    await page.click('.reveal button:not(.button-primary)');
   });
 
   it('lists the API calls on the Activity page live, with the key name and no secrets', async () => {
