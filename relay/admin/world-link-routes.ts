@@ -15,7 +15,7 @@ function moduleSettings(services: RelayServices, key: string) {
     lanRelayUrls: services.network.lanUrls().map(socketUrlOf),
     steps:
       'In Foundry, as the GM: Game Settings → Configure Settings → Foundry REST API. Set the WebSocket relay URL and the ' +
-      'API key to the values above (from another computer, use one of lanRelayUrls), save, and reload the world.',
+      'API key to the values in settings (from another computer, use one of lanRelayUrls instead), save, and reload the world.',
   };
 }
 

@@ -22,6 +22,13 @@ export interface NewKey extends ApiKey {
   key: string;
 }
 
+/** A 2.x module's key with the world settings to type into the module (POST /admin/world-links). */
+export interface WorldLink extends NewKey {
+  settings: { 'foundry-rest-api.wsRelayUrl': string; 'foundry-rest-api.apiKey': string };
+  lanRelayUrls: string[];
+  steps: string;
+}
+
 export interface CaptureSettings {
   foundryUrl: string;
   username: string;
@@ -73,6 +80,7 @@ export const admin = {
   keys: () => call<{ keys: ApiKey[] }>('GET', '/admin/keys'),
   scopes: () => call<{ scopes: string[]; defaultScopes: string[] }>('GET', '/admin/scopes'),
   createKey: (key: { name: string; scopes: string[]; userId?: string; worldIds?: string[] }) => call<NewKey>('POST', '/admin/keys', key),
+  linkWorld: (link: { clientId: string; name?: string }) => call<WorldLink>('POST', '/admin/world-links', link),
   rotateKey: (id: string) => call<NewKey>('POST', `/admin/keys/${encodeURIComponent(id)}/rotate`),
   revokeKey: (id: string) => call<{ revoked: boolean }>('DELETE', `/admin/keys/${encodeURIComponent(id)}`),
   settings: () => call<RelaySettings>('GET', '/admin/settings'),

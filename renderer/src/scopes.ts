@@ -4,6 +4,8 @@ export interface ScopeGroup {
   title: string;
   scopes: string[];
   dangerous?: boolean;
+  /** Held only by the key of a 2.x module, alone: made with "Connect a 2.x module", never ticked in the key form. */
+  worldLink?: boolean;
 }
 
 const GROUPS: { title: string; prefixes: string[] }[] = [
@@ -26,18 +28,22 @@ const GROUPS: { title: string; prefixes: string[] }[] = [
 /** Runs arbitrary JavaScript in the GM's world: never granted by default, always shown apart. */
 export const DANGEROUS_SCOPES = ['execute-js'];
 
+/** Lets a 2.x module connect as its world; a key holding it holds nothing else. */
+export const WORLD_LINK_SCOPE = 'world:link';
+
 function prefixOf(scope: string): string {
   return scope.split(':')[0] ?? scope;
 }
 
 export function groupScopes(scopes: readonly string[]): ScopeGroup[] {
-  const safe = scopes.filter((scope) => !DANGEROUS_SCOPES.includes(scope));
+  const safe = scopes.filter((scope) => !DANGEROUS_SCOPES.includes(scope) && scope !== WORLD_LINK_SCOPE);
   const groups: ScopeGroup[] = GROUPS.map((group) => ({
     title: group.title,
     scopes: safe.filter((scope) => group.prefixes.includes(prefixOf(scope))),
   }));
   const placed = new Set(groups.flatMap((group) => group.scopes));
   groups.push({ title: 'Other', scopes: safe.filter((scope) => !placed.has(scope)) });
+  groups.push({ title: '2.x module link', scopes: scopes.filter((scope) => scope === WORLD_LINK_SCOPE), worldLink: true });
   groups.push({ title: 'Dangerous', scopes: scopes.filter((scope) => DANGEROUS_SCOPES.includes(scope)), dangerous: true });
   return groups.filter((group) => group.scopes.length > 0);
 }

@@ -1,8 +1,8 @@
-import { admin, type ApiKey, type NewKey, type RelayStatus } from '../admin-api.ts';
+import { admin, type ApiKey, type NewKey, type RelayStatus, type WorldLink } from '../admin-api.ts';
 import type { AppState, Page } from '../app-state.ts';
 import { confirmDialog, copyButton, emptyState, h, icon, replaceChildren, toast } from '../dom.ts';
 import { relativeTime, roleName, shortDate } from '../format.ts';
-import { groupScopes } from '../scopes.ts';
+import { groupScopes, WORLD_LINK_SCOPE } from '../scopes.ts';
 
 interface KeysView {
   keys: ApiKey[];
@@ -21,6 +21,55 @@ function revealPanel(created: NewKey, verb: 'created' | 'rotated', onDone: () =>
       verb === 'rotated' ? ' The old key stopped working.' : ''),
     h('div', { class: 'reveal-row' }, field, copyButton(() => created.key, 'Copy key', { primary: true }), done),
   );
+}
+
+function copyRow(label: string, id: string, value: string, copyLabel: string): HTMLElement {
+  const field = h('input', { class: 'input input-mono', readonly: true, id });
+  field.value = value;
+  return h('div', { class: 'field' }, h('label', { for: id }, label), h('div', { class: 'reveal-row' }, field, copyButton(() => value, copyLabel)));
+}
+
+function linkRevealPanel(link: WorldLink, onDone: () => void): HTMLElement {
+  const done = h('button', { type: 'button', class: 'button button-secondary' }, 'Done');
+  done.addEventListener('click', onDone);
+  return h('section', { class: 'card card-success reveal', role: 'region', 'aria-labelledby': 'link-reveal-title' },
+    h('h2', { id: 'link-reveal-title' }, icon('check'), `2.x module key "${link.name}" created`),
+    h('p', {}, h('strong', {}, 'Copy the key now: it is shown only this once. '),
+      'In Foundry, as the GM: Game Settings → Configure Settings → Foundry REST API. Enter these two values, save, and reload the world.'),
+    copyRow('WebSocket relay URL', 'link-relay-url', link.settings['foundry-rest-api.wsRelayUrl'], 'Copy URL'),
+    copyRow('API key', 'revealed-link-key', link.settings['foundry-rest-api.apiKey'], 'Copy key'),
+    link.lanRelayUrls.length > 0 ? h('p', { class: 'muted small' }, 'From another computer: ', ...link.lanRelayUrls.map((url) => h('code', {}, url, ' '))) : null,
+    h('p', { class: 'hint' }, 'The key links only this world and can call no API route. Every player of the world can read it in the module settings: revoke it here if the world moves to the 3.x module.'),
+    h('div', { class: 'form-actions' }, done),
+  );
+}
+
+function linkForm(onCreated: (link: WorldLink) => void, onCancel: () => void): HTMLFormElement {
+  const clientId = h('input', { class: 'input input-mono', id: 'link-client-id', name: 'clientId', required: true, maxlength: 200, placeholder: 'foundry-…', autocomplete: 'off' });
+  const name = h('input', { class: 'input', id: 'link-name', name: 'name', maxlength: 100, placeholder: 'e.g. The Keep (2.x module)', autocomplete: 'off' });
+  const submit = h('button', { type: 'submit', class: 'button button-primary' }, 'Create link key');
+  const cancel = h('button', { type: 'button', class: 'button button-secondary' }, 'Cancel');
+  cancel.addEventListener('click', onCancel);
+  const form = h('form', { class: 'card key-form link-form', 'aria-labelledby': 'link-title' },
+    h('h2', { id: 'link-title' }, 'Connect a 2.x module'),
+    h('p', { class: 'muted' }, 'Modules before 3.0 cannot pair: they connect with an API key in the URL. This key links one world and grants nothing else. Modules 3.0 and later pair instead (Status page).'),
+    h('div', { class: 'field' }, h('label', { for: 'link-client-id' }, 'Client id'), clientId,
+      h('p', { class: 'hint' }, 'The 2.x module connects as foundry- followed by the Foundry user id of the GM whose browser runs it. In that browser, the console command game.user.id shows it.')),
+    h('div', { class: 'field' }, h('label', { for: 'link-name' }, 'Name'), name, h('p', { class: 'hint' }, 'Optional: how the key is listed.')),
+    h('div', { class: 'form-actions' }, cancel, submit),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    try {
+      onCreated(await admin.linkWorld({ clientId: clientId.value.trim(), ...(name.value.trim() ? { name: name.value.trim() } : {}) }));
+    } catch (error) {
+      toast((error as Error).message, 'error');
+      submit.disabled = false;
+    }
+  });
+  queueMicrotask(() => clientId.focus());
+  return form;
 }
 
 function playerOptions(status: RelayStatus | undefined): HTMLSelectElement {
@@ -49,7 +98,7 @@ function worldChoices(status: RelayStatus | undefined): HTMLElement {
 function scopeFieldsets(view: KeysView): HTMLElement {
   const defaults = new Set(view.defaultScopes);
   return h('div', { class: 'scope-groups' },
-    ...groupScopes(view.scopes).map((group) =>
+    ...groupScopes(view.scopes).filter((group) => !group.worldLink).map((group) =>
       h('fieldset', { class: `scope-group${group.dangerous ? ' scope-group-danger' : ''}` },
         h('legend', {}, group.dangerous ? icon('warning') : null, group.title),
         ...group.scopes.map((scope) =>
@@ -122,6 +171,7 @@ function bindingText(key: ApiKey, status: RelayStatus | undefined): string {
     const player = status?.worlds.flatMap((world) => world.players).find((candidate) => candidate.id === key.userId);
     parts.push(`Acts as ${player?.name ?? key.userId}`);
   }
+  if (key.scopes.includes(WORLD_LINK_SCOPE)) return `Links the 2.x module of ${key.worldIds?.join(', ') ?? 'no world'}`;
   if (key.worldIds && key.worldIds.length > 0) {
     const titles = key.worldIds.map((id) => status?.worlds.find((world) => world.clientId === id)?.worldTitle ?? id);
     parts.push(`Only ${titles.join(', ')}`);
@@ -145,6 +195,7 @@ export const keysPage: Page = {
     const top = h('div', { class: 'stack' });
     const list = h('div', {});
     const newButton = h('button', { type: 'button', class: 'button button-primary', id: 'new-key' }, icon('plus'), 'New API key');
+    const linkButton = h('button', { type: 'button', class: 'button button-secondary', id: 'connect-2x-module' }, 'Connect a 2.x module');
     const element = h('div', { class: 'stack' }, top, list);
     let view: KeysView = { keys: [], scopes: [], defaultScopes: [] };
 
@@ -208,6 +259,12 @@ export const keysPage: Page = {
     newButton.addEventListener('click', () => {
       replaceChildren(top, createForm(view, state.status.get(), (key) => showReveal(key, 'created'), () => replaceChildren(top)));
     });
+    linkButton.addEventListener('click', () => {
+      replaceChildren(top, linkForm((link) => {
+        replaceChildren(top, linkRevealPanel(link, () => replaceChildren(top)));
+        void reload();
+      }, () => replaceChildren(top)));
+    });
     // "Last used" changes with every call; the activity feed says when.
     let pending: ReturnType<typeof setTimeout> | undefined;
     const stopActivity = state.activity.onChange(() => {
@@ -215,6 +272,6 @@ export const keysPage: Page = {
       pending = setTimeout(() => void reload(), 500);
     });
     void reload();
-    return { element, actions: newButton, dispose: () => { stopActivity(); clearTimeout(pending); } };
+    return { element, actions: h('div', { class: 'form-actions' }, linkButton, newButton), dispose: () => { stopActivity(); clearTimeout(pending); } };
   },
 };
