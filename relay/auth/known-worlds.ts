@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { JsonFile } from '../storage/json-file.ts';
 import { withoutUndefined } from '../objects.ts';
-import { randomHex } from './secrets.ts';
 import type { WorldMetadata } from '../protocol/messages.ts';
 
 export interface KnownWorld extends WorldMetadata {
@@ -30,17 +29,6 @@ export class KnownWorlds {
 
   list(): KnownWorld[] {
     return [...this.byClientId.values()];
-  }
-
-  /** The client id for a world that pairs: the one it had, else the one its fingerprint or world id had, else a new one. */
-  clientIdFor(world: { existingClientId?: string; serverFingerprint?: string; worldId?: string }): string {
-    if (world.existingClientId && this.byClientId.has(world.existingClientId)) return world.existingClientId;
-    const known = this.list();
-    const byFingerprint = world.serverFingerprint && known.find((entry) => entry.serverFingerprint === world.serverFingerprint);
-    if (byFingerprint) return byFingerprint.clientId;
-    const byWorldId = world.worldId && known.find((entry) => entry.worldId === world.worldId);
-    if (byWorldId) return byWorldId.clientId;
-    return `fvtt_${randomHex(8)}`;
   }
 
   /** Adds or updates a world; the file is written only when more than its last-seen time changed. */
