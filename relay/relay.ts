@@ -18,6 +18,8 @@ import { EventHub } from './events/event-hub.ts';
 import { STREAM_CHANNEL } from './events/streams.ts';
 import { createApp } from './http/app.ts';
 import { ClientApi } from './client-api/client-api.ts';
+import { refusedUpgradeHost, worldOriginAllowed } from './http/request-gate.ts';
+import { UnauthenticatedSockets } from './http/socket-limits.ts';
 import type { RelayServices } from './services.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { Settings, type RelaySettings } from './storage/settings.ts';
@@ -88,6 +90,7 @@ export function createRelay(options: RelayOptions): Relay {
   const connectionTokens = new ConnectionTokens(join(options.dataDir, 'connection-tokens.json'));
   const knownWorlds = new KnownWorlds(join(options.dataDir, 'worlds.json'));
   const pairing = new Pairing(connectionTokens, knownWorlds);
+  const unauthenticated = new UnauthenticatedSockets();
   const tabletop = new Tabletop({
     verifyToken: (token) => {
       const record = connectionTokens.verify(token);
@@ -97,6 +100,8 @@ export function createRelay(options: RelayOptions): Relay {
       const record = keys.verify(apiKey);
       return record && linksWorld(record, clientId) ? { keyId: record.id, name: record.name } : undefined;
     },
+    originAllowed: (origin, clientId) => worldOriginAllowed(origin, clientId, settings.get().corsOrigins, connectionTokens.list()),
+    unauthenticated,
     authTimeoutMs: options.authTimeoutMs,
     heartbeatIntervalMs: options.heartbeatIntervalMs,
   });
@@ -151,7 +156,7 @@ export function createRelay(options: RelayOptions): Relay {
   }
   server = createServer(createApp(allRoutes, services, options.bodyLimitBytes));
   server.keepAliveTimeout = 65_000;
-  const clientApi = new ClientApi(services);
+  const clientApi = new ClientApi(services, { authTimeoutMs: options.authTimeoutMs, unauthenticated });
   keys.on('changed', (id, change) => {
     const reason = KEY_CHANGE_REASON[change];
     // /ws/api first: its sessions drop their subscriptions as they close, so the hub then holds only SSE streams.
@@ -163,6 +168,7 @@ export function createRelay(options: RelayOptions): Relay {
     if (!stillLinked) tabletop.disconnectKey(id, change === 'updated' ? 'API key no longer links this world' : reason);
   });
   server.on('upgrade', (request, socket, head) => {
+    if (refusedUpgradeHost(request, socket, services)) return;
     if (request.url?.split('?')[0] === CLIENT_API_PATH) clientApi.handleUpgrade(request, socket, head);
     else tabletop.handleUpgrade(request, socket, head);
   });

@@ -58,6 +58,8 @@ export interface RelaySettings {
   lanAccess: boolean;
   /** Web pages (origins) whose scripts may call the API; "*" allows any. */
   corsOrigins: string[];
+  /** Host names besides this computer's loopback and LAN addresses that the relay answers to, e.g. "relay.lan". */
+  allowedHosts: string[];
 }
 
 /** A paired world the relay remembers (GET /admin/worlds), whether or not it is connected now. */

@@ -20,6 +20,12 @@ const keyFields = {
 };
 
 const limitSetting = wholeNumber({ min: 0, max: 1_000_000 });
+/** A name a browser may address the relay by: a DNS name or IP address, without scheme or port; kept lower-case. */
+const hostName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?:[a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/, { error: 'must be a host name without scheme or port, such as relay.lan' });
 
 
 function notFound(what: string): never {
@@ -61,6 +67,10 @@ export const adminRoutes: Route[] = [
         .pipe(z.array(z.string().regex(/^(\*|https?:\/\/[^/\s]+)$/, { error: 'must be * or an origin such as http://localhost:30000' })))
         .optional()
         .describe('Web page origins allowed to call the API; * for any'),
+      allowedHosts: textList()
+        .pipe(z.array(hostName))
+        .optional()
+        .describe('Host names the relay answers to besides its loopback and LAN addresses, e.g. relay.lan'),
     }),
     handle: ({ parameters, services }) => ({ body: services.settings.update(withoutUndefined(parameters)) }),
   }),

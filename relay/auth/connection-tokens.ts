@@ -12,6 +12,8 @@ export interface ConnectionTokenRecord {
   name: string;
   source: TokenSource;
   createdAt: string;
+  /** The web page origin the world connects from (its Foundry page); /relay refuses other pages. */
+  origin?: string;
 }
 
 export type ConnectionTokenView = Omit<ConnectionTokenRecord, 'hash'>;
@@ -26,7 +28,7 @@ export class ConnectionTokens {
     for (const record of this.file.read([])) this.byHash.set(record.hash, record);
   }
 
-  issue(clientId: string, name: string, source: TokenSource): { token: string; record: ConnectionTokenView } {
+  issue(clientId: string, name: string, source: TokenSource, origin?: string): { token: string; record: ConnectionTokenView } {
     const token = randomHex(32);
     const record: ConnectionTokenRecord = {
       id: randomUUID(),
@@ -35,6 +37,7 @@ export class ConnectionTokens {
       name,
       source,
       createdAt: new Date().toISOString(),
+      ...(origin ? { origin } : {}),
     };
     this.byHash.set(record.hash, record);
     this.save();

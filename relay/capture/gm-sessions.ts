@@ -9,6 +9,7 @@ import type { BrowserPage } from './browser.ts';
 import type { BrowserHost } from './browser-host.ts';
 import { CaptureFailure, foundryBase, logIn, waitUntilReady, type FoundryAccount } from './foundry-login.ts';
 import { seedConnectionToken, type GameFacts } from './page-scripts.ts';
+import { originOf } from '../http/request-gate.ts';
 
 const HANDSHAKE_LIFETIME_MS = 5 * 60_000;
 const CONNECT_TIMEOUT_MS = 30_000;
@@ -119,7 +120,7 @@ export class GmSessions {
     const page = await this.#host.openPage();
     try {
       const facts = await this.#prepare(page, account, worldName ?? handshake.worldName);
-      const { token, record } = this.#dependencies.connectionTokens.issue(facts.clientId, `GM session: ${account.username}`, 'session');
+      const { token, record } = this.#dependencies.connectionTokens.issue(facts.clientId, `GM session: ${account.username}`, 'session', originOf(account.foundryUrl));
       const session: GmSession = {
         sessionId: randomUUID(), account, token, tokenId: record.id, facts, page, startedAt: new Date(), lastActivity: new Date(), relaunching: undefined,
       };

@@ -3,31 +3,49 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CloseCode, EVENT_CHANNELS } from '../protocol/messages.ts';
 import type { RelayServices } from '../services.ts';
+import { corsAllows, isRelayOrigin, refuseUpgrade } from '../http/request-gate.ts';
+import { raiseFrameLimit, TOO_MANY_WAITING, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
 import { ClientSession, parseObject, SUPPORTED_TYPES } from './client-session.ts';
 
 const AUTH_TIMEOUT_MS = 10_000;
-const MAX_FRAME_BYTES = 256 * 1024 * 1024;
+/** An authenticated caller's largest frame: as large as an HTTP upload body, so an upload's fileData fits in one message. */
+const CALLER_FRAME_BYTES = 100 * 1024 * 1024;
+
+export interface ClientApiLimits {
+  authTimeoutMs?: number;
+  /** The places for sockets waiting to authenticate, shared with /relay. */
+  unauthenticated: UnauthenticatedSockets;
+}
 
 /**
  * `/ws/api`: the same operations and event streams as HTTP over one socket, for callers that prefer it.
  * The key comes in the `x-api-key` header of the upgrade, or in a first frame `{type: "auth", token, clientId?}`.
  */
 export class ClientApi {
-  private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+  private readonly server = new WebSocketServer({ noServer: true, maxPayload: UNAUTHENTICATED_FRAME_BYTES, perMessageDeflate: false });
   private readonly services: RelayServices;
+  private readonly limits: Required<ClientApiLimits>;
   private readonly sessions = new Set<ClientSession>();
 
-  constructor(services: RelayServices) {
+  constructor(services: RelayServices, limits: ClientApiLimits) {
     this.services = services;
+    this.limits = { ...limits, authTimeoutMs: limits.authTimeoutMs ?? AUTH_TIMEOUT_MS };
   }
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(request.url ?? '/', 'http://relay.invalid');
     const headerKey = request.headers['x-api-key'];
+    const origin = request.headers.origin;
+    if (origin !== undefined && !isRelayOrigin(origin, request, this.services) && !corsAllows(this.services.settings.get().corsOrigins, origin)) {
+      const message = `A page from ${origin} may not open /ws/api: add its origin to the allowed origins in Tabletop Relay's settings (Access)`;
+      return refuseUpgrade(socket, 403, message);
+    }
+    const keyInHeader = typeof headerKey === 'string' && headerKey !== '';
+    if (!keyInHeader && this.limits.unauthenticated.full()) return refuseUpgrade(socket, 503, TOO_MANY_WAITING);
     this.server.handleUpgrade(request, socket, head, (webSocket) => {
       webSocket.on('error', () => webSocket.terminate());
       const defaultClientId = url.searchParams.get('clientId') ?? undefined;
-      if (typeof headerKey === 'string' && headerKey !== '') this.admit(webSocket, headerKey, defaultClientId);
+      if (keyInHeader) this.admit(webSocket, headerKey, defaultClientId);
       else this.awaitAuthFrame(webSocket, defaultClientId);
     });
   }
@@ -43,10 +61,12 @@ export class ClientApi {
   }
 
   private awaitAuthFrame(socket: WebSocket, defaultClientId: string | undefined): void {
-    const timer = setTimeout(() => socket.close(CloseCode.noAuth, 'Authentication timeout'), AUTH_TIMEOUT_MS);
+    const timer = setTimeout(() => socket.close(CloseCode.noAuth, 'Authentication timeout'), this.limits.authTimeoutMs);
+    const release = this.limits.unauthenticated.hold(socket);
     socket.once('close', () => clearTimeout(timer));
     socket.once('message', (data) => {
       clearTimeout(timer);
+      release();
       const frame = parseObject(data.toString());
       if (frame?.type !== 'auth' || typeof frame.token !== 'string' || frame.token === '') {
         socket.close(CloseCode.noAuth, 'Invalid auth message');
@@ -63,6 +83,7 @@ export class ClientApi {
       socket.close(CloseCode.noAuth, 'Invalid API key');
       return;
     }
+    raiseFrameLimit(socket, CALLER_FRAME_BYTES);
     const session = new ClientSession(socket, { apiKey, keyId: key.id }, clientId, this.services);
     this.sessions.add(session);
     socket.on('message', (data, isBinary) => {

@@ -6,6 +6,7 @@ import { handlerFor } from './run-route.ts';
 import { Router } from './router.ts';
 import { sendJson } from './respond.ts';
 import { isLoopback } from './addresses.ts';
+import { hostGate } from './request-gate.ts';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -18,6 +19,7 @@ export function createApp(routes: readonly Route[], services: RelayServices, bod
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(hostGate(services));
   app.use(cors(services));
   app.use('/admin', adminPages());
   app.use(express.json({ limit: bodyLimitBytes, type: ['application/json', 'application/*+json'] }));

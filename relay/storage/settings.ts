@@ -11,6 +11,7 @@ export const DEFAULT_SETTINGS: RelaySettings = {
   streamsPerKey: 20,
   lanAccess: false,
   corsOrigins: [],
+  allowedHosts: [],
 };
 
 /** The stored settings over the defaults, with this run's overrides (command line, tests) on top but never stored. */

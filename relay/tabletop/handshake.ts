@@ -10,6 +10,8 @@ export interface WorldUpgrade {
   /** A 2.x module puts its API key in the URL instead of sending an auth frame. */
   legacyKey: string | undefined;
   remoteAddress: string;
+  /** The web page that opens the socket (a browser's Origin header); undefined for callers that are not browsers. */
+  origin: string | undefined;
 }
 
 export type UpgradeVerdict = { ok: true; upgrade: WorldUpgrade } | { ok: false; status: number; message: string };
@@ -32,6 +34,7 @@ export function readUpgrade(request: IncomingMessage): UpgradeVerdict {
       metadata,
       legacyKey: url.searchParams.get('token') || undefined,
       remoteAddress: normalisedAddress(request.socket.remoteAddress),
+      origin: request.headers.origin,
     },
   };
 }

@@ -3,6 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import { HttpError } from '../http/errors.ts';
+import { refuseUpgrade } from '../http/request-gate.ts';
+import { raiseFrameLimit, TOO_MANY_WAITING, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
 import {
   CloseCode,
   PUSH_TYPE_OF_CHANNEL,
@@ -16,7 +18,8 @@ import { PendingRequests, type WorldReply } from './pending-requests.ts';
 import { WorldConnection } from './world-connection.ts';
 
 const PUSH_TYPES = new Set(Object.values(PUSH_TYPE_OF_CHANNEL));
-const MAX_FRAME_BYTES = 256 * 1024 * 1024;
+/** A connected world's largest frame: sheet images and file downloads arrive in one frame as data URLs. */
+const WORLD_FRAME_BYTES = 256 * 1024 * 1024;
 
 export interface TokenGrant {
   tokenId: string;
@@ -37,6 +40,10 @@ export interface TabletopOptions {
   verifyToken(token: string): TokenGrant | undefined;
   /** The grant of a 2.x module's API key for this client id, or undefined when the key may not link this world. */
   verifyLegacyKey(key: string, clientId: string): LinkGrant | undefined;
+  /** Whether a browser page of this origin may open /relay for this client id (its Foundry page, or an allowed origin). */
+  originAllowed(origin: string, clientId: string): boolean;
+  /** The places for sockets waiting to authenticate, shared with /ws/api. */
+  unauthenticated: UnauthenticatedSockets;
   authTimeoutMs?: number;
   heartbeatIntervalMs?: number;
 }
@@ -54,7 +61,7 @@ export interface TabletopEvents {
  */
 export class Tabletop extends EventEmitter<TabletopEvents> {
   private readonly options: Required<TabletopOptions>;
-  private readonly server = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+  private readonly server = new WebSocketServer({ noServer: true, maxPayload: UNAUTHENTICATED_FRAME_BYTES, perMessageDeflate: false });
   private readonly connected = new Map<string, WorldConnection>();
   private readonly alive = new WeakMap<WebSocket, boolean>();
   private readonly channelCounts = new Map<string, Map<EventChannel, number>>();
@@ -126,11 +133,22 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
   /** Takes over an HTTP upgrade request for /relay. */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const verdict = readUpgrade(request);
-    if (!verdict.ok) {
-      refuseUpgrade(socket, verdict.status, verdict.message);
-      return;
-    }
+    if (!verdict.ok) return refuseUpgrade(socket, verdict.status, verdict.message);
+    const refusal = this.upgradeRefusal(verdict.upgrade);
+    if (refusal) return refuseUpgrade(socket, refusal.status, refusal.message);
     this.server.handleUpgrade(request, socket, head, (webSocket) => this.authenticate(webSocket, verdict.upgrade));
+  }
+
+  /** Why a well-formed upgrade is refused: a web page that is not the world's, or too many sockets waiting for their auth frame. */
+  private upgradeRefusal(upgrade: WorldUpgrade): { status: number; message: string } | undefined {
+    if (upgrade.origin !== undefined && !this.options.originAllowed(upgrade.origin, upgrade.clientId)) {
+      return {
+        status: 403,
+        message: `A page from ${upgrade.origin} may not connect this world: worlds connect from the Foundry page they were paired on. If this is that page, add its origin to the allowed origins in Tabletop Relay's settings (Access).`,
+      };
+    }
+    if (upgrade.legacyKey === undefined && this.options.unauthenticated.full()) return { status: 503, message: TOO_MANY_WAITING };
+    return undefined;
   }
 
   private authenticate(socket: WebSocket, upgrade: WorldUpgrade): void {
@@ -145,8 +163,10 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
       return;
     }
     const timer = setTimeout(() => socket.close(CloseCode.noAuth, 'Authentication timeout'), this.options.authTimeoutMs);
+    const release = this.options.unauthenticated.hold(socket);
     socket.once('message', (data) => {
       clearTimeout(timer);
+      release();
       const token = authTokenOf(data.toString());
       if (token === undefined) {
         socket.close(CloseCode.noAuth, 'Invalid auth message');
@@ -184,6 +204,7 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
     socket.on('pong', () => this.alive.set(socket, true));
     socket.on('message', (data, isBinary) => this.receive(world, data, isBinary));
     socket.on('close', (code) => this.forget(world, code));
+    raiseFrameLimit(socket, WORLD_FRAME_BYTES);
     world.send({ type: 'auth-success' });
     for (const [channel, count] of this.channelCounts.get(world.clientId) ?? []) world.sendChannelCount(channel, count);
     this.emit('world-connected', world);
@@ -259,15 +280,4 @@ function playersOf(users: unknown): PlayerListEntry[] {
       active: user.active === true,
     }))
     .filter((user) => user.id !== '');
-}
-
-function refuseUpgrade(socket: Duplex, status: number, message: string): void {
-  const body = JSON.stringify({ error: message });
-  socket.end(
-    `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Bad Request'}\r\n` +
-      'Content-Type: application/json\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
 }

@@ -1,0 +1,44 @@
+// Limits for WebSockets that have not authenticated yet (/relay and /ws/api): small frames, and few of them at once.
+import type { WebSocket } from 'ws';
+
+/** The largest frame a socket may send before it has authenticated: an auth frame is a few hundred bytes. */
+export const UNAUTHENTICATED_FRAME_BYTES = 64 * 1024;
+/** How many sockets may wait for their auth frame at once, over /relay and /ws/api together. */
+export const MAX_UNAUTHENTICATED_SOCKETS = 32;
+
+/**
+ * Lets an authenticated socket send larger frames. ws fixes the limit per server (`maxPayload`) and has no public way to
+ * change it on an open socket (its maintainers declined one, websockets/ws#1473), while the module protocol authenticates
+ * with the first frame; so this sets the receiver's limit directly, and fails loudly if ws ever keeps it elsewhere.
+ */
+export function raiseFrameLimit(socket: WebSocket, bytes: number): void {
+  const receiver = (socket as unknown as { _receiver?: { _maxPayload?: unknown } })._receiver;
+  if (typeof receiver?._maxPayload !== 'number') {
+    throw new Error('This version of ws keeps its frame limit elsewhere: update raiseFrameLimit in relay/http/socket-limits.ts');
+  }
+  receiver._maxPayload = bytes;
+}
+
+/** Counts the sockets waiting to authenticate, so that at most MAX_UNAUTHENTICATED_SOCKETS hold a place at once. */
+export class UnauthenticatedSockets {
+  private waiting = 0;
+
+  full(): boolean {
+    return this.waiting >= MAX_UNAUTHENTICATED_SOCKETS;
+  }
+
+  /** Holds a place until the returned release is called (the socket authenticated) or the socket closes. */
+  hold(socket: WebSocket): () => void {
+    this.waiting += 1;
+    let held = true;
+    const release = () => {
+      if (!held) return;
+      held = false;
+      this.waiting -= 1;
+    };
+    socket.once('close', release);
+    return release;
+  }
+}
+
+export const TOO_MANY_WAITING = `Too many connections are waiting to authenticate (at most ${MAX_UNAUTHENTICATED_SOCKETS}); try again in a few seconds`;
