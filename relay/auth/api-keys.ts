@@ -42,6 +42,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
   private readonly recent = new Map<string, ApiKeyRecord>();
   /** Epoch ms of each key's last use, kept apart because it changes on every call. */
   private readonly lastUsed = new Map<string, number>();
+  private lastUsedUnstored = false;
 
   constructor(path: string) {
     super();
@@ -61,8 +62,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
       ...(input.worldIds?.length ? { worldIds: [...new Set(input.worldIds)] } : {}),
       createdAt: new Date().toISOString(),
     };
-    this.byHash.set(record.hash, record);
-    this.save();
+    this.store([...this.byHash.values(), record]);
     return { key, record: this.viewOf(record) };
   }
 
@@ -76,6 +76,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
       this.recent.set(key, record);
     }
     this.lastUsed.set(record.id, Date.now());
+    this.lastUsedUnstored = true;
     return record;
   }
 
@@ -86,21 +87,20 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
   update(id: string, changes: Partial<NewApiKey>): ApiKeyView | undefined {
     const record = this.recordOf(id);
     if (!record) return undefined;
-    if (changes.name !== undefined) record.name = changes.name;
-    if (changes.scopes !== undefined) record.scopes = [...new Set(changes.scopes)];
-    if (changes.userId !== undefined) setOptional(record, 'userId', changes.userId || undefined);
-    if (changes.worldIds !== undefined) setOptional(record, 'worldIds', changes.worldIds.length ? changes.worldIds : undefined);
-    this.save();
+    const updated: ApiKeyRecord = { ...record };
+    if (changes.name !== undefined) updated.name = changes.name;
+    if (changes.scopes !== undefined) updated.scopes = [...new Set(changes.scopes)];
+    if (changes.userId !== undefined) setOptional(updated, 'userId', changes.userId || undefined);
+    if (changes.worldIds !== undefined) setOptional(updated, 'worldIds', changes.worldIds.length ? changes.worldIds : undefined);
+    this.store(this.replaced(record, updated));
     this.emit('changed', id, 'updated');
-    return this.viewOf(record);
+    return this.viewOf(updated);
   }
 
   revoke(id: string): boolean {
     const record = this.recordOf(id);
     if (!record) return false;
-    this.byHash.delete(record.hash);
-    this.recent.clear();
-    this.save();
+    this.store(this.replaced(record, undefined));
     this.emit('changed', id, 'revoked');
     return true;
   }
@@ -110,19 +110,20 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
     const record = this.recordOf(id);
     if (!record) return undefined;
     const key = randomSecret(KEY_PREFIX);
-    this.byHash.delete(record.hash);
-    this.recent.clear();
-    record.hash = hashSecret(key);
-    record.prefix = key.slice(0, KEY_PREFIX.length + 6);
-    this.byHash.set(record.hash, record);
-    this.save();
+    const rotated: ApiKeyRecord = { ...record, hash: hashSecret(key), prefix: key.slice(0, KEY_PREFIX.length + 6) };
+    this.store(this.replaced(record, rotated));
     this.emit('changed', id, 'rotated');
-    return { key, record: this.viewOf(record) };
+    return { key, record: this.viewOf(rotated) };
   }
 
-  /** Persists last-used times, which change on every call and are written only now and then. */
+  /** Stores last-used times, which change on every call and are written only now and then. Never throws. */
   flush(): void {
-    this.save();
+    if (!this.lastUsedUnstored) return;
+    try {
+      this.store([...this.byHash.values()]);
+    } catch (error) {
+      console.error(`Could not store when API keys were last used: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private recordOf(id: string): ApiKeyRecord | undefined {
@@ -130,8 +131,18 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
     return undefined;
   }
 
-  private save(): void {
-    this.file.write([...this.byHash.values()].map((record) => ({ ...record, ...this.lastUsedOf(record) })));
+  /** Every record, with one replaced by another or (undefined) left out. */
+  private replaced(record: ApiKeyRecord, replacement: ApiKeyRecord | undefined): ApiKeyRecord[] {
+    return [...this.byHash.values()].flatMap((candidate) => (candidate !== record ? [candidate] : replacement ? [replacement] : []));
+  }
+
+  /** Writes the next set of keys, then makes it current: a failed write changes nothing, and no event fires. */
+  private store(records: ApiKeyRecord[]): void {
+    this.file.write(records.map((record) => ({ ...record, ...this.lastUsedOf(record) })));
+    this.byHash.clear();
+    for (const record of records) this.byHash.set(record.hash, record);
+    this.recent.clear();
+    this.lastUsedUnstored = false;
   }
 
   private lastUsedOf(record: ApiKeyRecord): Pick<ApiKeyRecord, 'lastUsedAt'> {

@@ -39,8 +39,7 @@ export class ConnectionTokens {
       createdAt: new Date().toISOString(),
       ...(origin ? { origin } : {}),
     };
-    this.byHash.set(record.hash, record);
-    this.save();
+    this.store([...this.byHash.values(), record]);
     return { token, record: viewOf(record) };
   }
 
@@ -55,8 +54,7 @@ export class ConnectionTokens {
   revoke(id: string): ConnectionTokenView | undefined {
     for (const record of this.byHash.values()) {
       if (record.id !== id) continue;
-      this.byHash.delete(record.hash);
-      this.save();
+      this.store([...this.byHash.values()].filter((candidate) => candidate !== record));
       return viewOf(record);
     }
     return undefined;
@@ -67,8 +65,11 @@ export class ConnectionTokens {
     return record && this.revoke(record.id);
   }
 
-  private save(): void {
-    this.file.write([...this.byHash.values()]);
+  /** Writes the next set of tokens, then makes it current: a failed write changes nothing. */
+  private store(records: ConnectionTokenRecord[]): void {
+    this.file.write(records);
+    this.byHash.clear();
+    for (const record of records) this.byHash.set(record.hash, record);
   }
 }
 

@@ -54,7 +54,7 @@ export class CaptureService {
     this.#secrets = options.secrets ?? keyFileSecrets(dataDir);
     this.#file = new JsonFile(join(dataDir, 'capture.json'));
     this.#stored = this.#file.read(null);
-    this.sessions = new GmSessions(this.host, dependencies, options.sessionIdleTimeoutMs ?? 600_000);
+    this.sessions = new GmSessions(this.host, dependencies, options.sessionIdleTimeoutMs ?? 600_000, () => this.view().foundryUrl);
   }
 
   view(): CaptureSettingsView {
@@ -62,11 +62,12 @@ export class CaptureService {
     return { foundryUrl: stored?.foundryUrl ?? '', username: stored?.username ?? '', passwordSet: stored?.sealedPassword !== undefined };
   }
 
-  /** Stores new settings and replaces the capture session; the next capture logs in with them. */
+  /** Stores new settings and replaces the capture session; the next capture logs in with them. A failed write changes nothing. */
   async configure(input: CaptureSettingsInput): Promise<CaptureSettingsView> {
     const sealedPassword = input.password !== undefined ? this.#secrets.seal(input.password) : this.#stored?.sealedPassword;
-    this.#stored = { foundryUrl: input.foundryUrl, username: input.username, ...(sealedPassword !== undefined ? { sealedPassword } : {}) };
-    this.#file.write(this.#stored);
+    const next = { foundryUrl: input.foundryUrl, username: input.username, ...(sealedPassword !== undefined ? { sealedPassword } : {}) };
+    this.#file.write(next);
+    this.#stored = next;
     await this.#session?.close();
     this.#session = undefined;
     this.#browserMissing = false;

@@ -31,9 +31,11 @@ export class Settings extends EventEmitter<{ changed: [RelaySettings] }> {
     return { ...DEFAULT_SETTINGS, ...this.stored, ...this.overrides };
   }
 
+  /** Stores the changes, then applies them: a failed write changes nothing. */
   update(changes: Partial<RelaySettings>): RelaySettings {
-    this.stored = { ...this.stored, ...changes };
-    this.file.write(this.stored);
+    const next = { ...this.stored, ...changes };
+    this.file.write(next);
+    this.stored = next;
     const current = this.get();
     this.emit('changed', current);
     return current;

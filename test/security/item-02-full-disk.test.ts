@@ -1,0 +1,107 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SCOPES } from '../../relay/auth/scopes.ts';
+import { startTestRelay, type TestRelay } from '../harness/relay.ts';
+import { mountTinyDisk, temporaryFilesIn, type TinyDisk } from './tiny-disk.ts';
+
+// The injected failing writer, for where no tmpfs can be mounted: while on, each write to a file is cut to half its
+// bytes, and the next write to it fails with ENOSPC, as a disk that fills up in the middle of a write does.
+const injected = vi.hoisted(() => ({ shortWrites: false, cut: new Set<number>() }));
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const writeSync = (descriptor: number, data: string | NodeJS.ArrayBufferView, ...rest: any[]): number => {
+    if (!injected.shortWrites) return (fs.writeSync as (...args: unknown[]) => number)(descriptor, data, ...rest);
+    if (injected.cut.has(descriptor)) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
+    injected.cut.add(descriptor);
+    const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const offset = typeof data === 'string' ? 0 : ((rest[0] as number | undefined) ?? 0);
+    const length = typeof data === 'string' ? bytes.length : ((rest[1] as number | undefined) ?? bytes.length - offset);
+    return fs.writeSync(descriptor, bytes, offset, Math.ceil(length / 2));
+  };
+  const closeSync = (descriptor: number) => {
+    injected.cut.delete(descriptor);
+    fs.closeSync(descriptor);
+  };
+  return { ...fs, writeSync, closeSync };
+});
+
+const KEY_COUNT = 10;
+let harness: TestRelay | undefined;
+let disk: TinyDisk | undefined;
+let plainDir: string | undefined;
+
+afterEach(async () => {
+  injected.shortWrites = false;
+  disk?.empty();
+  await harness?.close();
+  disk?.unmount();
+  if (plainDir) rmSync(plainDir, { recursive: true, force: true });
+  harness = disk = plainDir = undefined;
+  vi.restoreAllMocks();
+});
+
+interface MadeKey {
+  id: string;
+  key: string;
+}
+
+/** Keys with long names and every scope, so that api-keys.json spans several pages and a full disk cuts it short. */
+async function makeKeys(relay: TestRelay): Promise<MadeKey[]> {
+  const keys: MadeKey[] = [];
+  const scopes = SCOPES.filter((scope) => scope !== 'world:link');
+  for (let index = 0; index < KEY_COUNT; index += 1) {
+    const answer = await relay.admin('POST', '/admin/keys', { name: `${index} ${'long name '.repeat(9)}`, scopes });
+    expect(answer.status).toBe(201);
+    keys.push({ id: answer.body.id, key: answer.body.key });
+  }
+  return keys;
+}
+
+async function expectEveryKeyWorks(relay: TestRelay, keys: MadeKey[]): Promise<void> {
+  for (const { key } of keys) expect((await relay.api(key, 'GET', '/clients')).status).toBe(200);
+  expect((await relay.admin('GET', '/admin/keys')).body.keys.map((key: MadeKey) => key.id).sort()).toEqual(keys.map((key) => key.id).sort());
+}
+
+/** Creates keys, fills the disk, tries one more key, and checks that nothing changed, on disk or after a restart. */
+async function createKeyOnFullDisk(relay: TestRelay, dataDir: string, fillDisk: () => void): Promise<void> {
+  const keys = await makeKeys(relay);
+  const keyFile = join(dataDir, 'api-keys.json');
+  const before = readFileSync(keyFile);
+  expect(before.length).toBeGreaterThan(2 * 4096);
+  const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+
+  fillDisk();
+  const refused = await relay.admin('POST', '/admin/keys', { name: 'made while the disk is full', scopes: ['clients:read'] });
+
+  expect(refused.status).toBe(507);
+  expect(refused.body.error).toMatch(/^The disk is full: nothing was changed/);
+  expect(refused.body.key).toBeUndefined();
+  expect(readFileSync(keyFile).equals(before)).toBe(true);
+  expect(temporaryFilesIn(dataDir)).toEqual([]);
+  await expectEveryKeyWorks(relay, keys);
+
+  // Stopping stores last-used times, which fails on the full disk: it must still stop, and log no key.
+  await relay.restart();
+  expect(JSON.stringify(logged.mock.calls)).not.toMatch(/ttr_/);
+  await expectEveryKeyWorks(relay, keys);
+}
+
+describe('item 02: a full disk never destroys the key store', () => {
+  it('on a real full disk (tmpfs) a new key answers 507, is not kept, the old file stays, and a restart keeps every key', async (context) => {
+    const mounted = mountTinyDisk(512);
+    if ('reason' in mounted) return context.skip(mounted.reason);
+    disk = mounted;
+    harness = await startTestRelay({ dataDir: disk.dir, capture: false });
+    await createKeyOnFullDisk(harness, disk.dir, () => mounted.fill(4096));
+  });
+
+  it('with an injected writer that writes short then fails (ENOSPC), the same holds', async () => {
+    plainDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-short-writes-'));
+    harness = await startTestRelay({ dataDir: plainDir, capture: false });
+    await createKeyOnFullDisk(harness, plainDir, () => {
+      injected.shortWrites = true;
+    });
+  });
+});
