@@ -33,8 +33,8 @@ const relay = createRelay({
   // Capture renders sheets in Electron's own Chromium, so the app needs no second browser installed.
   capture: { launchBrowser: electronLauncher(), secrets: chooseSecrets(safeStorage, process.platform, () => keyFileSecrets(dataDir)) },
 });
-const { lanAccess, corsOrigins } = store.get();
-relay.services.settings.update({ lanAccess, corsOrigins });
+const { lanAccess, corsOrigins, allowedHosts } = store.get();
+relay.services.settings.update({ lanAccess, corsOrigins, allowedHosts });
 let startError: string | undefined;
 await relay.start().catch((error: NodeJS.ErrnoException) => {
   startError = error.code === 'EADDRINUSE' ? `port ${store.get().port} is already in use` : 'the relay could not start';
@@ -79,8 +79,8 @@ function refreshTray(): void {
 }
 relay.services.changes.on('status', refreshTray);
 relay.services.settings.on('changed', () => {
-  const { lanAccess, corsOrigins } = relay.services.settings.get();
-  store.update({ lanAccess, corsOrigins });
+  const { lanAccess, corsOrigins, allowedHosts } = relay.services.settings.get();
+  store.update({ lanAccess, corsOrigins, allowedHosts });
 });
 // "Connected for" and "calls in the last minute" change with time alone.
 setInterval(refreshTray, 10_000).unref();

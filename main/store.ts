@@ -1,14 +1,15 @@
 import Store from 'electron-store';
 
 /**
- * What the desktop app keeps between launches (electron-store, in the user-data folder). LAN access and the allowed
- * origins mirror the relay's settings so the relay starts on the right address; the capture settings live with the
- * relay (capture.json, password sealed through main/secrets.ts).
+ * What the desktop app keeps between launches (electron-store, in the user-data folder). LAN access, the allowed
+ * origins and the allowed host names mirror the relay's settings so the relay starts on the right address; the capture
+ * settings live with the relay (capture.json, password sealed through main/secrets.ts).
  */
 export interface DesktopSettings {
   port: number;
   lanAccess: boolean;
   corsOrigins: string[];
+  allowedHosts: string[];
   startAtLogin: boolean;
 }
 
@@ -16,6 +17,7 @@ export const DESKTOP_DEFAULTS: DesktopSettings = {
   port: 3010,
   lanAccess: false,
   corsOrigins: [],
+  allowedHosts: [],
   startAtLogin: false,
 };
 
@@ -23,6 +25,7 @@ const SCHEMA = {
   port: { type: 'integer', minimum: 1, maximum: 65535 },
   lanAccess: { type: 'boolean' },
   corsOrigins: { type: 'array', items: { type: 'string' } },
+  allowedHosts: { type: 'array', items: { type: 'string' } },
   startAtLogin: { type: 'boolean' },
 } as const;
 

@@ -28,6 +28,7 @@ describe('desktop settings store', () => {
       port: 3010,
       lanAccess: false,
       corsOrigins: [],
+      allowedHosts: [],
       startAtLogin: false,
     });
     expect(openDesktopStore().get()).toEqual(DESKTOP_DEFAULTS);

@@ -1,5 +1,6 @@
 // The settings UI in real Chromium against a running relay and the sandbox world, as a GM would use it.
 import { mkdirSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -264,6 +265,24 @@ describe('settings UI', () => {
       requestsPerMinute: 90,
       corsOrigins: ['http://localhost:30000', 'https://overlay.example'],
     });
+  });
+
+  it('adds a host name the relay answers to; other names get 421', async () => {
+    const asHost = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const outgoing = httpRequest({ host: '127.0.0.1', port: relay.relay.port, path: '/api/status', headers: { host } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        outgoing.on('error', reject).end();
+      });
+    expect(await asHost('tabletop.home.arpa')).toBe(421);
+    await page.type('#allowed-hosts', 'Tabletop.Home.Arpa');
+    await page.click('form[aria-labelledby="hosts-title"] button[type="submit"]');
+    await waitForText('1 name allowed');
+    expect((await relay.admin('GET', '/admin/settings')).body.allowedHosts).toEqual(['tabletop.home.arpa']);
+    expect(await asHost('tabletop.home.arpa')).toBe(200);
+    expect(await asHost('attacker.example')).toBe(421);
   });
 
   it('shows the capture settings form, and a clear state when the relay has no capture', async () => {

@@ -49,6 +49,36 @@ function drawLanUrls(target: HTMLElement, status: RelayStatus | undefined): void
     h('p', { class: 'hint' }, icon('warning'), ' Turn LAN access off on networks you do not trust, such as a café or a convention hall.'));
 }
 
+/** Names besides this computer's own addresses that the relay answers to; any other name gets 421 (DNS rebinding). */
+function hostsSection(settings: RelaySettings): HTMLElement {
+  const names = h('textarea', { class: 'input input-mono', id: 'allowed-hosts', rows: 2, placeholder: 'relay.lan\nmy-pc.local', 'aria-describedby': 'hosts-hint' });
+  names.value = settings.allowedHosts.join('\n');
+  const save = h('button', { type: 'submit', class: 'button button-primary' }, 'Save names');
+  const form = h('form', { class: 'card', 'aria-labelledby': 'hosts-title' },
+    h('div', { class: 'card-header' }, h('h2', { id: 'hosts-title' }, 'Names for this computer'),
+      h('p', { class: 'muted' }, 'The relay answers to localhost, 127.0.0.1 and, with LAN access on, this computer\'s network addresses. '
+        + 'To reach it by another name, such as one from your router or a hosts file, add that name here. Other names are refused, so that no web page can reach the relay by pointing its own name at this computer.')),
+    h('div', { class: 'field' }, h('label', { for: 'allowed-hosts', class: 'visually-hidden' }, 'Allowed host names, one a line'), names,
+      h('p', { class: 'hint', id: 'hosts-hint' }, 'One name a line, without http:// or port.')),
+    h('div', { class: 'form-actions' }, save),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const entries = names.value.split(/\s+/).map((name) => name.trim().toLowerCase()).filter(Boolean);
+    save.disabled = true;
+    try {
+      const saved = await admin.updateSettings({ allowedHosts: entries });
+      names.value = saved.allowedHosts.join('\n');
+      toast(entries.length === 0 ? 'The relay answers to this computer\'s own addresses only' : `${entries.length} name${entries.length === 1 ? '' : 's'} allowed`);
+    } catch (error) {
+      toast((error as Error).message, 'error');
+    } finally {
+      save.disabled = false;
+    }
+  });
+  return form;
+}
+
 /** Origins a GM commonly adds; the Foundry page itself needs none to pair. */
 const SUGGESTED_ORIGINS = [
   { origin: 'http://localhost:30000', label: 'Foundry on this computer' },
@@ -177,7 +207,7 @@ export const accessPage: Page = {
       try {
         const settings = await admin.settings();
         const desktop = state.desktop ? desktopSection(state.desktop, await state.desktop.appInfo()) : null;
-        replaceChildren(element, lanSection(settings, lanUrls), corsSection(settings), limitsSection(settings), desktop);
+        replaceChildren(element, lanSection(settings, lanUrls), hostsSection(settings), corsSection(settings), limitsSection(settings), desktop);
       } catch (error) {
         toast((error as Error).message, 'error');
       }
