@@ -52,7 +52,7 @@ describe('item 01: only its connection token or its own world:link key makes a w
     ];
     for (const key of keys) {
       const world = legacyWorld(WORLD, key);
-      expect(await world.closed).toEqual({ code: 1008, reason: 'Invalid API key' });
+      expect(await within(world.closed, AT_ONCE_MS, 'the refusal')).toEqual({ code: 1008, reason: 'Invalid API key' });
       expect(world.received).toEqual([]);
     }
     expect(harness.relay.services.tabletop.world(WORLD)).toBeUndefined();
@@ -61,7 +61,7 @@ describe('item 01: only its connection token or its own world:link key makes a w
   it('lets a world:link key connect as its own world only, not as another', async () => {
     const { key } = await linkKey(WORLD);
     const elsewhere = legacyWorld(OTHER_WORLD, key);
-    expect(await elsewhere.closed).toEqual({ code: 1008, reason: 'Invalid API key' });
+    expect(await within(elsewhere.closed, AT_ONCE_MS, 'the refusal')).toEqual({ code: 1008, reason: 'Invalid API key' });
     const own = legacyWorld(WORLD, key);
     await own.next((message) => message.type === 'auth-success');
     expect(await rollsAnsweredBy(own, 'from the linked world')).toEqual(['from the linked world']);
@@ -74,7 +74,7 @@ describe('item 01: only its connection token or its own world:link key makes a w
     const { key } = await harness.admin('POST', '/admin/keys', { name: 'link', scopes: ['world:link'], worldIds: [PAIRED_WORLD] }).then((a) => a.body);
     for (const localAddress of ['127.0.0.1', '127.0.0.2']) {
       const intruder = legacyWorld(PAIRED_WORLD, key, { localAddress });
-      expect(await intruder.closed).toEqual({ code: 4004, reason: 'Client ID already connected' });
+      expect(await within(intruder.closed, AT_ONCE_MS, 'the refusal')).toEqual({ code: 4004, reason: 'Client ID already connected' });
       expect(intruder.received).toEqual([]);
     }
     expect(real.socket.readyState).toBe(WebSocket.OPEN);
@@ -88,7 +88,7 @@ describe('item 01: only its connection token or its own world:link key makes a w
     const squatter = legacyWorld(PAIRED_WORLD, key, { localAddress: '127.0.0.2' });
     await squatter.next((message) => message.type === 'auth-success');
     const real = await connectRawWorld(harness.wsUrl, PAIRED_WORLD, token);
-    expect(await squatter.closed).toEqual({ code: 1000, reason: 'Replaced by the world connecting with its connection token' });
+    expect(await within(squatter.closed, AT_ONCE_MS, 'the squatter closing')).toEqual({ code: 1000, reason: 'Replaced by the world connecting with its connection token' });
     expect(harness.relay.services.tabletop.world(PAIRED_WORLD)?.handshake).toBe('token');
     expect(await rollsAnsweredBy(real, 'from the real world')).toEqual(['from the real world']);
     expect(squatter.received.some((message) => message.type === 'rolls')).toBe(false);
