@@ -19,7 +19,7 @@ function clientsFor(services: RelayServices, key: ApiKeyRecord | undefined) {
       tokenName: world.tokenName,
       isOnline: true,
     })),
-    ...offline.map(({ serverFingerprint: _fingerprint, ...world }) => ({ ...world, isOnline: false })),
+    ...offline.map(({ serverFingerprint: _fingerprint, foundryUrl: _foundryUrl, ...world }) => ({ ...world, isOnline: false })),
   ];
 }
 

@@ -88,13 +88,16 @@ describe('item 14: only paired worlds are remembered, and the GM can forget one'
     expect(JSON.parse(readFileSync(worldsFile, 'utf8'))[0].lastSeen).toBe(listed.lastSeen);
   });
 
-  it('the GM sets a world’s Foundry address, and only as an http(s) URL', async () => {
+  it('the GM sets a world’s Foundry address, only as an http(s) URL, and tools do not see it', async () => {
     const paired = await pairWorld();
     const set = await harness.admin('PATCH', `/admin/worlds/${paired.clientId}`, { foundryUrl: 'http://localhost:30000' });
     expect(set.status).toBe(200);
     expect(set.body).toMatchObject({ clientId: paired.clientId, foundryUrl: 'http://localhost:30000', connected: false });
     expect((await harness.admin('PATCH', `/admin/worlds/${paired.clientId}`, { foundryUrl: 'file:///etc/passwd' })).status).toBe(400);
     expect((await harness.admin('PATCH', '/admin/worlds/fvtt_unknown', { foundryUrl: 'http://localhost:30000' })).status).toBe(404);
+    // It is the GM's setting, not something tools with a key read.
+    const tool = await harness.createKey({ scopes: ['clients:read'] });
+    expect((await harness.api(tool, 'GET', '/clients')).body.clients[0]).not.toHaveProperty('foundryUrl');
     await harness.restart();
     expect((await harness.admin('GET', '/admin/worlds')).body.worlds[0].foundryUrl).toBe('http://localhost:30000');
   });
