@@ -152,7 +152,7 @@ export function createRelay(options: RelayOptions): Relay {
     timeoutOverrideMs: options.timeoutOverrideMs,
   };
   if (options.capture !== false) {
-    services.capture = new CaptureService(options.dataDir, { connectionTokens, tabletop, activity: services.activity }, options.capture);
+    services.capture = new CaptureService(options.dataDir, { connectionTokens, tabletop, activity: services.activity, knownWorlds }, options.capture);
   }
   server = createServer(createApp(allRoutes, services, options.bodyLimitBytes));
   server.keepAliveTimeout = 65_000;

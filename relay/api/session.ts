@@ -42,13 +42,14 @@ export const sessionRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/session-handshake',
-    summary: 'Start a GM session login: an RSA public key, a nonce and a handshake token valid 5 minutes (headers x-foundry-url, x-username, x-world-name)',
+    summary: 'Start a GM session login: an RSA public key, a nonce and a handshake token valid 5 minutes (headers x-foundry-url, x-username, x-world-name); x-foundry-url must be a Foundry address the GM configured',
     access,
     parameters: z.object({}),
-    handle: ({ request, services }) => {
+    handle: async ({ request, services }) => {
       const foundryUrl = header(request, 'x-foundry-url', true)!;
       if (!/^https?:\/\/\S+$/.test(foundryUrl)) throw new HttpError(400, 'The x-foundry-url header must be an http(s) URL');
-      const handshake = captureOf(services).sessions.handshake(foundryUrl, header(request, 'x-username', true)!, header(request, 'x-world-name', false));
+      const sessions = captureOf(services).sessions;
+      const handshake = await asHttp(async () => sessions.handshake(foundryUrl, header(request, 'x-username', true)!, header(request, 'x-world-name', false)));
       return { body: handshake };
     },
   }),

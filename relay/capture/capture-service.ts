@@ -15,6 +15,8 @@ export interface CaptureOptions {
   launchBrowser?: LaunchBrowser;
   /** Path of Chrome/Chromium for the default launcher; found automatically when absent. */
   chromePath?: string;
+  /** Runs the default launcher's Chromium without its sandbox; it is off anyway for root on Linux. */
+  chromeNoSandbox?: boolean;
   /** Where the capture password is sealed; defaults to a key file in the data directory. */
   secrets?: SecretStore;
   /** GM sessions with no API call for this long are ended; 0 never. Default 10 minutes. */
@@ -50,7 +52,7 @@ export class CaptureService {
   #browserMissing = false;
 
   constructor(dataDir: string, dependencies: GmSessionDependencies, options: CaptureOptions = {}) {
-    this.host = new BrowserHost(options.launchBrowser ?? puppeteerLauncher(options.chromePath));
+    this.host = new BrowserHost(options.launchBrowser ?? puppeteerLauncher(options.chromePath, options.chromeNoSandbox));
     this.#secrets = options.secrets ?? keyFileSecrets(dataDir);
     this.#file = new JsonFile(join(dataDir, 'capture.json'));
     this.#stored = this.#file.read(null);

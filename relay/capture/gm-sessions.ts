@@ -4,12 +4,15 @@
 import { constants, generateKeyPairSync, privateDecrypt, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { ConnectionTokens } from '../auth/connection-tokens.ts';
+import type { KnownWorld, KnownWorlds } from '../auth/known-worlds.ts';
 import type { Tabletop } from '../tabletop/tabletop.ts';
 import type { BrowserPage } from './browser.ts';
 import type { BrowserHost } from './browser-host.ts';
 import { CaptureFailure, foundryBase, logIn, waitUntilReady, type FoundryAccount } from './foundry-login.ts';
 import { seedConnectionToken, type GameFacts } from './page-scripts.ts';
 import { originOf } from '../http/request-gate.ts';
+import { sessionWorld, WHERE_TO_CONFIGURE, worldsAt } from './session-worlds.ts';
+import type { WorldConnection } from '../tabletop/world-connection.ts';
 
 const HANDSHAKE_LIFETIME_MS = 5 * 60_000;
 const CONNECT_TIMEOUT_MS = 30_000;
@@ -17,7 +20,9 @@ const FULL_GM_ROLE = 4;
 
 export interface GmSessionDependencies {
   connectionTokens: Pick<ConnectionTokens, 'issue' | 'revoke'>;
-  tabletop: Pick<Tabletop, 'world'>;
+  tabletop: Pick<Tabletop, 'world' | 'on'>;
+  /** The paired worlds, with the Foundry address the GM gave each: the only pages a session may open. */
+  knownWorlds: Pick<KnownWorlds, 'list'>;
   /** Says 'entry' for every API call: the sessions' activity clock. */
   activity: Pick<EventEmitter<{ entry: [unknown] }>, 'on'>;
 }
@@ -69,15 +74,19 @@ export class GmSessions {
   readonly #host: BrowserHost;
   readonly #dependencies: GmSessionDependencies;
   readonly #idleTimeoutMs: number;
+  readonly #captureUrl: () => string;
   readonly #instanceId = randomUUID();
   readonly #handshakes = new Map<string, PendingHandshake>();
   readonly #sessions = new Map<string, GmSession>();
   readonly #idleTimer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(host: BrowserHost, dependencies: GmSessionDependencies, idleTimeoutMs: number) {
+  /** `captureUrl` is the capture settings' Foundry URL ('' when none), the one address a session may open besides the worlds' own. */
+  constructor(host: BrowserHost, dependencies: GmSessionDependencies, idleTimeoutMs: number, captureUrl: () => string) {
     this.#host = host;
     this.#dependencies = dependencies;
     this.#idleTimeoutMs = idleTimeoutMs;
+    this.#captureUrl = captureUrl;
+    dependencies.tabletop.on('world-connected', (world) => this.#endDisplaced(world));
     host.on('crash', () => {
       for (const session of this.#sessions.values()) this.#relaunch(session);
     });
@@ -91,7 +100,9 @@ export class GmSessions {
     }
   }
 
+  /** Refuses (403) a Foundry URL the GM did not configure, before any browser opens it. */
   handshake(foundryUrl: string, username: string, worldName: string | undefined): Handshake {
+    this.#worldsAt(foundryUrl);
     this.#dropExpiredHandshakes();
     const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const handshake: PendingHandshake = {
@@ -117,9 +128,10 @@ export class GmSessions {
     this.#handshakes.delete(handshakeToken);
     const password = passwordOf(handshake, encryptedPassword);
     const account = { foundryUrl: handshake.foundryUrl, username: handshake.username, password };
+    const worlds = this.#worldsAt(account.foundryUrl);
     const page = await this.#host.openPage();
     try {
-      const facts = await this.#prepare(page, account, worldName ?? handshake.worldName);
+      const facts = await this.#prepare(page, account, worldName ?? handshake.worldName, worlds);
       const { token, record } = this.#dependencies.connectionTokens.issue(facts.clientId, `GM session: ${account.username}`, 'session', originOf(account.foundryUrl));
       const session: GmSession = {
         sessionId: randomUUID(), account, token, tokenId: record.id, facts, page, startedAt: new Date(), lastActivity: new Date(), relaunching: undefined,
@@ -174,8 +186,15 @@ export class GmSessions {
     this.#handshakes.clear();
   }
 
-  /** Logs in and checks that this user and world can hold the module's relay link. */
-  async #prepare(page: BrowserPage, account: FoundryAccount, worldName: string | undefined): Promise<GameFacts> {
+  /** The paired worlds a session at this address may bring online; a 403 when the GM configured the address nowhere. */
+  #worldsAt(foundryUrl: string): KnownWorld[] {
+    const worlds = worldsAt(foundryUrl, { knownWorlds: this.#dependencies.knownWorlds, captureUrl: this.#captureUrl });
+    if (!worlds) throw new CaptureFailure(403, `GM sessions open only a Foundry address the GM configured, and ${foundryUrl} is none: ${WHERE_TO_CONFIGURE}`);
+    return worlds;
+  }
+
+  /** Logs in and checks that this user and world can hold the module's relay link, and that the world is one of `worlds`. */
+  async #prepare(page: BrowserPage, account: FoundryAccount, worldName: string | undefined, worlds: KnownWorld[]): Promise<GameFacts> {
     const facts = await logIn(page, account);
     if (facts.userRole < FULL_GM_ROLE) {
       throw new CaptureFailure(403, `Foundry user '${account.username}' is not a full Gamemaster; only a Gamemaster's browser connects the module`);
@@ -186,6 +205,12 @@ export class GmSessions {
     if (!facts.clientId) {
       throw new CaptureFailure(409, 'This world has never been paired with a relay: pair it once from a Gamemaster browser, then start sessions');
     }
+    if (!sessionWorld(facts, worlds)) {
+      throw new CaptureFailure(
+        403,
+        `Foundry at ${account.foundryUrl} runs world '${facts.worldTitle}' (client id ${facts.clientId}), which is not a paired world configured for this address; no token was issued. To run a session for it, ${WHERE_TO_CONFIGURE}`,
+      );
+    }
     return facts;
   }
 
@@ -195,9 +220,27 @@ export class GmSessions {
     await page.goto(`${foundryBase(session.account.foundryUrl)}/game`, 60_000);
     await waitUntilReady(page);
     const deadline = Date.now() + CONNECT_TIMEOUT_MS;
-    while (!this.#dependencies.tabletop.world(session.facts.clientId)?.open) {
-      if (Date.now() > deadline) throw new CaptureFailure(408, 'The world logged in but its module did not connect to the relay within 30 s');
+    while (!this.#holdsWorld(session)) {
+      if (Date.now() > deadline) {
+        const other = this.#dependencies.tabletop.world(session.facts.clientId)?.open;
+        throw new CaptureFailure(408, other
+          ? 'The world stayed connected from another browser with another token, so the session ended and its token was revoked'
+          : 'The world logged in but its module did not connect to the relay within 30 s');
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Whether the world's link is the socket that this session's token opened. */
+  #holdsWorld(session: GmSession): boolean {
+    const world = this.#dependencies.tabletop.world(session.facts.clientId);
+    return world?.open === true && world.tokenId === session.tokenId;
+  }
+
+  /** A session whose world connects with any other credential than the session's token has lost its world: it ends. */
+  #endDisplaced(world: WorldConnection): void {
+    for (const session of this.#sessions.values()) {
+      if (session.facts.clientId === world.clientId && world.tokenId !== session.tokenId) void this.end(session.sessionId);
     }
   }
 

@@ -7,7 +7,6 @@ import type { Browser, BrowserPage, LaunchBrowser, ScreenshotOptions } from './b
 import { findChrome } from './chrome-path.ts';
 
 const CHROME_ARGS = [
-  '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
   '--disable-component-update',
@@ -24,8 +23,34 @@ export class ChromeNotFoundError extends Error {
   }
 }
 
-/** A launcher for `executablePath`, or for the browser `findChrome` finds. Throws ChromeNotFoundError without one. */
-export function puppeteerLauncher(executablePath?: string): LaunchBrowser {
+/** Turns Chromium's sandbox off for every launch, where the OS cannot give it one (e.g. a container without user namespaces). */
+export const NO_SANDBOX_VARIABLE = 'TABLETOP_RELAY_CHROME_NO_SANDBOX';
+
+export interface SandboxContext {
+  platform: NodeJS.Platform;
+  /** The user id the relay runs as; undefined where there is none (Windows). */
+  uid: number | undefined;
+  /** The GM's explicit choice to run Chromium without its sandbox. */
+  noSandbox: boolean;
+}
+
+/**
+ * Chromium keeps its sandbox wherever it can work: pages it opens (Foundry, or whatever a page links to) then run
+ * confined. It cannot work for root on Linux, where Chromium refuses to start sandboxed; otherwise only the GM turns it off.
+ */
+export function sandboxArgs(context: SandboxContext): string[] {
+  return context.noSandbox || (context.platform === 'linux' && context.uid === 0) ? ['--no-sandbox'] : [];
+}
+
+function currentSandboxContext(noSandbox: boolean | undefined): SandboxContext {
+  return { platform: process.platform, uid: process.getuid?.(), noSandbox: noSandbox ?? process.env[NO_SANDBOX_VARIABLE] === '1' };
+}
+
+/**
+ * A launcher for `executablePath`, or for the browser `findChrome` finds. Throws ChromeNotFoundError without one.
+ * `noSandbox` turns Chromium's sandbox off (default: the TABLETOP_RELAY_CHROME_NO_SANDBOX=1 environment variable).
+ */
+export function puppeteerLauncher(executablePath?: string, noSandbox?: boolean): LaunchBrowser {
   return async () => {
     const path = findChrome(executablePath);
     if (!path) throw new ChromeNotFoundError();
@@ -35,7 +60,7 @@ export function puppeteerLauncher(executablePath?: string): LaunchBrowser {
         executablePath: path,
         headless: true,
         userDataDir,
-        args: CHROME_ARGS,
+        args: [...sandboxArgs(currentSandboxContext(noSandbox)), ...CHROME_ARGS],
         defaultViewport: VIEWPORT,
         handleSIGINT: false,
         handleSIGTERM: false,

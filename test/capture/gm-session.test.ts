@@ -11,6 +11,9 @@ let key: string;
 beforeAll(async () => {
   relay = await startTestRelay();
   web = await startSandboxWebClient({ flavour: 'v13', worldOptions: { seed: SEED }, passwords: { Gamemaster: GM_PASSWORD }, clientId: CLIENT_ID, relayUrl: relay.baseUrl });
+  // The world was paired once, and the GM gave it its Foundry address: the only page a session for it may open.
+  relay.relay.services.knownWorlds.remember({ clientId: CLIENT_ID, worldId: 'sandbox-world', worldTitle: 'The Sandbox Keep' });
+  await relay.admin('PATCH', `/admin/worlds/${CLIENT_ID}`, { foundryUrl: web.url });
   key = await relay.createKey();
 }, 60_000);
 afterAll(async () => {
