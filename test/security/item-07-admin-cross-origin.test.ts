@@ -196,7 +196,7 @@ describe('item 07: the admin API refuses other web pages, takes changes as JSON 
       expect(answer.status).toBe(415);
       expect(answer.body.error).toContain('Content-Type: application/json');
     }
-    const fromQuery = await call(relay.baseUrl, 'POST', '/admin/keys', { query: newKey, body: {}, headers: token });
+    const fromQuery = await call(relay.baseUrl, 'POST', '/admin/keys', { query: { name: 'by script', scopes: 'clients:read' }, body: {}, headers: token });
     expect(fromQuery.status).toBe(400);
     const own = await call(relay.baseUrl, 'POST', '/admin/keys', {
       body: newKey,
