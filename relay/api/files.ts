@@ -45,5 +45,6 @@ export const fileRoutes: Route[] = [
     operation: 'upload-file',
     timeoutMs: 30_000,
     rawBodyAsFileData: true,
+    takesUploads: true,
   }),
 ];

@@ -25,6 +25,8 @@ interface RouteBase<S extends ParameterSchema> {
   parameters: S;
   /** Defaults to the query for GET and to body then query for everything else. */
   from?: ParameterSource;
+  /** Carries file bytes: the body may be as large as the relay's upload limit; other bodies stop at 1 MiB (public routes 64 KiB). */
+  takesUploads?: boolean;
 }
 
 /** A route answered by the world: its parameters become a request message and the world's result the answer. */

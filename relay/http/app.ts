@@ -7,25 +7,26 @@ import { Router } from './router.ts';
 import { sendJson } from './respond.ts';
 import { isLoopback } from './addresses.ts';
 import { hostGate } from './request-gate.ts';
+import { bodyReaderFor, DEFAULT_UPLOAD_LIMIT_BYTES } from './body.ts';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
-export const DEFAULT_BODY_LIMIT_BYTES = 100 * 1024 * 1024;
-
-/** The Express application: CORS for callers' browsers, JSON bodies, every route table entry, and JSON errors. */
-export function createApp(routes: readonly Route[], services: RelayServices, bodyLimitBytes = DEFAULT_BODY_LIMIT_BYTES): Express {
+/**
+ * The Express application: CORS for callers' browsers, every route table entry, and JSON errors. Each route reads its
+ * own body once the caller is let in; `uploadLimitBytes` caps the routes that take files.
+ */
+export function createApp(routes: readonly Route[], services: RelayServices, uploadLimitBytes = DEFAULT_UPLOAD_LIMIT_BYTES): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(hostGate(services));
   app.use(cors(services));
   app.use('/admin', adminPages());
-  app.use(express.json({ limit: bodyLimitBytes, type: ['application/json', 'application/*+json'] }));
-  app.use(buildRouter(routes, services, bodyLimitBytes).dispatch);
+  app.use(buildRouter(routes, services, uploadLimitBytes).dispatch);
   app.use(unknownEndpoint);
-  app.use(errorHandler(bodyLimitBytes));
+  app.use(errorHandler());
   return app;
 }
 
@@ -40,14 +41,10 @@ function allowedOrigin(path: string, origin: string | undefined, corsOrigins: re
   return origin !== undefined && corsOrigins.includes(origin) ? origin : undefined;
 }
 
-/** Every route table entry behind one dispatch; uploads get a raw body parser of their own. */
-export function buildRouter(routes: readonly Route[], services: RelayServices, bodyLimitBytes = DEFAULT_BODY_LIMIT_BYTES): Router {
-  const fileBody = express.raw({ type: () => true, limit: bodyLimitBytes });
+/** Every route table entry behind one dispatch, each with the body reader its handler calls after the access check. */
+export function buildRouter(routes: readonly Route[], services: RelayServices, uploadLimitBytes = DEFAULT_UPLOAD_LIMIT_BYTES): Router {
   const router = new Router();
-  for (const route of routes) {
-    const takesFileBody = route.kind === 'world' && route.rawBodyAsFileData === true;
-    router.add(route, [...(takesFileBody ? [fileBody] : []), handlerFor(route, services)]);
-  }
+  for (const route of routes) router.add(route, [handlerFor(route, services, bodyReaderFor(route, uploadLimitBytes))]);
   return router;
 }
 
@@ -114,36 +111,22 @@ const unknownEndpoint: RequestHandler = (request) => {
   throw new HttpError(404, `Unknown endpoint: ${request.method} ${request.path}`);
 };
 
-interface BodyParserError {
-  type?: string;
-  status?: number;
-}
-
-function errorHandler(bodyLimitBytes: number): ErrorRequestHandler {
+function errorHandler(): ErrorRequestHandler {
   return (error: unknown, _request, response, next) => {
     if (response.headersSent) {
       next(error);
       return;
     }
-    const { status, body } = describeError(error, bodyLimitBytes);
+    const { status, body } = describeError(error);
     sendJson(response, status, body);
   };
 }
 
-function describeError(error: unknown, bodyLimitBytes: number): { status: number; body: Record<string, unknown> } {
+function describeError(error: unknown): { status: number; body: Record<string, unknown> } {
   if (error instanceof HttpError) return { status: error.status, body: error.toBody() };
-  const parserError = error as BodyParserError;
-  switch (parserError.type) {
-    case 'entity.parse.failed':
-      return { status: 400, body: { error: 'The request body is not valid JSON' } };
-    case 'entity.too.large':
-      return { status: 413, body: { error: `Request body too large: the limit is ${Math.round(bodyLimitBytes / 1024 / 1024)} MiB` } };
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return { status: 415, body: { error: 'The request body must be UTF-8 JSON' } };
-  }
-  if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
-    return { status: parserError.status, body: { error: 'The request could not be read' } };
+  const { status } = error as { status?: number };
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { status, body: { error: 'The request could not be read' } };
   }
   console.error('Unexpected error while answering a request:', error);
   return { status: 500, body: { error: 'The relay failed to answer this request' } };

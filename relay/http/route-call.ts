@@ -43,10 +43,41 @@ function textOrUndefined(name: string, value: unknown): string | undefined {
 
 /** Parses, defaults and checks the route's own parameters; an empty value counts as absent. */
 export function parseParameters(route: Route, raw: Fields): Fields {
+  const prototypeKey = prototypeKeyIn(raw);
+  if (prototypeKey !== undefined) {
+    throw new HttpError(400, `'${prototypeKey}' is not allowed: no key, or part of a dotted key, may be __proto__, constructor or prototype`);
+  }
   for (const name of Object.keys(raw)) if (raw[name] === '') delete raw[name];
   const result = route.parameters.safeParse(raw);
   if (!result.success) throw new HttpError(400, describeIssue(result.error.issues[0]!, raw));
   return result.data;
+}
+
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const MAY_NAME_PROTOTYPE = /__proto__|constructor|prototype/;
+
+/**
+ * The path of the first key, at any depth, that is or has a dotted segment naming an object's prototype: worlds
+ * apply dotted keys as paths, so such a key could change every object of the world's process.
+ */
+function prototypeKeyIn(raw: Fields): string | undefined {
+  const stack: Array<[object, string]> = [[raw, '']];
+  while (stack.length > 0) {
+    const [current, path] = stack.pop()!;
+    if (Array.isArray(current)) {
+      current.forEach((item: unknown, index) => {
+        if (typeof item === 'object' && item !== null) stack.push([item, `${path}.${index}`]);
+      });
+      continue;
+    }
+    for (const key of Object.keys(current)) {
+      const keyPath = path === '' ? key : `${path}.${key}`;
+      if (MAY_NAME_PROTOTYPE.test(key) && key.split('.').some((segment) => PROTOTYPE_KEYS.has(segment))) return keyPath;
+      const child: unknown = (current as Fields)[key];
+      if (typeof child === 'object' && child !== null) stack.push([child, keyPath]);
+    }
+  }
+  return undefined;
 }
 
 export function hasError(message: Fields): boolean {

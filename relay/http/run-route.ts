@@ -4,7 +4,9 @@ import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import { openEventStream } from '../events/sse.ts';
 import type { RelayServices } from '../services.ts';
 import type { WorldReply } from '../tabletop/pending-requests.ts';
+import type { WorldConnection } from '../tabletop/world-connection.ts';
 import { checkAccess } from './access.ts';
+import type { BodyReader } from './body.ts';
 import { HttpError } from './errors.ts';
 import { tooManyRequests } from './rate-limit.ts';
 import { sendJson, sendJsonText } from './respond.ts';
@@ -12,8 +14,11 @@ import { callWorld, hasError, parseParameters, prepareStream, takeCaller, type C
 
 const MAX_BODY_DEPTH = 64;
 
-/** The one handler behind every route table entry: check access, parse parameters, then answer as the entry says. */
-export function handlerFor(route: Route, services: RelayServices): RequestHandler {
+/**
+ * The one handler behind every route table entry: check access, read the body (never before: a caller who may not
+ * call the route cannot make the relay read, inflate or buffer anything), parse parameters, then answer as the entry says.
+ */
+export function handlerFor(route: Route, services: RelayServices, readBody: BodyReader): RequestHandler {
   const from: ParameterSource = route.from ?? (route.method === 'GET' ? 'query' : 'body+query');
   return async (request, response) => {
     const key = checkAccess(route.access, request, services);
@@ -22,6 +27,7 @@ export function handlerFor(route: Route, services: RelayServices): RequestHandle
       if (services.network.paused()) throw new HttpError(503, 'Tabletop Relay is paused; resume it from the tray menu');
       applyRateLimit(key, services, response);
     }
+    await readBody(request, response);
     const raw = rawParameters(request, from);
     if (route.kind === 'local') {
       return answerLocally(route, parseParameters(route, raw), key, services, request, response);
@@ -101,16 +107,16 @@ async function answerFromWorld(route: WorldRoute, parameters: Fields, caller: Ca
     response.writeHead(200, own.headers).end(own.bytes);
     return;
   }
-  const { reply } = await callWorld(route, parameters, caller, services);
+  const { world, reply } = await callWorld(route, parameters, caller, services);
   if (route.reply === 'image' || (route.reply === 'file' && parameters.format !== 'base64')) {
-    sendBytes(route, route.reply, reply, parameters, response);
+    sendBytes(route, route.reply, world, reply, parameters, response);
     return;
   }
   sendJsonText(response, hasError(reply.message) ? 400 : 200, reply.text);
 }
 
 /** Decodes the data URL a world answers with (`imageData` or `fileData`, at the top or under `data`) into bytes. */
-function sendBytes(route: WorldRoute, kind: 'image' | 'file', reply: WorldReply, parameters: Fields, response: Response): void {
+function sendBytes(route: WorldRoute, kind: 'image' | 'file', world: WorldConnection, reply: WorldReply, parameters: Fields, response: Response): void {
   const { message } = reply;
   const nested = typeof message.data === 'object' && message.data !== null ? (message.data as Fields) : {};
   const field = kind === 'image' ? 'imageData' : 'fileData';
@@ -120,18 +126,54 @@ function sendBytes(route: WorldRoute, kind: 'image' | 'file', reply: WorldReply,
     throw new HttpError(400, error, { requestId: message.requestId });
   }
   const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
-  const mimeType = String(message.mimeType ?? nested.mimeType ?? (/^data:([^;,]+)/.exec(dataUrl)?.[1] ?? 'application/octet-stream'));
+  const mimeType = () => mediaType(world, message.mimeType ?? nested.mimeType ?? /^data:([^;,]*)/.exec(dataUrl)?.[1]);
   const headers: Record<string, string> = { 'Content-Length': String(bytes.length) };
   if (kind === 'image') {
-    headers['Content-Type'] = parameters.format === 'jpeg' ? 'image/jpeg' : parameters.format === 'png' ? 'image/png' : mimeType;
-    headers['X-Image-Width'] = String(message.width ?? nested.width ?? '');
-    headers['X-Image-Height'] = String(message.height ?? nested.height ?? '');
+    headers['Content-Type'] = parameters.format === 'jpeg' ? 'image/jpeg' : parameters.format === 'png' ? 'image/png' : mimeType();
+    headers['X-Image-Width'] = pixelCount(world, 'width', message.width ?? nested.width);
+    headers['X-Image-Height'] = pixelCount(world, 'height', message.height ?? nested.height);
   } else {
-    const filename = String(message.filename ?? nested.filename ?? 'download').replace(/["\\\r\n]/g, '_');
-    headers['Content-Type'] = mimeType;
-    headers['Content-Disposition'] = `attachment; filename="${filename}"`;
+    headers['Content-Type'] = mimeType();
+    headers['Content-Disposition'] = attachment(world, message.filename ?? nested.filename);
   }
   response.status(200).set({ ...headers, ...route.headers }).end(bytes);
+}
+
+// A world's answer is not trusted to be well formed: a value that cannot go into a header as it is would break
+// the answer (or split it, with CR/LF), so it is a 502 that names the world, not a 500 of the relay's own.
+
+const MEDIA_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+([ \t]*;[ \t]*[\w!#$&^.+-]+=([\w!#$&^.+-]+|"[\x20\x21\x23-\x5b\x5d-\x7e]*"))*$/;
+const CONTROL_CHARACTER = /[\x00-\x1f\x7f]/;
+
+function mediaType(world: WorldConnection, value: unknown): string {
+  if (value === undefined || value === null || value === '') return 'application/octet-stream';
+  if (typeof value !== 'string' || !MEDIA_TYPE.test(value)) throw worldSentBadHeader(world, 'mimeType', value);
+  return value;
+}
+
+function pixelCount(world: WorldConnection, name: string, value: unknown): string {
+  if (value === undefined || value === null || value === '') return '';
+  const count = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) throw worldSentBadHeader(world, name, value);
+  return String(count);
+}
+
+/** `attachment` with the file's name: ASCII as it is, other characters in `filename*` (RFC 6266) with an ASCII fallback. */
+function attachment(world: WorldConnection, value: unknown): string {
+  const filename = value === undefined || value === null || value === '' ? 'download' : value;
+  if (typeof filename !== 'string' || CONTROL_CHARACTER.test(filename)) throw worldSentBadHeader(world, 'filename', value);
+  const fallback = filename.replace(/["\\]|[^\x20-\x7e]/g, '_');
+  if (/^[\x20-\x7e]*$/.test(filename)) return `attachment; filename="${fallback}"`;
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+function worldSentBadHeader(world: WorldConnection, field: string, value: unknown): HttpError {
+  const name = world.metadata.customName ?? world.metadata.worldTitle ?? world.metadata.worldId ?? 'a world';
+  return new HttpError(
+    502,
+    `The world "${name}" (${world.clientId}) answered with a ${field} that cannot be sent as an HTTP header: ${JSON.stringify(value).slice(0, 100)}; its module is faulty or hostile`,
+    { clientId: world.clientId },
+  );
 }
 
 function openStream(route: StreamRoute, parameters: Fields, caller: Caller, services: RelayServices, response: Response): void {

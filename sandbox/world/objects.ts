@@ -2,6 +2,18 @@
 
 export type PlainObject = Record<string, unknown>;
 
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A key that would reach an object's prototype when written as (part of) a path: the setters below skip it. */
+function namesPrototype(key: string): boolean {
+  return key.split('.').some((segment) => PROTOTYPE_KEYS.has(segment));
+}
+
+/** The own entries that are safe to write as paths. */
+function safeEntries(object: PlainObject): [string, unknown][] {
+  return Object.entries(object).filter(([key]) => !namesPrototype(key));
+}
+
 export function isPlainObject(value: unknown): value is PlainObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -22,7 +34,7 @@ export function getProperty(target: unknown, path: string): unknown {
 /** Turns `{"system.hp.value": 3}` into `{system: {hp: {value: 3}}}`. */
 export function expandObject(flat: PlainObject): PlainObject {
   const expanded: PlainObject = {};
-  for (const [key, value] of Object.entries(flat)) {
+  for (const [key, value] of safeEntries(flat)) {
     const parts = key.split('.');
     let target = expanded;
     for (const part of parts.slice(0, -1)) {
@@ -37,7 +49,7 @@ export function expandObject(flat: PlainObject): PlainObject {
 /** The parts of `changes` that differ from `original` (arrays compared as a whole). */
 export function diffObject(original: PlainObject, changes: PlainObject): PlainObject {
   const diff: PlainObject = {};
-  for (const [key, value] of Object.entries(changes)) {
+  for (const [key, value] of safeEntries(changes)) {
     const before = original[key];
     if (isPlainObject(value) && isPlainObject(before)) {
       const inner = diffObject(before, value);
@@ -50,7 +62,7 @@ export function diffObject(original: PlainObject, changes: PlainObject): PlainOb
 }
 
 export function mergeInto(target: PlainObject, changes: PlainObject): void {
-  for (const [key, value] of Object.entries(changes)) {
+  for (const [key, value] of safeEntries(changes)) {
     if (isPlainObject(value) && isPlainObject(target[key])) mergeInto(target[key] as PlainObject, value);
     else target[key] = deepClone(value);
   }

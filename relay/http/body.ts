@@ -1,0 +1,67 @@
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { Route } from '../api/route.ts';
+import { HttpError } from './errors.ts';
+
+/** The largest body an upload route takes, unless the relay is started with another `bodyLimitBytes`. */
+export const DEFAULT_UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;
+/** Every other route's parameters fit in far less; anyone may call a public route, so it gets less still. */
+const KEYED_BODY_LIMIT_BYTES = 1024 * 1024;
+const PUBLIC_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Reads a route's body into `request.body`; called only once the caller has been let in. */
+export type BodyReader = (request: Request, response: Response) => Promise<void>;
+
+const noBody: BodyReader = async () => {};
+
+/**
+ * The body reader of one route: JSON (and raw bytes for uploads), cut at the route's limit. The limit counts the
+ * inflated bytes of a gzip or deflate body, and reading stops there, so no small compressed body can swell the relay.
+ */
+export function bodyReaderFor(route: Route, uploadLimitBytes = DEFAULT_UPLOAD_LIMIT_BYTES): BodyReader {
+  const takesBody = (route.from ?? (route.method === 'GET' ? 'query' : 'body+query')) !== 'query';
+  if (!takesBody) return noBody;
+  const limit = bodyLimitOf(route, uploadLimitBytes);
+  const parsers = [express.json({ limit, type: ['application/json', 'application/*+json'] })];
+  if (route.kind === 'world' && route.rawBodyAsFileData === true) parsers.push(express.raw({ type: () => true, limit }));
+  return async (request, response) => {
+    try {
+      for (const parser of parsers) await run(parser, request, response);
+    } catch (error) {
+      throw readFailure(error, route, limit);
+    }
+  };
+}
+
+export function bodyLimitOf(route: Route, uploadLimitBytes: number): number {
+  if (route.takesUploads === true) return uploadLimitBytes;
+  return Math.min(route.access === 'public' ? PUBLIC_BODY_LIMIT_BYTES : KEYED_BODY_LIMIT_BYTES, uploadLimitBytes);
+}
+
+function run(parser: RequestHandler, request: Request, response: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    void parser(request, response, (error?: unknown) => (error === undefined ? resolve() : reject(error)));
+  });
+}
+
+/** What went wrong reading the body, as the 4xx that tells the caller what to send instead; anything else as it is. */
+function readFailure(error: unknown, route: Route, limit: number): unknown {
+  const { type, status } = error as { type?: string; status?: number };
+  switch (type) {
+    case 'entity.too.large':
+      return new HttpError(413, `Request body too large: the limit is ${sizeText(limit)} for ${route.method} ${route.path} (counted after gzip or deflate is undone)`);
+    case 'entity.parse.failed':
+      return new HttpError(400, 'The request body is not valid JSON');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new HttpError(415, 'The request body must be UTF-8 JSON, sent as it is or with gzip, deflate or br');
+  }
+  if (typeof status === 'number' && status >= 400 && status < 500) return new HttpError(status, 'The request body could not be read');
+  return error;
+}
+
+function sizeText(bytes: number): string {
+  const MiB = 1024 * 1024;
+  if (bytes >= MiB) return `${Number((bytes / MiB).toFixed(1))} MiB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KiB`;
+  return `${bytes} bytes`;
+}
