@@ -81,8 +81,9 @@ describe('the admin API', () => {
 
   it('lists the scope vocabulary', async () => {
     const answer = await harness.admin('GET', '/admin/scopes');
-    expect(answer.body.scopes).toHaveLength(32);
+    expect(answer.body.scopes).toHaveLength(33);
     expect(answer.body.defaultScopes).not.toContain('execute-js');
+    expect(answer.body.defaultScopes).not.toContain('world:link');
   });
 });
 
