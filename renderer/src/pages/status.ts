@@ -35,7 +35,7 @@ function pairRequestCard(request: PairRequest): HTMLElement {
       h('span', { class: 'muted' },
         [systemLine(world), world.foundryVersion && `Foundry ${world.foundryVersion}`].filter(Boolean).join(' · '),
         request.upgradeOnly ? ' · adding this browser to a paired world' : ''),
-      request.pairedWorld
+      request.pairedWorld && !request.upgradeOnly
         ? h('span', { class: 'pill pair-request-paired', 'data-paired-client-id': request.pairedWorld.clientId },
           `Already paired — approving gives this browser a new token for ${request.pairedWorld.worldTitle || request.pairedWorld.clientId}`)
         : null,
