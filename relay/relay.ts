@@ -43,6 +43,7 @@ export interface RelayOptions {
   keepaliveIntervalMs?: number;
   /** Settings that win over the stored ones for this run. */
   settings?: Partial<RelaySettings>;
+  /** The largest body an upload route takes (100 MiB by default); other routes take 1 MiB (public ones 64 KiB) at most. */
   bodyLimitBytes?: number;
   /** Browser capture for GET /sheet and GM sessions; false turns it off. */
   capture?: CaptureOptions | false;
