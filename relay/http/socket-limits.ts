@@ -5,6 +5,7 @@ import type { WebSocket } from 'ws';
 export const UNAUTHENTICATED_FRAME_BYTES = 64 * 1024;
 /** How many sockets may wait for their auth frame at once, over /relay and /ws/api together. */
 export const MAX_UNAUTHENTICATED_SOCKETS = 32;
+export const TOO_MANY_WAITING = `Too many connections are waiting to authenticate (at most ${MAX_UNAUTHENTICATED_SOCKETS}); try again in a few seconds`;
 
 /**
  * Lets an authenticated socket send larger frames. ws fixes the limit per server (`maxPayload`) and has no public way to
@@ -40,5 +41,3 @@ export class UnauthenticatedSockets {
     return release;
   }
 }
-
-export const TOO_MANY_WAITING = `Too many connections are waiting to authenticate (at most ${MAX_UNAUTHENTICATED_SOCKETS}); try again in a few seconds`;
