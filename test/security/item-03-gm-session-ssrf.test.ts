@@ -1,6 +1,6 @@
 import { constants, publicEncrypt } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserPage, LaunchBrowser } from '../../relay/capture/browser.ts';
+import type { Browser, LaunchBrowser } from '../../relay/capture/browser.ts';
 import { sandboxArgs } from '../../relay/capture/puppeteer-browser.ts';
 import { startSandboxWebClient, type SandboxWebClient } from '../../sandbox/web/server.ts';
 import { GM_PASSWORD, SEED } from '../capture/harness.ts';
