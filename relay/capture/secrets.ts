@@ -1,8 +1,9 @@
 // The secrets port: seals the capture password for storage. Headless: AES-256-GCM with a key file (owner-only)
 // in the data directory. The tray app uses Electron's safeStorage instead (main/capture/safe-storage-secrets.ts).
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { replaceFile } from '../storage/json-file.ts';
 
 export interface SecretStore {
   /** Ciphertext as text, safe to write to a settings file. */
@@ -19,8 +20,8 @@ function loadOrCreateKey(path: string): Buffer {
     if (key.length === 32) return key;
   }
   const key = randomBytes(32);
-  writeFileSync(path, `${key.toString('hex')}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600);
+  // A key cut short by a full disk would be replaced at the next start, and every password sealed with it lost.
+  replaceFile(path, Buffer.from(`${key.toString('hex')}\n`), 0o600);
   return key;
 }
 

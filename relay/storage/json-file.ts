@@ -27,13 +27,16 @@ export class StorageWriteError extends HttpError {
   constructor(path: string, cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
     const diskFull = code !== undefined && DISK_FULL_CODES.has(code);
+    // The answer may reach a caller on the LAN (pairing writes too), so the path, which names the GM's account, goes
+    // to the relay's log only.
     super(
       diskFull ? 507 : 500,
       diskFull
-        ? `The disk is full: nothing was changed. Free some space on the disk that holds ${dirname(path)}, then try again`
-        : `Tabletop Relay could not write its data directory ${dirname(path)} (${code ?? String(cause)}): nothing was changed`,
+        ? "The disk is full: nothing was changed. Free some space on the disk that holds Tabletop Relay's data directory, then try again"
+        : `Tabletop Relay could not write its data directory (${code ?? 'unknown error'}): nothing was changed. Its log names the directory`,
     );
     this.code = code;
+    console.error(`Could not write ${path} (${code ?? String(cause)}); nothing was changed`);
   }
 }
 
@@ -72,18 +75,10 @@ export class JsonFile<T> {
   /** Replaces the document, or throws StorageWriteError and leaves the previous one as it was. */
   write(value: T): void {
     const bytes = Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
-    const temporary = `${this.path}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-      writeTemporary(temporary, bytes, this.mode);
+    replaceFile(this.path, bytes, this.mode, () => {
       if (!this.fileDamaged) this.keepBackup();
-      renameSync(temporary, this.path);
-    } catch (error) {
-      removeQuietly(temporary);
-      throw new StorageWriteError(this.path, error);
-    }
+    });
     this.fileDamaged = false;
-    flushDirectory(dirname(this.path));
   }
 
   /** The current document becomes the backup; a hard link costs no disk space, a copy is for file systems without links. */
@@ -110,6 +105,24 @@ export class JsonFile<T> {
       if (name.startsWith(prefix) && /^[0-9a-f]{12}\.tmp$/.test(name.slice(prefix.length))) removeQuietly(join(dirname(this.path), name));
     }
   }
+}
+
+/**
+ * Replaces a file with these bytes through a flushed temporary file and a rename, or throws StorageWriteError and leaves
+ * the file as it was. `beforeRename` runs once the new bytes are safely on disk.
+ */
+export function replaceFile(path: string, bytes: Buffer, mode: number, beforeRename: () => void = () => {}): void {
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeTemporary(temporary, bytes, mode);
+    beforeRename();
+    renameSync(temporary, path);
+  } catch (error) {
+    removeQuietly(temporary);
+    throw new StorageWriteError(path, error);
+  }
+  flushDirectory(dirname(path));
 }
 
 /** A half-written copy must not pass for a good one. */

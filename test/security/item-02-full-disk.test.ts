@@ -1,8 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SCOPES } from '../../relay/auth/scopes.ts';
+import { keyFileSecrets } from '../../relay/capture/secrets.ts';
+import { StorageWriteError } from '../../relay/storage/json-file.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { mountTinyDisk, temporaryFilesIn, type TinyDisk } from './tiny-disk.ts';
 
@@ -103,5 +105,15 @@ describe('item 02: a full disk never destroys the key store', () => {
     await createKeyOnFullDisk(harness, plainDir, () => {
       injected.shortWrites = true;
     });
+  });
+
+  it('the capture password key is never left cut short: sealing fails, then works once there is room', () => {
+    plainDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-short-writes-'));
+    injected.shortWrites = true;
+    expect(() => keyFileSecrets(plainDir!).seal('hunter2')).toThrow(StorageWriteError);
+    expect(readdirSync(plainDir)).toEqual([]);
+    injected.shortWrites = false;
+    const secrets = keyFileSecrets(plainDir);
+    expect(keyFileSecrets(plainDir).open(secrets.seal('hunter2'))).toBe('hunter2');
   });
 });

@@ -43,7 +43,8 @@ async function revokeOnReadOnlyDirectory(relay: TestRelay, dataDir: string, make
   const settings = await relay.admin('PATCH', '/admin/settings', { requestsPerMinute: 5 });
 
   expect(revoke.status).toBe(500);
-  expect(revoke.body.error).toBe(`Tabletop Relay could not write its data directory ${dataDir} (EROFS): nothing was changed`);
+  expect(revoke.body.error).toBe('Tabletop Relay could not write its data directory (EROFS): nothing was changed. Its log names the directory');
+  expect(revoke.text).not.toContain(dataDir);
   expect((await relay.api(key, 'GET', '/clients')).status).toBe(200);
   expect(settings.status).toBe(500);
   expect((await relay.admin('GET', '/admin/settings')).body.requestsPerMinute).not.toBe(5);
