@@ -36,14 +36,15 @@ export const worldRoutes: Route[] = [
     method: 'PATCH',
     path: '/admin/worlds/{clientId}',
     from: 'body',
-    summary: "Set the world's Foundry address, the only page a GM session for this world may open",
+    summary: "Set or clear the world's Foundry address, the only page a GM session for this world may open",
     access: admin,
     parameters: z.object({
       clientId,
-      foundryUrl,
+      // An empty value arrives here as absent (the parser drops empty strings), so absent, "" and null all clear it.
+      foundryUrl: foundryUrl.nullish().describe("The world's Foundry address, e.g. http://localhost:30000; \"\" or null clears it"),
     }),
     handle: ({ parameters, services }) => ({
-      body: viewOf(services.knownWorlds.setFoundryUrl(parameters.clientId, parameters.foundryUrl) ?? worldNotFound(), services),
+      body: viewOf(services.knownWorlds.setFoundryUrl(parameters.clientId, parameters.foundryUrl ?? undefined) ?? worldNotFound(), services),
     }),
   }),
   localRoute({

@@ -57,11 +57,12 @@ export class KnownWorlds {
     }
   }
 
-  /** Sets the Foundry address the GM gave for a world. Undefined when the world is not known. */
-  setFoundryUrl(clientId: string, foundryUrl: string): KnownWorld | undefined {
+  /** Sets the Foundry address the GM gave for a world, or clears it (undefined). Undefined when the world is not known. */
+  setFoundryUrl(clientId: string, foundryUrl: string | undefined): KnownWorld | undefined {
     const current = this.byClientId.get(clientId);
     if (!current) return undefined;
-    const updated: KnownWorld = { ...current, foundryUrl };
+    const { foundryUrl: _previous, ...rest } = current;
+    const updated: KnownWorld = foundryUrl === undefined ? rest : { ...rest, foundryUrl };
     this.store(new Map(this.byClientId).set(clientId, updated));
     return updated;
   }

@@ -102,6 +102,20 @@ describe('item 14: only paired worlds are remembered, and the GM can forget one'
     expect((await harness.admin('GET', '/admin/worlds')).body.worlds[0].foundryUrl).toBe('http://localhost:30000');
   });
 
+  it('the GM clears a world’s Foundry address with "" or null, and it stays cleared after a restart', async () => {
+    const paired = await pairWorld();
+    const path = `/admin/worlds/${paired.clientId}`;
+    for (const cleared of ['', null]) {
+      expect((await harness.admin('PATCH', path, { foundryUrl: 'http://localhost:30000' })).body.foundryUrl).toBe('http://localhost:30000');
+      const clear = await harness.admin('PATCH', path, { foundryUrl: cleared });
+      expect(clear.status, JSON.stringify(cleared)).toBe(200);
+      expect(clear.body, JSON.stringify(cleared)).not.toHaveProperty('foundryUrl');
+    }
+    await harness.restart();
+    expect((await harness.admin('GET', '/admin/worlds')).body.worlds[0]).not.toHaveProperty('foundryUrl');
+    expect(JSON.parse(readFileSync(worldsFile, 'utf8'))[0]).not.toHaveProperty('foundryUrl');
+  });
+
   it('DELETE /admin/worlds/{clientId} forgets the world, revokes its token and closes its socket', async () => {
     const paired = await pairWorld();
     const world = await connectRawWorld(harness.wsUrl, paired.clientId, paired.token);
