@@ -4,7 +4,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { CloseCode, EVENT_CHANNELS } from '../protocol/messages.ts';
 import type { RelayServices } from '../services.ts';
 import { corsAllows, isRelayOrigin, refuseUpgrade } from '../http/request-gate.ts';
-import { raiseFrameLimit, TOO_MANY_WAITING, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
+import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
+import { normalisedAddress } from '../http/addresses.ts';
 import { ClientSession, parseObject, SUPPORTED_TYPES } from './client-session.ts';
 
 const AUTH_TIMEOUT_MS = 10_000;
@@ -41,12 +42,14 @@ export class ClientApi {
       return refuseUpgrade(socket, 403, message);
     }
     const keyInHeader = typeof headerKey === 'string' && headerKey !== '';
-    if (!keyInHeader && this.limits.unauthenticated.full()) return refuseUpgrade(socket, 503, TOO_MANY_WAITING);
+    const address = normalisedAddress(request.socket.remoteAddress);
+    const crowded = keyInHeader ? undefined : this.limits.unauthenticated.refusal(address);
+    if (crowded !== undefined) return refuseUpgrade(socket, 503, crowded);
     this.server.handleUpgrade(request, socket, head, (webSocket) => {
       webSocket.on('error', () => webSocket.terminate());
       const defaultClientId = url.searchParams.get('clientId') ?? undefined;
       if (keyInHeader) this.admit(webSocket, headerKey, defaultClientId);
-      else this.awaitAuthFrame(webSocket, defaultClientId);
+      else this.awaitAuthFrame(webSocket, defaultClientId, address);
     });
   }
 
@@ -60,9 +63,9 @@ export class ClientApi {
     this.server.close();
   }
 
-  private awaitAuthFrame(socket: WebSocket, defaultClientId: string | undefined): void {
+  private awaitAuthFrame(socket: WebSocket, defaultClientId: string | undefined, address: string): void {
     const timer = setTimeout(() => socket.close(CloseCode.noAuth, 'Authentication timeout'), this.limits.authTimeoutMs);
-    const release = this.limits.unauthenticated.hold(socket);
+    const release = this.limits.unauthenticated.hold(socket, address);
     socket.once('close', () => clearTimeout(timer));
     socket.once('message', (data) => {
       clearTimeout(timer);

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { WORLD_METADATA_KEYS, type WorldMetadata } from '../protocol/messages.ts';
+import { normalisedAddress } from '../http/addresses.ts';
 
 export const WORLD_LINK_PATHS = new Set(['/relay', '/relay/', '/']);
 
@@ -37,12 +38,6 @@ export function readUpgrade(request: IncomingMessage): UpgradeVerdict {
       origin: request.headers.origin,
     },
   };
-}
-
-/** An address without the IPv4-mapped IPv6 prefix, so 127.0.0.1 over IPv4 and IPv6 sockets compare equal. */
-export function normalisedAddress(address: string | undefined): string {
-  if (!address) return 'unknown';
-  return address.startsWith('::ffff:') ? address.slice(7) : address;
 }
 
 /** The first frame of a 3.x module: `{type: "auth", token}`. Returns the token, or undefined for anything else. */

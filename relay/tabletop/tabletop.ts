@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import { HttpError } from '../http/errors.ts';
 import { refuseUpgrade } from '../http/request-gate.ts';
-import { raiseFrameLimit, TOO_MANY_WAITING, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
+import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
 import {
   CloseCode,
   PUSH_TYPE_OF_CHANNEL,
@@ -147,8 +147,8 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
         message: `A page from ${upgrade.origin} may not connect this world: worlds connect from the Foundry page they were paired on. If this is that page, add its origin to the allowed origins in Tabletop Relay's settings (Access).`,
       };
     }
-    if (upgrade.legacyKey === undefined && this.options.unauthenticated.full()) return { status: 503, message: TOO_MANY_WAITING };
-    return undefined;
+    const crowded = upgrade.legacyKey === undefined ? this.options.unauthenticated.refusal(upgrade.remoteAddress) : undefined;
+    return crowded === undefined ? undefined : { status: 503, message: crowded };
   }
 
   private authenticate(socket: WebSocket, upgrade: WorldUpgrade): void {
@@ -163,7 +163,7 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
       return;
     }
     const timer = setTimeout(() => socket.close(CloseCode.noAuth, 'Authentication timeout'), this.options.authTimeoutMs);
-    const release = this.options.unauthenticated.hold(socket);
+    const release = this.options.unauthenticated.hold(socket, upgrade.remoteAddress);
     socket.once('message', (data) => {
       clearTimeout(timer);
       release();

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'puppeteer-core';
 import { WebSocket, WebSocketServer } from 'ws';
 import { chromiumPath, launchChromium } from '../../scripts/chromium.ts';
-import { MAX_UNAUTHENTICATED_SOCKETS, raiseFrameLimit } from '../../relay/http/socket-limits.ts';
+import { MAX_UNAUTHENTICATED_PER_ADDRESS, MAX_UNAUTHENTICATED_SOCKETS, raiseFrameLimit } from '../../relay/http/socket-limits.ts';
 import { connectRawWorld } from '../harness/raw-world.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { serveOtherOriginPage } from './other-origin-page.ts';
@@ -26,8 +26,8 @@ afterAll(async () => {
 });
 
 /** A WebSocket client that records how it ended; `refused` is the HTTP status when the upgrade was answered with an error. */
-function open(url: string, options: { origin?: string; headers?: Record<string, string> } = {}) {
-  const socket = new WebSocket(url, { origin: options.origin, headers: options.headers, perMessageDeflate: false });
+function open(url: string, options: { origin?: string; headers?: Record<string, string>; localAddress?: string } = {}) {
+  const socket = new WebSocket(url, { origin: options.origin, headers: options.headers, localAddress: options.localAddress, perMessageDeflate: false });
   socket.on('error', () => {});
   const opened = new Promise<void>((resolve) => socket.once('open', () => resolve()));
   const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
@@ -157,6 +157,7 @@ describe('item 05: sockets that have not authenticated', () => {
       await new Promise((resolve) => server.once('listening', resolve));
       const client = open(`ws://127.0.0.1:${(server.address() as { port: number }).port}`);
       const socket = await serverSide;
+      socket.on('error', () => {});
       await client.opened;
       raiseFrameLimit(socket, 4096);
       const received = new Promise<number>((resolve) => socket.once('message', (data: Buffer) => resolve(data.length)));
@@ -191,22 +192,42 @@ describe('item 05: sockets that have not authenticated', () => {
       for (const client of waiting.splice(0)) client.socket.terminate();
     });
 
-    it(`refuses socket number ${MAX_UNAUTHENTICATED_SOCKETS + 1} waiting to authenticate with 503, on either endpoint`, async () => {
+    /** Fills every place, each loopback address (127.0.0.1, .2, …) holding as many as one address may. */
+    async function fillEveryPlace(path: (index: number) => string): Promise<void> {
       for (let index = 0; index < MAX_UNAUTHENTICATED_SOCKETS; index++) {
-        waiting.push(open(index % 2 === 0 ? `${relay.wsUrl}/relay?id=${CLIENT_ID}` : `${relay.wsUrl}/ws/api`));
+        const localAddress = `127.0.0.${1 + Math.floor(index / MAX_UNAUTHENTICATED_PER_ADDRESS)}`;
+        waiting.push(open(`${relay.wsUrl}${path(index)}`, { localAddress }));
       }
       await Promise.all(waiting.map((client) => client.opened));
+    }
+
+    it(`refuses socket number ${MAX_UNAUTHENTICATED_SOCKETS + 1} waiting to authenticate with 503, on either endpoint`, async () => {
+      await fillEveryPlace((index) => (index % 2 === 0 ? `/relay?id=${CLIENT_ID}` : '/ws/api'));
       for (const path of [`/relay?id=${CLIENT_ID}`, '/ws/api']) {
-        const extra = open(`${relay.wsUrl}${path}`);
+        const extra = open(`${relay.wsUrl}${path}`, { localAddress: '127.0.0.99' });
         const answer = await outcome(extra);
         expect(answer).toMatchObject({ status: 503 });
         expect(JSON.parse((answer as { body: string }).body).error).toMatch(/Too many connections are waiting to authenticate/);
       }
     });
 
-    it('still admits callers whose key is in the upgrade, and frees a place when a waiting socket authenticates', async () => {
-      for (let index = 0; index < MAX_UNAUTHENTICATED_SOCKETS; index++) waiting.push(open(`${relay.wsUrl}/relay?id=${CLIENT_ID}`));
+    it(`lets one address hold at most ${MAX_UNAUTHENTICATED_PER_ADDRESS} places, so other machines still connect`, async () => {
+      for (let index = 0; index < MAX_UNAUTHENTICATED_PER_ADDRESS; index++) {
+        waiting.push(open(`${relay.wsUrl}${index % 2 === 0 ? `/relay?id=${CLIENT_ID}` : '/ws/api'}`, { localAddress: '127.0.0.7' }));
+      }
       await Promise.all(waiting.map((client) => client.opened));
+      for (const path of [`/relay?id=${CLIENT_ID}`, '/ws/api']) {
+        const answer = await outcome(open(`${relay.wsUrl}${path}`, { localAddress: '127.0.0.7' }));
+        expect(answer).toMatchObject({ status: 503 });
+        expect(JSON.parse((answer as { body: string }).body).error).toMatch(/from this address/);
+      }
+      const elsewhere = open(`${relay.wsUrl}/ws/api`, { localAddress: '127.0.0.8' });
+      waiting.push(elsewhere);
+      expect(await outcome(elsewhere)).toBe('open');
+    });
+
+    it('still admits callers whose key is in the upgrade, and frees a place when a waiting socket authenticates', async () => {
+      await fillEveryPlace(() => `/relay?id=${CLIENT_ID}`);
       const key = await relay.createKey({ scopes: ['clients:read'] });
       const withKey = open(`${relay.wsUrl}/ws/api`, { headers: { 'x-api-key': key } });
       expect(await outcome(withKey)).toBe('open');
@@ -216,7 +237,7 @@ describe('item 05: sockets that have not authenticated', () => {
       const { token } = relay.relay.services.connectionTokens.issue(CLIENT_ID, 'item 5 world', 'pairing');
       waiting[0]!.socket.send(JSON.stringify({ type: 'auth', token }));
       await waitFor(() => waiting[0]!.messages.some((message) => message.type === 'auth-success'), 'auth-success');
-      const next = open(`${relay.wsUrl}/ws/api`);
+      const next = open(`${relay.wsUrl}/ws/api`, { localAddress: '127.0.0.1' });
       waiting.push(next);
       expect(await outcome(next)).toBe('open');
     });
