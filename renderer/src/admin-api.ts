@@ -1,11 +1,12 @@
 // The admin API as the settings UI sees it. The session cookie from /admin/login authorises every call.
-import type { ActivityEntry, PairRequestView, RelaySettings, RelayStatus, StatusWorld } from '../../relay/admin/admin-types.ts';
+import type { ActivityEntry, KnownWorldView, PairRequestView, RelaySettings, RelayStatus, StatusWorld } from '../../relay/admin/admin-types.ts';
 import type { PlayerListEntry } from '../../relay/protocol/messages.ts';
 
 export type { ActivityEntry, RelaySettings, RelayStatus };
 export type Player = PlayerListEntry;
 export type World = StatusWorld;
 export type PairRequest = PairRequestView;
+export type KnownWorld = KnownWorldView;
 
 export interface ApiKey {
   id: string;
@@ -83,6 +84,10 @@ export const admin = {
   linkWorld: (link: { clientId: string; name?: string }) => call<WorldLink>('POST', '/admin/world-links', link),
   rotateKey: (id: string) => call<NewKey>('POST', `/admin/keys/${encodeURIComponent(id)}/rotate`),
   revokeKey: (id: string) => call<{ revoked: boolean }>('DELETE', `/admin/keys/${encodeURIComponent(id)}`),
+  knownWorlds: () => call<{ worlds: KnownWorld[] }>('GET', '/admin/worlds'),
+  /** null clears the address. */
+  setWorldFoundryUrl: (clientId: string, foundryUrl: string | null) => call<KnownWorld>('PATCH', `/admin/worlds/${encodeURIComponent(clientId)}`, { foundryUrl }),
+  forgetWorld: (clientId: string) => call<{ forgotten: boolean }>('DELETE', `/admin/worlds/${encodeURIComponent(clientId)}`),
   settings: () => call<RelaySettings>('GET', '/admin/settings'),
   updateSettings: (changes: Partial<RelaySettings>) => call<RelaySettings>('PATCH', '/admin/settings', changes),
   activity: () => call<{ entries: ActivityEntry[] }>('GET', '/admin/activity'),

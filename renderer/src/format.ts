@@ -38,6 +38,11 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString()} ${count === 1 ? one : many}`;
 }
 
+export function systemLine(world: { systemTitle?: string; systemId?: string; systemVersion?: string }): string {
+  const system = world.systemTitle || world.systemId || 'Unknown system';
+  return world.systemVersion ? `${system} ${world.systemVersion}` : system;
+}
+
 const ROLE_NAMES = ['None', 'Player', 'Trusted player', 'Assistant GM', 'Game master'];
 
 export function roleName(role: number): string {

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
-import { connectSandbox, connectSandboxLegacy, createSandboxWorld, pairSandbox, type SandboxLink } from '../../sandbox/index.ts';
+import { connectSandbox, connectSandboxLegacy, createSandboxWorld, exchangePairingCode, pairSandbox, RelayConnectionError, type PairingResult, type SandboxLink } from '../../sandbox/index.ts';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { createLanPeer, type LanPeer } from './lan-peer.ts';
@@ -18,6 +18,8 @@ let browser: Browser;
 let page: Page;
 let link: SandboxLink | undefined;
 let lanPeer: LanPeer | undefined;
+/** The world paired to be given an address, then forgotten. */
+let secondWorld: PairingResult | undefined;
 
 async function screenshot(name: string): Promise<void> {
   // Toasts of earlier steps would cover the page; they fade by themselves a few seconds later.
@@ -104,6 +106,75 @@ describe('settings UI', () => {
     await screenshot('status-pair-request-already-paired');
     await page.click(`${card} [data-action="deny"]`);
     await page.waitForSelector(card, { hidden: true, timeout: 5000 });
+  });
+
+  it('lists the paired worlds; sets a world’s Foundry address, refuses a bad one next to the field, and clears it', async () => {
+    const world = createSandboxWorld({ seed: 12, worldId: 'winter-march', worldTitle: 'Winter March' });
+    const { code } = (await relay.admin('POST', '/admin/pairing-codes', {})).body;
+    secondWorld = await exchangePairingCode(world, { httpBase: relay.baseUrl, code });
+    const secondLink = await connectSandbox(world, { relayUrl: relay.wsUrl, clientId: secondWorld.clientId, token: secondWorld.token });
+    const row = `.known-world[data-client-id="${secondWorld.clientId}"]`;
+    await page.waitForSelector(`${row} .pill-success`, { timeout: 5000 });
+    const firstRow = `.known-world[data-client-id="${link!.clientId}"]`;
+    expect(await page.$eval(firstRow, (item) => (item as HTMLElement).innerText)).toContain('Not set');
+    const storedAddress = async () => (await relay.admin('GET', '/admin/worlds')).body.worlds.find((known: { clientId: string }) => known.clientId === secondWorld!.clientId).foundryUrl;
+
+    await page.click(`${row} [data-action="edit-address"]`);
+    await page.type(`${row} input[name="foundryUrl"]`, 'file:///etc/passwd');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`${row} .field-error:not([hidden])`);
+    expect(await page.$eval(`${row} .field-error`, (error) => (error as HTMLElement).innerText)).toContain('must be an http(s) URL');
+    expect(await storedAddress()).toBeUndefined();
+    await page.$eval('#paired-worlds-title', (title) => title.scrollIntoView({ block: 'start' }));
+    await screenshot('status-paired-worlds-refused');
+
+    await page.$eval(`${row} input[name="foundryUrl"]`, (input) => { (input as HTMLInputElement).value = ''; });
+    await page.type(`${row} input[name="foundryUrl"]`, 'http://localhost:30000');
+    await page.click(`${row} button[type="submit"]`);
+    await page.waitForSelector(`${row} .known-world-url`);
+    expect(await page.$eval(`${row} .known-world-url`, (url) => url.textContent)).toBe('http://localhost:30000');
+    expect(await page.$(`${row} .field-error:not([hidden])`)).toBeNull();
+    expect(await storedAddress()).toBe('http://localhost:30000');
+
+    // Left, it shows when it was last seen.
+    await secondLink.close();
+    await page.waitForSelector(`${row} .pill-muted`, { timeout: 5000 });
+    expect(await page.$eval(`${row} .pill-muted`, (pill) => pill.textContent)).toBe('Last seen just now');
+    await page.$eval('#paired-worlds-title', (title) => title.scrollIntoView({ block: 'start' }));
+    await screenshot('status-paired-worlds');
+    await page.setViewport({ width: 800, height: 600 });
+    await page.$eval('#paired-worlds-title', (title) => title.scrollIntoView({ block: 'start' }));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+    await screenshot('status-paired-worlds-800x600');
+    await page.setViewport({ width: 1024, height: 768 });
+
+    await page.click(`${row} [data-action="edit-address"]`);
+    await page.$eval(`${row} input[name="foundryUrl"]`, (input) => { (input as HTMLInputElement).value = ''; });
+    await page.click(`${row} button[type="submit"]`);
+    await page.waitForFunction((selector) => document.querySelector(selector)?.textContent?.includes('Not set'), {}, `${row} .known-world-address-value`);
+    expect(await storedAddress()).toBeUndefined();
+  }, 20_000);
+
+  it('forgets a world after a confirm that says what happens: it leaves the list and its token stops working', async () => {
+    const world = createSandboxWorld({ seed: 12, worldId: 'winter-march', worldTitle: 'Winter March' });
+    const { clientId, token } = secondWorld!;
+    const connected = await connectSandbox(world, { relayUrl: relay.wsUrl, clientId, token });
+    const row = `.known-world[data-client-id="${clientId}"]`;
+    await page.waitForSelector(`${row} .pill-success`, { timeout: 5000 });
+
+    await page.click(`${row} [data-action="forget"]`);
+    await page.waitForSelector('dialog[open] button[value="confirm"]');
+    const dialog = await page.$eval('dialog[open]', (open) => (open as HTMLElement).innerText);
+    expect(dialog).toContain('Forget Winter March?');
+    expect(dialog).toContain('revokes its connection tokens and disconnects it; the module must pair again');
+    await screenshot('status-forget-world');
+    await page.click('dialog[open] button[value="confirm"]');
+
+    await page.waitForSelector(row, { hidden: true, timeout: 5000 });
+    expect((await connected.closed).code).toBe(4002);
+    expect((await relay.admin('GET', '/admin/worlds')).body.worlds.map((known: { clientId: string }) => known.clientId)).toEqual([link!.clientId]);
+    await expect(connectSandbox(world, { relayUrl: relay.wsUrl, clientId, token })).rejects.toThrow(RelayConnectionError);
+    expect(await page.$(`.known-world[data-client-id="${link!.clientId}"]`)).not.toBeNull();
   });
 
   it('creates a key with two scopes, shows it once, and the key works with exactly those scopes', async () => {

@@ -1,15 +1,11 @@
 import { admin, type PairRequest, type RelayStatus, type World } from '../admin-api.ts';
 import type { AppState, Page } from '../app-state.ts';
 import { copyButton, emptyState, h, icon, replaceChildren, toast } from '../dom.ts';
-import { countdown, durationSince, plural, roleName } from '../format.ts';
+import { countdown, durationSince, plural, roleName, systemLine } from '../format.ts';
+import { pairedWorldsSection } from './paired-worlds.ts';
 
 function relaySocketUrl(status: RelayStatus): string {
   return `${status.url.replace(/^http/, 'ws')}`;
-}
-
-function systemLine(world: { systemTitle?: string; systemId?: string; systemVersion?: string }): string {
-  const system = world.systemTitle || world.systemId || 'Unknown system';
-  return world.systemVersion ? `${system} ${world.systemVersion}` : system;
 }
 
 function pairRequestCard(request: PairRequest): HTMLElement {
@@ -169,7 +165,8 @@ export const statusPage: Page = {
   render(state: AppState) {
     const live = h('div', { class: 'stack' });
     const codeSection = pairingCodeSection();
-    const element = h('div', { class: 'stack' }, live, codeSection);
+    const pairedWorlds = pairedWorldsSection(state);
+    const element = h('div', { class: 'stack' }, live, codeSection, pairedWorlds.element);
     const draw = (status: RelayStatus | undefined) => {
       if (!status) {
         replaceChildren(live, h('div', { class: 'card' }, emptyState('status', 'Reaching the relay…', 'The settings connect to the relay running on this computer.')));
@@ -188,6 +185,6 @@ export const statusPage: Page = {
       for (const node of element.querySelectorAll<HTMLElement>('[data-expires]')) node.textContent = countdown(node.dataset.expires!);
       for (const node of element.querySelectorAll<HTMLElement>('[data-since]')) node.textContent = durationSince(node.dataset.since!);
     }, 1000);
-    return { element, dispose: () => { stop(); clearInterval(tick); } };
+    return { element, dispose: () => { stop(); clearInterval(tick); pairedWorlds.dispose(); } };
   },
 };
