@@ -1,105 +1,16 @@
-// The desktop app's composition root: wires the relay, the tray, the settings window and the stores together.
-import { join } from 'node:path';
-import { app, clipboard, ipcMain, safeStorage, shell } from 'electron';
-import { keyFileSecrets } from '../relay/capture/secrets.ts';
-import { createRelay } from '../relay/relay.ts';
-import { createAutostart } from './autostart.ts';
-import { electronLauncher } from './capture/electron-browser.ts';
-import { registerDesktopBridge } from './desktop-bridge.ts';
+// The desktop app's entry. It only schedules the start: Electron emits `ready` after this module has been evaluated,
+// so awaiting `ready` here would wait forever (https://www.electronjs.org/docs/latest/tutorial/esm).
+import { app, dialog } from 'electron';
+import { startDesktopApp } from './desktop-app.ts';
 import { createFileLogger } from './logger.ts';
-import { chooseSecrets } from './secrets.ts';
-import { openDesktopStore } from './store.ts';
-import { AppTray } from './tray.ts';
-import type { TrayStatus } from './tray-status.ts';
-import { SettingsWindow } from './windows.ts';
+import { boot } from './startup.ts';
 
-if (!app.requestSingleInstanceLock()) app.exit(0);
-app.dock?.hide();
-await app.whenReady();
-
-const logger = createFileLogger({ folder: app.getPath('logs') });
-const store = openDesktopStore();
-const autostart = createAutostart({
-  platform: process.platform,
-  loginItems: app,
-  configHome: process.env.XDG_CONFIG_HOME || join(app.getPath('home'), '.config'),
-  command: process.env.APPIMAGE || process.execPath,
-});
-
-const dataDir = join(app.getPath('userData'), 'relay');
-const relay = createRelay({
-  dataDir,
-  port: store.get().port,
-  // Capture renders sheets in Electron's own Chromium, so the app needs no second browser installed.
-  capture: { launchBrowser: electronLauncher(), secrets: chooseSecrets(safeStorage, process.platform, () => keyFileSecrets(dataDir)) },
-});
-const { lanAccess, corsOrigins, allowedHosts } = store.get();
-relay.services.settings.update({ lanAccess, corsOrigins, allowedHosts });
-let startError: string | undefined;
-await relay.start().catch((error: NodeJS.ErrnoException) => {
-  startError = error.code === 'EADDRINUSE' ? `port ${store.get().port} is already in use` : 'the relay could not start';
-  logger.error('Relay did not start', error);
-});
-logger.info(startError ? 'Started without the relay' : `Relay listening at ${relay.url}`);
-
-const statusNow = (): TrayStatus => ({
-  relay: startError ? undefined : relay.status(),
-  error: startError,
-  startAtLogin: autostart.enabled(),
-  now: new Date(),
-});
-const appInfo = () => ({ version: app.getVersion(), platform: process.platform, startAtLogin: autostart.enabled(), logsFolder: logger.folder });
-const setStartAtLogin = (enabled: boolean) => {
-  autostart.set(enabled);
-  store.update({ startAtLogin: enabled });
-  refreshTray();
-  return appInfo();
-};
-
-const settingsWindow = new SettingsWindow({
-  preloadPath: join(import.meta.dirname, 'preload.cjs'),
-  iconPath: join(app.getAppPath(), 'assets', 'icon.png'),
-  relayUrl: () => relay.url,
-  loginUrl: () => relay.createAdminLoginUrl(),
-  logger,
-});
-const tray = new AppTray(join(app.getAppPath(), 'assets'), {
-  'copy-local-url': () => clipboard.writeText(relay.url),
-  'copy-lan-url': () => clipboard.writeText(relay.status().lan.urls[0] ?? relay.url),
-  'open-settings': () => settingsWindow.open(),
-  'pause-relay': () => relay.pause(),
-  'resume-relay': () => relay.resume(),
-  'toggle-start-at-login': () => setStartAtLogin(!autostart.enabled()),
-  'open-logs-folder': () => void shell.openPath(logger.folder),
-  quit: () => app.quit(),
-}, statusNow());
-
-function refreshTray(): void {
-  tray.update(statusNow());
+function failToStart(error: unknown): void {
+  const logger = createFileLogger({ folder: app.getPath('logs') });
+  logger.error('The app could not start', error);
+  const reason = error instanceof Error ? error.message : String(error);
+  dialog.showErrorBox('Tabletop Relay could not start', `${reason}\n\nThe log in ${logger.folder} tells more.`);
+  app.exit(1);
 }
-relay.services.changes.on('status', refreshTray);
-relay.services.settings.on('changed', () => {
-  const { lanAccess, corsOrigins, allowedHosts } = relay.services.settings.get();
-  store.update({ lanAccess, corsOrigins, allowedHosts });
-});
-// "Connected for" and "calls in the last minute" change with time alone.
-setInterval(refreshTray, 10_000).unref();
 
-registerDesktopBridge(ipcMain, {
-  appInfo,
-  setStartAtLogin,
-  openLogsFolder: async () => void (await shell.openPath(logger.folder)),
-}, (url) => settingsWindow.isShowing(url));
-
-app.on('second-instance', () => settingsWindow.open());
-// The relay lives in the tray: closing the settings window must not quit the app.
-app.on('window-all-closed', () => undefined);
-// Quitting waits for the relay to close its sockets and flush the key store.
-let stopped = false;
-app.on('before-quit', (event) => {
-  if (stopped) return;
-  event.preventDefault();
-  stopped = true;
-  tray.destroy();
-  relay.stop().finally(() => app.quit());
-});
+boot(app, { start: startDesktopApp, fail: failToStart });
