@@ -15,7 +15,7 @@ const noBody: BodyReader = async () => {};
 
 /**
  * The body reader of one route: JSON (and raw bytes for uploads), cut at the route's limit. The limit counts the
- * inflated bytes of a gzip or deflate body, and reading stops there, so no small compressed body can swell the relay.
+ * decompressed bytes of a gzip, deflate or br body, and reading stops there, so no small compressed body can swell the relay.
  */
 export function bodyReaderFor(route: Route, uploadLimitBytes = DEFAULT_UPLOAD_LIMIT_BYTES): BodyReader {
   const takesBody = (route.from ?? (route.method === 'GET' ? 'query' : 'body+query')) !== 'query';
@@ -32,7 +32,7 @@ export function bodyReaderFor(route: Route, uploadLimitBytes = DEFAULT_UPLOAD_LI
   };
 }
 
-export function bodyLimitOf(route: Route, uploadLimitBytes: number): number {
+function bodyLimitOf(route: Route, uploadLimitBytes: number): number {
   if (route.takesUploads === true) return uploadLimitBytes;
   return Math.min(route.access === 'public' ? PUBLIC_BODY_LIMIT_BYTES : KEYED_BODY_LIMIT_BYTES, uploadLimitBytes);
 }
@@ -48,12 +48,12 @@ function readFailure(error: unknown, route: Route, limit: number): unknown {
   const { type, status } = error as { type?: string; status?: number };
   switch (type) {
     case 'entity.too.large':
-      return new HttpError(413, `Request body too large: the limit is ${sizeText(limit)} for ${route.method} ${route.path} (counted after gzip or deflate is undone)`);
+      return new HttpError(413, `Request body too large: the limit is ${sizeText(limit)} for ${route.method} ${route.path}, counted after decompression`);
     case 'entity.parse.failed':
       return new HttpError(400, 'The request body is not valid JSON');
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new HttpError(415, 'The request body must be UTF-8 JSON, sent as it is or with gzip, deflate or br');
+      return new HttpError(415, 'The request body must be UTF-8 JSON, plain or compressed with gzip, deflate or br');
   }
   if (typeof status === 'number' && status >= 400 && status < 500) return new HttpError(status, 'The request body could not be read');
   return error;
