@@ -143,7 +143,8 @@ function sendBytes(route: WorldRoute, kind: 'image' | 'file', world: WorldConnec
 // the answer (or split it, with CR/LF), so it is a 502 that names the world, not a 500 of the relay's own.
 
 const MEDIA_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+([ \t]*;[ \t]*[\w!#$&^.+-]+=([\w!#$&^.+-]+|"[\x20\x21\x23-\x5b\x5d-\x7e]*"))*$/;
-const CONTROL_CHARACTER = /[\x00-\x1f\x7f]/;
+/** Control characters split or break headers; a lone surrogate cannot be encoded in `filename*`. */
+const UNSENDABLE_IN_NAME = /[\x00-\x1f\x7f]|\p{Cs}/u;
 
 function mediaType(world: WorldConnection, value: unknown): string {
   if (value === undefined || value === null || value === '') return 'application/octet-stream';
@@ -161,10 +162,11 @@ function pixelCount(world: WorldConnection, name: string, value: unknown): strin
 /** `attachment` with the file's name: ASCII as it is, other characters in `filename*` (RFC 6266) with an ASCII fallback. */
 function attachment(world: WorldConnection, value: unknown): string {
   const filename = value === undefined || value === null || value === '' ? 'download' : value;
-  if (typeof filename !== 'string' || CONTROL_CHARACTER.test(filename)) throw worldSentBadHeader(world, 'filename', value);
+  if (typeof filename !== 'string' || UNSENDABLE_IN_NAME.test(filename)) throw worldSentBadHeader(world, 'filename', value);
   const fallback = filename.replace(/["\\]|[^\x20-\x7e]/g, '_');
   if (/^[\x20-\x7e]*$/.test(filename)) return `attachment; filename="${fallback}"`;
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 function worldSentBadHeader(world: WorldConnection, field: string, value: unknown): HttpError {

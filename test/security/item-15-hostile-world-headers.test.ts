@@ -38,6 +38,7 @@ const HOSTILE_ANSWERS: Array<{ path: string; answer: Record<string, unknown>; fi
   { path: '/download?path=a.png', answer: { fileData: PNG, filename: 'a.png', mimeType: 'text/html\r\nSet-Cookie: stolen=1' }, field: 'mimeType' },
   { path: '/download?path=a.png', answer: { fileData: PNG, filename: 'a.png\r\nSet-Cookie: stolen=1', mimeType: 'image/png' }, field: 'filename' },
   { path: '/download?path=a.png', answer: { fileData: PNG, filename: 'a\u0000.png' }, field: 'filename' },
+  { path: '/download?path=a.png', answer: { fileData: PNG, filename: 'a\ud800.png' }, field: 'filename' },
   { path: '/download?path=a.png', answer: { fileData: 'data:text/html\r\nX-Evil: 1;base64,AAAA', filename: 'a.png' }, field: 'mimeType' },
   { path: '/download?path=a.png', answer: { data: { fileData: PNG, filename: 'a.png', mimeType: ['image/png'] } }, field: 'mimeType' },
   { path: '/sheet?uuid=Actor.x', answer: { imageData: PNG, width: '10\r\nSet-Cookie: stolen=1', height: 10 }, field: 'width' },
@@ -62,10 +63,10 @@ describe('item 15: a hostile world cannot break or inject response headers', () 
     expect(plain.status).toBe(200);
     expect(plain.headers.get('content-type')).toBe('image/png; charset="x"');
     expect(plain.headers.get('content-disposition')).toBe('attachment; filename="map _one_.png"');
-    const unicode = await fetchAnswered('/download?path=a.png', { fileData: PNG, filename: '地図 ö.png' });
+    const unicode = await fetchAnswered('/download?path=a.png', { fileData: PNG, filename: "地図 (ö's).png" });
     expect(unicode.status).toBe(200);
     expect(unicode.headers.get('content-type')).toBe('image/png');
-    expect(unicode.headers.get('content-disposition')).toBe(`attachment; filename="__ _.png"; filename*=UTF-8''${encodeURIComponent('地図 ö.png')}`);
+    expect(unicode.headers.get('content-disposition')).toBe(`attachment; filename="__ (_'s).png"; filename*=UTF-8''%E5%9C%B0%E5%9B%B3%20%28%C3%B6%27s%29.png`);
     const sheet = await fetchAnswered('/sheet?uuid=Actor.x', { imageData: PNG, width: 640, height: '480' });
     expect(sheet.status).toBe(200);
     expect([sheet.headers.get('x-image-width'), sheet.headers.get('x-image-height')]).toEqual(['640', '480']);
