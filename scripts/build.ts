@@ -35,10 +35,10 @@ export async function buildRenderer(outDir = RENDERER_OUT): Promise<void> {
 }
 
 /** Sandboxed preload scripts cannot be ES modules, so the preload is bundled to CommonJS next to the compiled main. */
-async function buildPreload(): Promise<void> {
+async function buildPreload(appOut: string): Promise<void> {
   await build({
     entryPoints: [join(root, 'main', 'preload.ts')],
-    outfile: join(APP_OUT, 'main', 'preload.cjs'),
+    outfile: join(appOut, 'main', 'preload.cjs'),
     bundle: true,
     format: 'cjs',
     platform: 'node',
@@ -48,20 +48,23 @@ async function buildPreload(): Promise<void> {
   });
 }
 
-function compileMain(): void {
-  rmSync(APP_OUT, { recursive: true, force: true });
+function compileMain(appOut: string): void {
+  rmSync(appOut, { recursive: true, force: true });
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.main.json')], { stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.main.json'), '--outDir', appOut], { stdio: 'inherit' });
+}
+
+/** The desktop app: compiled main, preload, and the settings UI where the compiled relay looks for it. */
+export async function buildApp(appOut = APP_OUT): Promise<void> {
+  compileMain(appOut);
+  await buildPreload(appOut);
+  // The compiled relay looks for the settings UI two folders up from dist/app/relay/http, as it does from the sources.
+  await buildRenderer(join(appOut, 'dist', 'renderer'));
 }
 
 if (process.argv[1] && dirname(process.argv[1]) === import.meta.dirname) {
   const what = process.argv[2] ?? 'all';
   if (what === 'renderer' || what === 'all') await buildRenderer();
-  if (what === 'all') {
-    compileMain();
-    await buildPreload();
-    // The compiled relay looks for the settings UI two folders up from dist/app/relay/http, as it does from the sources.
-    await buildRenderer(join(APP_OUT, 'dist', 'renderer'));
-  }
+  if (what === 'all') await buildApp();
   process.stdout.write(`Built ${what === 'all' ? 'dist/app (main, preload) and dist/renderer' : 'dist/renderer'}\n`);
 }
