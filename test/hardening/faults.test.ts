@@ -20,8 +20,11 @@ describe('faults', () => {
 const file = new JsonFile(${JSON.stringify(path)});
 const padding = 'k'.repeat(200_000);
 let generation = 0;
+const write = () => file.write({ generation: ++generation, padding, keys: Array.from({ length: 50 }, (_, index) => ({ index, generation })) });
+// The first write completes before the test starts killing: a machine under load must not make it see no file at all.
+write();
 process.send?.('ready');
-for (;;) file.write({ generation: ++generation, padding, keys: Array.from({ length: 50 }, (_, index) => ({ index, generation })) });
+for (;;) write();
 `,
     );
     for (let round = 0; round < 8; round += 1) {
