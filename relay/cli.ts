@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,10 +12,13 @@ const HELP = `Tabletop Relay ${RELAY_VERSION}: a local relay between Foundry VTT
 Usage:
   tabletop-relay serve [options]   Run the relay; worlds connect to ws://<host>:<port>/relay
   tabletop-relay demo  [options]   Run the relay with the built-in sandbox world connected, and print a ready API key
+  tabletop-relay login-link [--port <number>] [--data-dir <path>]
+                                   Print a new one-time link to the settings UI of the relay running on this computer
   tabletop-relay --help            Show this help
 
 Options:
-  --port <number>      Port to listen on (default ${DEFAULT_PORT})
+  --port <number>      Port to listen on for this run (default: the port setting, ${DEFAULT_PORT} until changed
+                       in the settings UI)
   --host <address>     Address to listen on (default ${DEFAULT_HOST}: this computer only)
   --lan                Also answer on this computer's LAN addresses, so players' tools can reach the relay
                        (the settings UI can switch this too)
@@ -25,8 +28,8 @@ Options:
 `;
 
 interface CliOptions {
-  command: 'serve' | 'demo';
-  port: number;
+  command: 'serve' | 'demo' | 'login-link';
+  port: number | undefined;
   host: string | undefined;
   lan: boolean;
   dataDir: string | undefined;
@@ -66,11 +69,11 @@ function readOptions(argv: string[]): CliOptions | 'help' {
   const { values, positionals } = parsed;
   const command = positionals[0];
   if (values.help || command === undefined || command === 'help') return 'help';
-  if (command !== 'serve' && command !== 'demo') fail(`Unknown command '${command}'`);
+  if (command !== 'serve' && command !== 'demo' && command !== 'login-link') fail(`Unknown command '${command}'`);
   if (values.lan && values.host) fail('Give either --lan or --host, not both');
   return {
     command,
-    port: wholeNumberOption(values.port, 'port', DEFAULT_PORT, 65535),
+    port: values.port === undefined ? undefined : wholeNumberOption(values.port, 'port', DEFAULT_PORT, 65535),
     host: values.host,
     lan: values.lan === true,
     dataDir: values['data-dir'],
@@ -83,13 +86,46 @@ function defaultDataDir(): string {
   return join(base, 'tabletop-relay');
 }
 
+function readJsonIn(dataDir: string, name: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dataDir, name), 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Asks the running relay for a new sign-in link with the admin token from its data directory. The token goes to
+ * 127.0.0.1 only, as with any admin script.
+ */
+async function printLoginLink(options: CliOptions): Promise<void> {
+  const dataDir = options.dataDir ?? defaultDataDir();
+  const token = readJsonIn(dataDir, 'admin-token')?.token;
+  if (typeof token !== 'string') fail(`No admin token in ${dataDir}: give the relay's data directory with --data-dir.`);
+  const storedPort = readJsonIn(dataDir, 'settings.json')?.port;
+  const base = `http://${DEFAULT_HOST}:${options.port ?? (typeof storedPort === 'number' ? storedPort : DEFAULT_PORT)}`;
+  let answer: Response;
+  try {
+    answer = await fetch(`${base}/admin/login-links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+  } catch {
+    fail(`No Tabletop Relay answers at ${base}: start it with 'tabletop-relay serve', or give the port it listens on with --port.`);
+  }
+  const body = (await answer.json().catch(() => ({}))) as { url?: string; error?: string };
+  if (!answer.ok || !body.url) fail(`The relay at ${base} gave no link: ${body.error ?? `HTTP ${answer.status}`}`);
+  process.stdout.write(`Settings (one-time link, valid for two minutes): ${body.url}\n`);
+}
+
 async function startRelay(options: CliOptions, dataDir: string): Promise<Relay> {
   const relay = createRelay({ dataDir, port: options.port, host: options.host, settings: options.lan ? { lanAccess: true } : {} });
   try {
     await relay.start();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') fail(`Port ${options.port} is already in use: is Tabletop Relay already running? Pick another with --port.`);
+    if (code === 'EADDRINUSE') fail(`Port ${relay.port} is already in use: is Tabletop Relay already running? Pick another with --port.`);
     if (code === 'EADDRNOTAVAIL') fail(`This computer has no address ${options.host ?? DEFAULT_HOST}; use --host 127.0.0.1 or --lan.`);
     throw error;
   }
@@ -112,6 +148,10 @@ async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
   if (options === 'help') {
     process.stdout.write(HELP);
+    return;
+  }
+  if (options.command === 'login-link') {
+    await printLoginLink(options);
     return;
   }
   const temporary = options.command === 'demo' && !options.dataDir;

@@ -13,6 +13,7 @@ import { loadAdminToken } from './admin/admin-token.ts';
 import { ActivityLog } from './admin/activity.ts';
 import { AdminSessions } from './admin/admin-sessions.ts';
 import { relayStatus } from './admin/status.ts';
+import { adminLoginUrl } from './admin/login-page.ts';
 import type { RelayStatus } from './admin/admin-types.ts';
 import { EventHub } from './events/event-hub.ts';
 import { STREAM_CHANNEL } from './events/streams.ts';
@@ -22,19 +23,28 @@ import { refusedUpgradeHost, worldOriginAllowed } from './http/request-gate.ts';
 import { UnauthenticatedSockets } from './http/socket-limits.ts';
 import type { RelayServices } from './services.ts';
 import { RateLimiter } from './http/rate-limit.ts';
-import { Settings, type RelaySettings } from './storage/settings.ts';
+import { DEFAULT_SETTINGS, Settings, type RelaySettings } from './storage/settings.ts';
+import { HttpError } from './http/errors.ts';
+import { consoleLog, type RelayLog } from './log.ts';
 import { Tabletop } from './tabletop/tabletop.ts';
 import { CaptureService, type CaptureOptions } from './capture/capture-service.ts';
 
-export const DEFAULT_PORT = 3010;
+export const DEFAULT_PORT = DEFAULT_SETTINGS.port;
 export const DEFAULT_HOST = '127.0.0.1';
 const CLIENT_API_PATH = '/ws/api';
 
 export interface RelayOptions {
   /** Where keys, tokens, known worlds and the admin token are kept. */
   dataDir: string;
-  /** 0 picks a free port. */
+  /** Listen here for this run instead of on the port setting (never stored); 0 picks a free port. */
   port?: number;
+  /**
+   * When another program holds the port at start, listen on the next free one instead of failing, and say so in the
+   * status (`portFallback`). The desktop app does; `serve` fails so a script never finds the relay somewhere else.
+   */
+  nextFreePortIfTaken?: boolean;
+  /** Where the relay's own log lines go; the console by default. */
+  log?: RelayLog;
   /** Listen on this address whatever the LAN access setting says (127.0.0.1: this computer; 0.0.0.0: the LAN). */
   host?: string;
   timeoutOverrideMs?: number;
@@ -73,6 +83,8 @@ const KEY_CHANGE_REASON: Record<ApiKeyChange, string> = {
 };
 
 const LOOPBACK = '127.0.0.1';
+/** How many ports after a taken one the desktop app tries before it lets the system pick any free port. */
+const NEXT_PORTS_TRIED = 20;
 const EVERY_ADDRESS = '0.0.0.0';
 
 function lanAddresses(): string[] {
@@ -86,10 +98,15 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
 export function createRelay(options: RelayOptions): Relay {
-  const keys = new ApiKeys(join(options.dataDir, 'api-keys.json'));
-  const connectionTokens = new ConnectionTokens(join(options.dataDir, 'connection-tokens.json'));
-  const knownWorlds = new KnownWorlds(join(options.dataDir, 'worlds.json'));
+  const log = options.log ?? consoleLog;
+  const keys = new ApiKeys(join(options.dataDir, 'api-keys.json'), log);
+  const connectionTokens = new ConnectionTokens(join(options.dataDir, 'connection-tokens.json'), log);
+  const knownWorlds = new KnownWorlds(join(options.dataDir, 'worlds.json'), log);
   const pairing = new Pairing(connectionTokens, knownWorlds);
   const unauthenticated = new UnauthenticatedSockets();
   const tabletop = new Tabletop({
@@ -114,17 +131,21 @@ export function createRelay(options: RelayOptions): Relay {
   tabletop.on('world-connected', (world) =>
     knownWorlds.connected({ clientId: world.clientId, ...world.metadata, lastSeen: new Date().toISOString() }, world.handshake === 'token'),
   );
-  const settings = new Settings(join(options.dataDir, 'settings.json'), options.settings);
+  const settings = new Settings(join(options.dataDir, 'settings.json'), options.settings, log);
   const hostNow = () => options.host ?? (settings.get().lanAccess ? EVERY_ADDRESS : LOOPBACK);
   let paused = false;
+  let portFallback: { wanted: number } | undefined;
   let server: Server;
-  const port = () => (server.address() as AddressInfo | null)?.port ?? options.port ?? DEFAULT_PORT;
+  const port = () => (server.address() as AddressInfo | null)?.port ?? options.port ?? settings.get().port;
   const urlOf = (host: string) => `http://${host.includes(':') ? `[${host}]` : host}:${port()}`;
   const onEveryAddress = () => hostNow() === EVERY_ADDRESS || hostNow() === '::';
   const network = {
     url: () => urlOf(onEveryAddress() ? LOOPBACK : hostNow()),
     lanUrls: () => (onEveryAddress() ? lanAddresses().map(urlOf) : []),
     lanAccess: onEveryAddress,
+    port,
+    portFallback: () => portFallback,
+    moveTo: (newPort: number, commit: () => void) => oneMoveAtATime(() => moveListener(newPort, commit)),
     paused: () => paused,
     setPaused: (on: boolean) => {
       paused = on;
@@ -145,15 +166,16 @@ export function createRelay(options: RelayOptions): Relay {
     connectionTokens,
     knownWorlds,
     pairing,
-    adminToken: loadAdminToken(join(options.dataDir, 'admin-token')),
+    adminToken: loadAdminToken(join(options.dataDir, 'admin-token'), log),
     adminSessions: new AdminSessions(),
     activity: new ActivityLog(),
     network,
     changes,
+    log,
     timeoutOverrideMs: options.timeoutOverrideMs,
   };
   if (options.capture !== false) {
-    services.capture = new CaptureService(options.dataDir, { connectionTokens, tabletop, activity: services.activity, knownWorlds }, options.capture);
+    services.capture = new CaptureService(options.dataDir, { connectionTokens, tabletop, activity: services.activity, knownWorlds, log }, options.capture);
   }
   server = createServer(createApp(allRoutes, services, options.bodyLimitBytes));
   server.keepAliveTimeout = 65_000;
@@ -174,23 +196,82 @@ export function createRelay(options: RelayOptions): Relay {
     else tabletop.handleUpgrade(request, socket, head);
   });
 
+  let listenedHost = hostNow();
   const listen = (listenPort: number) =>
     new Promise<void>((resolve, reject) => {
+      const host = hostNow();
       server.once('error', reject);
-      server.listen(listenPort, hostNow(), () => {
+      server.listen(listenPort, host, () => {
         server.off('error', reject);
+        listenedHost = host;
         resolve();
       });
     });
-  let listenedHost = hostNow();
-  // Switching LAN access re-listens on the new address; open streams and world links carry on.
+  // Closing stops new connections on the old address only: open streams and world links carry on where they are.
+  const relisten = async (listenPort: number) => {
+    server.close();
+    await listen(listenPort);
+  };
+  let moving: Promise<void> = Promise.resolve();
+  const oneMoveAtATime = (move: () => Promise<void>) => {
+    const done = moving.then(move);
+    moving = done.catch(() => undefined);
+    return done;
+  };
+  const moveListener = async (newPort: number, commit: () => void) => {
+    const oldPort = port();
+    const moves = newPort !== oldPort;
+    if (moves) {
+      try {
+        await relisten(newPort);
+      } catch (error) {
+        await listen(oldPort);
+        if (errorCode(error) === 'EADDRINUSE') {
+          throw new HttpError(409, `Port ${newPort} is in use by another program; the relay stays on ${oldPort}. Pick another port, or close that program first`);
+        }
+        throw error;
+      }
+    }
+    try {
+      commit();
+    } catch (error) {
+      if (moves) await relisten(oldPort);
+      throw error;
+    }
+    portFallback = undefined;
+    statusChanged();
+  };
+  // Switching LAN access re-listens on the new address.
   settings.on('changed', () => {
     if (!server.listening || hostNow() === listenedHost) return;
-    const currentPort = port();
-    listenedHost = hostNow();
-    server.close();
-    listen(currentPort).catch((error: unknown) => console.error(`Could not listen on ${listenedHost}:${currentPort}:`, error));
+    void oneMoveAtATime(async () => {
+      if (hostNow() === listenedHost) return;
+      const currentPort = port();
+      await relisten(currentPort).catch((error: unknown) => log.error(`Could not listen on ${hostNow()}:${currentPort}:`, error));
+    });
   });
+  const listenOnNextFree = async (taken: number) => {
+    for (let candidate = taken + 1; candidate <= Math.min(taken + NEXT_PORTS_TRIED, 65535); candidate += 1) {
+      try {
+        await listen(candidate);
+        return;
+      } catch (error) {
+        if (errorCode(error) !== 'EADDRINUSE') throw error;
+      }
+    }
+    await listen(0);
+  };
+  const start = async () => {
+    const wanted = options.port ?? settings.get().port;
+    try {
+      await listen(wanted);
+    } catch (error) {
+      if (!options.nextFreePortIfTaken || errorCode(error) !== 'EADDRINUSE') throw error;
+      await listenOnNextFree(wanted);
+      portFallback = { wanted };
+      log.warn(`Port ${wanted} is in use by another program; the relay listens on ${port()} instead`);
+    }
+  };
 
   return {
     services,
@@ -201,10 +282,10 @@ export function createRelay(options: RelayOptions): Relay {
     get url() {
       return network.url();
     },
-    start: () => listen(options.port ?? DEFAULT_PORT),
+    start,
     // Never throws: quitting must always work, whatever failed on the way (a full or read-only disk, the browser).
     stop: async () => {
-      await services.capture?.close().catch((error: unknown) => console.error(`While stopping, the capture browser failed to close: ${messageOf(error)}`));
+      await services.capture?.close().catch((error: unknown) => log.error(`While stopping, the capture browser failed to close: ${messageOf(error)}`));
       await new Promise<void>((resolve) => {
         events.close();
         clientApi.close();
@@ -218,6 +299,6 @@ export function createRelay(options: RelayOptions): Relay {
     pause: () => network.setPaused(true),
     resume: () => network.setPaused(false),
     status: () => relayStatus(services),
-    createAdminLoginUrl: () => `${network.url()}/admin/login?code=${services.adminSessions.issueLoginCode()}`,
+    createAdminLoginUrl: () => adminLoginUrl(services),
   };
 }

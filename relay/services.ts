@@ -8,6 +8,7 @@ import type { KnownWorlds } from './auth/known-worlds.ts';
 import type { Pairing } from './auth/pairing.ts';
 import type { EventHub } from './events/event-hub.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
+import type { RelayLog } from './log.ts';
 import type { Settings } from './storage/settings.ts';
 import type { Tabletop } from './tabletop/tabletop.ts';
 
@@ -17,6 +18,15 @@ export interface RelayNetwork {
   /** The base URLs on this computer's LAN addresses; empty while LAN access is off. */
   lanUrls(): string[];
   lanAccess(): boolean;
+  /** The port listened on now. */
+  port(): number;
+  /** The port setting when another program held it at start (the relay then took the next free one). */
+  portFallback(): { wanted: number } | undefined;
+  /**
+   * Listens on another port, then runs `commit` (which stores the setting). A taken port is a 409 and a failed commit
+   * moves back: either the relay listens on the new port and it is stored, or nothing changed.
+   */
+  moveTo(port: number, commit: () => void): Promise<void>;
   paused(): boolean;
   setPaused(on: boolean): void;
 }
@@ -40,6 +50,8 @@ export interface RelayServices {
   changes: EventEmitter<{ status: [] }>;
   /** Browser capture (GET /sheet in an offscreen page, GM sessions); absent where no browser may be driven. */
   capture?: CaptureService;
+  /** Where the relay's own log lines go. */
+  log: RelayLog;
   /** Replaces every route's own timeout; for tests that need a world's silence to show quickly. */
   timeoutOverrideMs: number | undefined;
 }

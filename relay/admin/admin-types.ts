@@ -22,6 +22,13 @@ export interface PairRequestView {
 
 export interface RelayStatus {
   url: string;
+  /** The port the relay listens on now. */
+  port: number;
+  /**
+   * Set when the port setting was taken by another program at start, so the relay listens on `port` instead; gone once
+   * the GM keeps that port or moves back to the one they chose.
+   */
+  portFallback?: { wanted: number };
   lan: { enabled: boolean; urls: string[] };
   paused: boolean;
   worlds: StatusWorld[];
@@ -60,6 +67,8 @@ export interface RelaySettings {
   corsOrigins: string[];
   /** Host names besides this computer's loopback and LAN addresses that the relay answers to, e.g. "relay.lan". */
   allowedHosts: string[];
+  /** The port to listen on (1024–65535); changing it moves the relay at once, and the worlds' modules must follow. */
+  port: number;
 }
 
 /** A paired world the relay remembers (GET /admin/worlds), whether or not it is connected now. */

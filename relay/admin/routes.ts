@@ -9,6 +9,7 @@ import { pairRequestView, pairRequestViews, relayStatus } from './status.ts';
 import { openAdminFeed } from './admin-feed.ts';
 import { ADMIN_COOKIE, ADMIN_SESSION_LIFETIME_MS } from './admin-sessions.ts';
 import { isLoopback } from '../http/addresses.ts';
+import { adminLoginUrl, HOW_TO_GET_A_LOGIN_LINK, refuseLogin } from './login-page.ts';
 
 const scopeList = textList().pipe(z.array(oneOf(SCOPES), { error: 'must list known scopes' }));
 
@@ -57,7 +58,7 @@ export const adminRoutes: Route[] = [
     method: 'PATCH',
     path: '/admin/settings',
     from: 'body',
-    summary: 'Change the settings; LAN access takes effect at once',
+    summary: 'Change the settings; LAN access and the port take effect at once (a taken port is a 409 and changes nothing)',
     access: admin,
     parameters: z.object({
       requestsPerMinute: limitSetting.optional().describe('Requests per minute per API key; 0 is no limit'),
@@ -71,8 +72,19 @@ export const adminRoutes: Route[] = [
         .pipe(z.array(hostName))
         .optional()
         .describe('Host names the relay answers to besides its loopback and LAN addresses, e.g. relay.lan'),
+      port: wholeNumber({ min: 1024, max: 65535 })
+        .optional()
+        .describe("Port to listen on; the relay moves at once, and each world's module must then use the new relay URL"),
     }),
-    handle: ({ parameters, services }) => ({ body: services.settings.update(withoutUndefined(parameters)) }),
+    handle: async ({ parameters, services }) => {
+      const changes = withoutUndefined(parameters);
+      if (changes.port === undefined) return { body: services.settings.update(changes) };
+      let stored = services.settings.get();
+      await services.network.moveTo(changes.port, () => {
+        stored = services.settings.update(changes);
+      });
+      return { body: stored };
+    },
   }),
   localRoute({
     method: 'POST',
@@ -125,15 +137,24 @@ export const adminRoutes: Route[] = [
     parameters: z.object({ code: text().describe('The code from the one-time admin URL') }),
     handle: ({ parameters, request, services, response }) => {
       if (!isLoopback(request.socket.remoteAddress)) {
-        throw new HttpError(403, 'Admin links work only in a browser on the computer running Tabletop Relay');
+        return refuseLogin(request, response, 403, 'Admin links work only in a browser on the computer running Tabletop Relay.');
       }
       const session = services.adminSessions.redeem(parameters.code);
-      if (!session) throw new HttpError(401, 'This admin link was already used or has expired; ask Tabletop Relay for a new one');
+      if (!session) return refuseLogin(request, response, 401, `This sign-in link was already used or has expired. ${HOW_TO_GET_A_LOGIN_LINK}`);
       response
         .cookie(ADMIN_COOKIE, session, { httpOnly: true, sameSite: 'strict', path: '/', maxAge: ADMIN_SESSION_LIFETIME_MS })
         .redirect(303, '/admin/');
       return { body: undefined };
     },
+  }),
+  localRoute({
+    method: 'POST',
+    path: '/admin/login-links',
+    from: 'body',
+    summary: 'A new one-time link that opens the settings UI in a browser on this computer (what tabletop-relay login-link prints)',
+    access: admin,
+    parameters: none,
+    handle: ({ services }) => ({ status: 201, body: { url: adminLoginUrl(services) } }),
   }),
   localRoute({
     method: 'GET',

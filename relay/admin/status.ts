@@ -22,8 +22,11 @@ export function pairRequestViews(services: RelayServices): PairRequestView[] {
 
 /** The status without the pair requests, which the admin feed sends as events of their own. */
 export function liveStatus(services: RelayServices): LiveStatus {
+  const fallback = services.network.portFallback();
   return {
     url: services.network.url(),
+    port: services.network.port(),
+    ...(fallback ? { portFallback: fallback } : {}),
     lan: { enabled: services.network.lanAccess(), urls: services.network.lanUrls() },
     paused: services.network.paused(),
     worlds: services.tabletop.worlds().map((world) => ({

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { JsonFile } from '../storage/json-file.ts';
 import { hashSecret, randomSecret } from './secrets.ts';
 import type { Scope } from './scopes.ts';
+import { consoleLog, type RelayLog } from '../log.ts';
 
 export interface ApiKeyRecord {
   id: string;
@@ -44,9 +45,12 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
   private readonly lastUsed = new Map<string, number>();
   private lastUsedUnstored = false;
 
-  constructor(path: string) {
+  private readonly log: RelayLog;
+
+  constructor(path: string, log: RelayLog = consoleLog) {
     super();
-    this.file = new JsonFile(path);
+    this.log = log;
+    this.file = new JsonFile(path, { log });
     for (const record of this.file.read([])) this.byHash.set(record.hash, record);
   }
 
@@ -122,7 +126,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
     try {
       this.store([...this.byHash.values()]);
     } catch (error) {
-      console.error(`Could not store when API keys were last used: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.error(`Could not store when API keys were last used: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JsonFile } from '../storage/json-file.ts';
 import { hashSecret, randomHex } from './secrets.ts';
+import { consoleLog, type RelayLog } from '../log.ts';
 
 /** How the token came to be: a pairing by the GM, the demo's own sandbox world, or a relay-started browser session. */
 export type TokenSource = 'pairing' | 'demo' | 'session';
@@ -23,8 +24,8 @@ export class ConnectionTokens {
   private readonly file: JsonFile<ConnectionTokenRecord[]>;
   private readonly byHash = new Map<string, ConnectionTokenRecord>();
 
-  constructor(path: string) {
-    this.file = new JsonFile(path);
+  constructor(path: string, log: RelayLog = consoleLog) {
+    this.file = new JsonFile(path, { log });
     for (const record of this.file.read([])) this.byHash.set(record.hash, record);
   }
 

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { JsonFile } from '../storage/json-file.ts';
 import { withoutUndefined } from '../objects.ts';
 import type { WorldMetadata } from '../protocol/messages.ts';
+import { consoleLog, type RelayLog } from '../log.ts';
 
 export interface KnownWorld extends WorldMetadata {
   clientId: string;
@@ -18,8 +19,11 @@ export class KnownWorlds {
   /** Last-seen times change on every connection: they are stored with the next real change, or at stop. */
   private lastSeenUnstored = false;
 
-  constructor(path: string) {
-    this.file = new JsonFile(path);
+  private readonly log: RelayLog;
+
+  constructor(path: string, log: RelayLog = consoleLog) {
+    this.log = log;
+    this.file = new JsonFile(path, { log });
     for (const world of this.file.read([])) this.byClientId.set(world.clientId, world);
   }
 
@@ -53,7 +57,7 @@ export class KnownWorlds {
     try {
       this.remember(world);
     } catch (error) {
-      console.error(`Could not store what world ${world.clientId} said about itself: ${messageOf(error)}`);
+      this.log.error(`Could not store what world ${world.clientId} said about itself: ${messageOf(error)}`);
     }
   }
 
@@ -83,7 +87,7 @@ export class KnownWorlds {
     try {
       this.store(this.byClientId);
     } catch (error) {
-      console.error(`Could not store when worlds were last seen: ${messageOf(error)}`);
+      this.log.error(`Could not store when worlds were last seen: ${messageOf(error)}`);
     }
   }
 

@@ -9,6 +9,7 @@ import { ChromeNotFoundError, puppeteerLauncher } from './puppeteer-browser.ts';
 import { keyFileSecrets, type SecretStore } from './secrets.ts';
 import { SheetCapture, type SheetImage, type SheetRequest } from './sheet-capture.ts';
 import { JsonFile } from '../storage/json-file.ts';
+import { consoleLog, type RelayLog } from '../log.ts';
 
 export interface CaptureOptions {
   /** The browser to drive; defaults to puppeteer-core over the system Chrome/Chromium. */
@@ -50,11 +51,13 @@ export class CaptureService {
   #stored: StoredCaptureSettings | null;
   #session: SheetCapture | undefined;
   #browserMissing = false;
+  readonly #log: RelayLog;
 
   constructor(dataDir: string, dependencies: GmSessionDependencies, options: CaptureOptions = {}) {
+    this.#log = dependencies.log ?? consoleLog;
     this.host = new BrowserHost(options.launchBrowser ?? puppeteerLauncher(options.chromePath, options.chromeNoSandbox));
-    this.#secrets = options.secrets ?? keyFileSecrets(dataDir);
-    this.#file = new JsonFile(join(dataDir, 'capture.json'));
+    this.#secrets = options.secrets ?? keyFileSecrets(dataDir, this.#log);
+    this.#file = new JsonFile(join(dataDir, 'capture.json'), { log: dependencies.log });
     this.#stored = this.#file.read(null);
     this.sessions = new GmSessions(this.host, dependencies, options.sessionIdleTimeoutMs ?? 600_000, () => this.view().foundryUrl);
   }
@@ -123,7 +126,7 @@ export class CaptureService {
     } catch (error) {
       if (error instanceof ChromeNotFoundError && !this.#browserMissing) {
         this.#browserMissing = true;
-        console.warn(`Browser capture is off: ${error.message}. GET /sheet asks the world instead.`);
+        this.#log.warn(`Browser capture is off: ${error.message}. GET /sheet asks the world instead.`);
       }
       throw error;
     }

@@ -13,6 +13,7 @@ import { seedConnectionToken, type GameFacts } from './page-scripts.ts';
 import { originOf } from '../http/request-gate.ts';
 import { sessionWorld, WHERE_TO_CONFIGURE, worldsAt } from './session-worlds.ts';
 import type { WorldConnection } from '../tabletop/world-connection.ts';
+import { consoleLog, type RelayLog } from '../log.ts';
 
 const HANDSHAKE_LIFETIME_MS = 5 * 60_000;
 const CONNECT_TIMEOUT_MS = 30_000;
@@ -25,6 +26,8 @@ export interface GmSessionDependencies {
   knownWorlds: Pick<KnownWorlds, 'list'>;
   /** Says 'entry' for every API call: the sessions' activity clock. */
   activity: Pick<EventEmitter<{ entry: [unknown] }>, 'on'>;
+  /** Where a session that could not be restarted is noted; the console by default. */
+  log?: RelayLog;
 }
 
 export interface Handshake {
@@ -263,7 +266,7 @@ export class GmSessions {
       session.page = page;
       page.onCrash(() => this.#relaunch(session));
     })()
-      .catch((error: unknown) => console.error(`GM session ${session.sessionId} could not be restarted:`, error instanceof Error ? error.message : error))
+      .catch((error: unknown) => (this.#dependencies.log ?? consoleLog).error(`GM session ${session.sessionId} could not be restarted: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {
         session.relaunching = undefined;
       });

@@ -3,6 +3,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { consoleLog, type RelayLog } from '../log.ts';
 import { replaceFile } from '../storage/json-file.ts';
 
 export interface SecretStore {
@@ -14,22 +15,22 @@ export interface SecretStore {
 const KEY_FILE = 'capture-secret.key';
 const VERSION = 'v1';
 
-function loadOrCreateKey(path: string): Buffer {
+function loadOrCreateKey(path: string, log: RelayLog): Buffer {
   if (existsSync(path)) {
     const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'hex');
     if (key.length === 32) return key;
   }
   const key = randomBytes(32);
   // A key cut short by a full disk would be replaced at the next start, and every password sealed with it lost.
-  replaceFile(path, Buffer.from(`${key.toString('hex')}\n`), 0o600);
+  replaceFile(path, Buffer.from(`${key.toString('hex')}\n`), 0o600, undefined, log);
   return key;
 }
 
 /** AES-256-GCM under a key kept in `<dataDir>/capture-secret.key`, created with mode 0600 on first use. */
-export function keyFileSecrets(dataDir: string): SecretStore {
+export function keyFileSecrets(dataDir: string, log: RelayLog = consoleLog): SecretStore {
   const path = join(dataDir, KEY_FILE);
   let key: Buffer | undefined;
-  const keyNow = () => (key ??= loadOrCreateKey(path));
+  const keyNow = () => (key ??= loadOrCreateKey(path, log));
   return {
     seal(plain) {
       const iv = randomBytes(12);

@@ -156,7 +156,7 @@ export class ClientSession {
       this.send({ type: isOperation ? `${type}-result` : 'error', requestId, status: error.status, ...error.toBody() });
       return;
     }
-    console.error('Unexpected error on /ws/api:', error);
+    this.services.log.error('Unexpected error on /ws/api:', error);
     this.send({ type: isOperation ? `${type}-result` : 'error', requestId, status: 500, error: 'The relay failed to answer this request' });
   }
 }

@@ -10,6 +10,7 @@ import { hostGate } from './request-gate.ts';
 import { bodyReaderFor, DEFAULT_UPLOAD_LIMIT_BYTES } from './body.ts';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { RelayLog } from '../log.ts';
 
 const RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
 
@@ -26,7 +27,7 @@ export function createApp(routes: readonly Route[], services: RelayServices, upl
   app.use('/admin', adminPages());
   app.use(buildRouter(routes, services, uploadLimitBytes).dispatch);
   app.use(unknownEndpoint);
-  app.use(errorHandler());
+  app.use(errorHandler(services.log));
   return app;
 }
 
@@ -111,23 +112,23 @@ const unknownEndpoint: RequestHandler = (request) => {
   throw new HttpError(404, `Unknown endpoint: ${request.method} ${request.path}`);
 };
 
-function errorHandler(): ErrorRequestHandler {
+function errorHandler(log: RelayLog): ErrorRequestHandler {
   return (error: unknown, _request, response, next) => {
     if (response.headersSent) {
       next(error);
       return;
     }
-    const { status, body } = describeError(error);
+    const { status, body } = describeError(error, log);
     sendJson(response, status, body);
   };
 }
 
-function describeError(error: unknown): { status: number; body: Record<string, unknown> } {
+function describeError(error: unknown, log: RelayLog): { status: number; body: Record<string, unknown> } {
   if (error instanceof HttpError) return { status: error.status, body: error.toBody() };
   const { status } = error as { status?: number };
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return { status, body: { error: 'The request could not be read' } };
   }
-  console.error('Unexpected error while answering a request:', error);
+  log.error('Unexpected error while answering a request:', error);
   return { status: 500, body: { error: 'The relay failed to answer this request' } };
 }

@@ -14,6 +14,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { HttpError } from '../http/errors.ts';
+import { consoleLog, type RelayLog } from '../log.ts';
 
 const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
 
@@ -24,7 +25,7 @@ const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
 export class StorageWriteError extends HttpError {
   readonly code: string | undefined;
 
-  constructor(path: string, cause: unknown) {
+  constructor(cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
     const diskFull = code !== undefined && DISK_FULL_CODES.has(code);
     // The answer may reach a caller on the LAN (pairing writes too), so the path, which names the GM's account, goes
@@ -36,7 +37,6 @@ export class StorageWriteError extends HttpError {
         : `Tabletop Relay could not write its data directory (${code ?? 'unknown error'}): nothing was changed. Its log names the directory`,
     );
     this.code = code;
-    console.error(`Could not write ${path} (${code ?? String(cause)}); nothing was changed`);
   }
 }
 
@@ -52,8 +52,11 @@ export class JsonFile<T> {
   /** Set when the last read came from the backup: the damaged file must not then become the backup. */
   private fileDamaged = false;
 
-  constructor(path: string, options: { mode?: number } = {}) {
+  private readonly log: RelayLog;
+
+  constructor(path: string, options: { mode?: number; log?: RelayLog } = {}) {
     this.path = path;
+    this.log = options.log ?? consoleLog;
     this.backupPath = `${path}.bak`;
     this.mode = options.mode ?? 0o600;
     this.removeLeftoverTemporaries();
@@ -65,7 +68,7 @@ export class JsonFile<T> {
     const backup = readJson<T>(this.backupPath);
     if (backup.ok) {
       this.fileDamaged = true;
-      if (current.problem === 'invalid') console.warn(`${this.path} was damaged; Tabletop Relay started from its last good copy`);
+      if (current.problem === 'invalid') this.log.warn(`${this.path} was damaged; Tabletop Relay started from its last good copy`);
       return backup.value;
     }
     if (current.problem === 'missing') return fallback;
@@ -77,7 +80,7 @@ export class JsonFile<T> {
     const bytes = Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
     replaceFile(this.path, bytes, this.mode, () => {
       if (!this.fileDamaged) this.keepBackup();
-    });
+    }, this.log);
     this.fileDamaged = false;
   }
 
@@ -111,7 +114,7 @@ export class JsonFile<T> {
  * Replaces a file with these bytes through a flushed temporary file and a rename, or throws StorageWriteError and leaves
  * the file as it was. `beforeRename` runs once the new bytes are safely on disk.
  */
-export function replaceFile(path: string, bytes: Buffer, mode: number, beforeRename: () => void = () => {}): void {
+export function replaceFile(path: string, bytes: Buffer, mode: number, beforeRename: () => void = () => {}, log: RelayLog = consoleLog): void {
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -120,7 +123,9 @@ export function replaceFile(path: string, bytes: Buffer, mode: number, beforeRen
     renameSync(temporary, path);
   } catch (error) {
     removeQuietly(temporary);
-    throw new StorageWriteError(path, error);
+    const failure = new StorageWriteError(error);
+    log.error(`Could not write ${path} (${failure.code ?? String(error)}); nothing was changed`);
+    throw failure;
   }
   flushDirectory(dirname(path));
 }

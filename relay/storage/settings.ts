@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { JsonFile } from './json-file.ts';
 import type { RelaySettings } from '../admin/admin-types.ts';
+import { consoleLog, type RelayLog } from '../log.ts';
 
 export type { RelaySettings };
 
@@ -12,6 +13,7 @@ export const DEFAULT_SETTINGS: RelaySettings = {
   lanAccess: false,
   corsOrigins: [],
   allowedHosts: [],
+  port: 3010,
 };
 
 /** The stored settings over the defaults, with this run's overrides (command line, tests) on top but never stored. */
@@ -20,9 +22,9 @@ export class Settings extends EventEmitter<{ changed: [RelaySettings] }> {
   private stored: Partial<RelaySettings>;
   private readonly overrides: Partial<RelaySettings>;
 
-  constructor(path: string, overrides: Partial<RelaySettings> = {}) {
+  constructor(path: string, overrides: Partial<RelaySettings> = {}, log: RelayLog = consoleLog) {
     super();
-    this.file = new JsonFile(path);
+    this.file = new JsonFile(path, { log });
     this.stored = this.file.read({});
     this.overrides = overrides;
   }
