@@ -49,15 +49,22 @@ export function streamEventOf(kind: StreamKind, message: WorldMessage): StreamEv
       return { name: 'roll', payload: data };
     case 'chat': {
       const inner = fieldsOf(data.data);
-      return inner && typeof data.eventType === 'string' ? { name: `chat-${data.eventType}`, payload: inner } : undefined;
+      return inner && isEventName(data.eventType) ? { name: `chat-${data.eventType}`, payload: inner } : undefined;
     }
     case 'hooks':
-      return typeof data.hook === 'string' ? { name: data.hook, payload: data } : undefined;
+      return isEventName(data.hook) ? { name: data.hook, payload: data } : undefined;
     case 'combat':
     case 'actor':
     case 'scene':
-      return typeof data.eventType === 'string' ? { name: `${kind}-${data.eventType}`, payload: data } : undefined;
+      return isEventName(data.eventType) ? { name: `${kind}-${data.eventType}`, payload: data } : undefined;
   }
+}
+
+const EVENT_NAME = /^[^\x00-\x1f\x7f]{1,200}$/;
+
+/** A name the world gives an event goes out as an SSE `event:` line: a line break in it would forge frames of its own. */
+function isEventName(value: unknown): value is string {
+  return typeof value === 'string' && EVENT_NAME.test(value);
 }
 
 /** Whether an event passes a stream's own filter. */

@@ -3,6 +3,7 @@
 // 500 or an injected header, and the relay keeps serving.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRawWorld, type RawWorld } from '../harness/raw-world.ts';
+import { EventStream } from '../harness/sse.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 
 const CLIENT_ID = 'fvtt_hostile0000world';
@@ -22,7 +23,7 @@ beforeAll(async () => {
     if (typeof request.requestId !== 'string') return;
     world.send({ type: `${request.type}-result`, requestId: request.requestId, success: true, ...nextAnswer });
   });
-  key = await relay.createKey({ scopes: ['file:read', 'sheet:read', 'clients:read'] });
+  key = await relay.createKey({ scopes: ['file:read', 'sheet:read', 'clients:read', 'events:subscribe'] });
 });
 afterAll(async () => {
   world.close();
@@ -72,5 +73,18 @@ describe('item 15: a hostile world cannot break or inject response headers', () 
     expect([sheet.headers.get('x-image-width'), sheet.headers.get('x-image-height')]).toEqual(['640', '480']);
     const clients = await fetch(new URL('/clients', relay.baseUrl), { headers: { 'x-api-key': key } });
     expect(clients.status).toBe(200);
+  });
+
+  it('cannot forge event stream frames with line breaks in the names it gives its events', async () => {
+    const stream = new EventStream(`${relay.baseUrl}/hooks/subscribe`, key);
+    await stream.ready;
+    const forged = 'updateActor\n\nevent: roll\ndata: {"forged":true}';
+    world.send({ type: 'hook-event', data: { hook: forged, args: [] } });
+    world.send({ type: 'hook-event', data: { hook: 'combat\rTurn', args: [] } });
+    world.send({ type: 'hook-event', data: { hook: 'updateActor', args: ['after'] } });
+    await stream.next('updateActor');
+    stream.close();
+    expect(stream.events.map((event) => event.name)).toEqual(['connected', 'updateActor']);
+    expect(stream.events[1]!.data.args).toEqual(['after']);
   });
 });
