@@ -1,40 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../harness/http.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
+import { readAdminFeed } from '../harness/admin-feed.ts';
 
 let harness: WorldHarness;
 beforeAll(async () => {
   harness = await startRelayWithWorld();
 });
 afterAll(() => harness.close());
-
-/** Reads the admin feed with the admin token (EventSource cannot send headers; fetch can). */
-async function adminFeed(): Promise<{ events: Array<{ name: string; data: any }>; close(): void }> {
-  const abort = new AbortController();
-  const response = await fetch(`${harness.baseUrl}/admin/events`, { headers: { authorization: `Bearer ${harness.relay.adminToken}` }, signal: abort.signal });
-  const events: Array<{ name: string; data: any }> = [];
-  const reader = response.body!.getReader();
-  let buffer = '';
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += new TextDecoder().decode(value);
-        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const name = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (name && data) events.push({ name, data: JSON.parse(data) });
-        }
-      }
-    } catch {
-      // closed
-    }
-  })();
-  return { events, close: () => abort.abort() };
-}
 
 describe('what the tray and the settings UI read', () => {
   it('the status names the world, the URL, LAN access and the calls of the last minute', async () => {
@@ -58,7 +31,7 @@ describe('what the tray and the settings UI read', () => {
   });
 
   it('the admin feed sends the status and the waiting requests at once, then each change on its own, and each call', async () => {
-    const feed = await adminFeed();
+    const feed = await readAdminFeed(harness.baseUrl, harness.relay.adminToken);
     await expect.poll(() => feed.events.map((event) => event.name).slice(0, 2)).toEqual(['status', 'pair-requests']);
     expect(feed.events[0]!.data).toMatchObject({ url: harness.baseUrl, worlds: [expect.objectContaining({ clientId: harness.clientId })] });
     expect(feed.events[0]!.data.pairRequests).toBeUndefined();

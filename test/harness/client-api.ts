@@ -6,8 +6,8 @@ export class ApiSocket {
   readonly received: any[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
 
-  private constructor(url: string, key: string) {
-    this.socket = new WebSocket(url, { headers: { 'x-api-key': key } });
+  constructor(url: string, headers: Record<string, string> = {}) {
+    this.socket = new WebSocket(url, { headers });
     this.socket.on('message', (data) => this.received.push(JSON.parse(data.toString())));
     this.socket.on('error', () => {});
     this.closed = new Promise((resolve) => this.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
@@ -15,9 +15,18 @@ export class ApiSocket {
 
   /** Opens /ws/api with the key in the x-api-key header and waits for `connected`. */
   static async open(wsBase: string, key: string): Promise<ApiSocket> {
-    const caller = new ApiSocket(`${wsBase}/ws/api`, key);
+    const caller = new ApiSocket(`${wsBase}/ws/api`, { 'x-api-key': key });
     await caller.next((message) => message.type === 'connected');
     return caller;
+  }
+
+  /** Waits until the socket is open, for callers that authenticate with a frame of their own. */
+  async opened(): Promise<this> {
+    await new Promise((resolve, reject) => {
+      this.socket.once('open', resolve);
+      this.socket.once('error', reject);
+    });
+    return this;
   }
 
   send(message: unknown): void {

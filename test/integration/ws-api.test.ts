@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
+import { ApiSocket } from '../harness/client-api.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;
@@ -8,50 +8,13 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-/** A /ws/api caller that records every message. */
-class Caller {
-  readonly socket: WebSocket;
-  readonly received: any[] = [];
-  readonly closed: Promise<{ code: number; reason: string }>;
-
-  constructor(url: string, headers: Record<string, string> = {}) {
-    this.socket = new WebSocket(url, { headers });
-    this.socket.on('message', (data) => this.received.push(JSON.parse(data.toString())));
-    this.closed = new Promise((resolve) => this.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
-  }
-
-  async open(): Promise<this> {
-    await new Promise((resolve, reject) => {
-      this.socket.once('open', resolve);
-      this.socket.once('error', reject);
-    });
-    return this;
-  }
-
-  send(message: unknown): void {
-    this.socket.send(JSON.stringify(message));
-  }
-
-  async next(match: (message: any) => boolean, timeoutMs = 3000): Promise<any> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.received.find(match);
-      if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no matching message in ${JSON.stringify(this.received).slice(0, 2000)}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
-
-async function connect(key = harness.key): Promise<Caller> {
-  const caller = await new Caller(`${harness.wsUrl}/ws/api`, { 'x-api-key': key }).open();
-  await caller.next((m) => m.type === 'connected');
-  return caller;
+function connect(key = harness.key): Promise<ApiSocket> {
+  return ApiSocket.open(harness.wsUrl, key);
 }
 
 describe('/ws/api', () => {
   it('authenticates with a first auth frame and announces the supported types and channels', async () => {
-    const caller = await new Caller(`${harness.wsUrl}/ws/api`).open();
+    const caller = await new ApiSocket(`${harness.wsUrl}/ws/api`).opened();
     caller.send({ type: 'auth', token: harness.key });
     const connected = await caller.next((m) => m.type === 'connected');
     expect(connected.supportedTypes).toEqual(expect.arrayContaining(['search', 'roll', 'get-effects', 'subscribe']));
@@ -60,10 +23,10 @@ describe('/ws/api', () => {
   });
 
   it('closes with 4002 for an invalid key or a frame that is not auth', async () => {
-    const bad = await new Caller(`${harness.wsUrl}/ws/api`).open();
+    const bad = await new ApiSocket(`${harness.wsUrl}/ws/api`).opened();
     bad.send({ type: 'auth', token: 'ttr_wrong' });
     expect(await bad.closed).toEqual({ code: 4002, reason: 'Invalid API key' });
-    const noAuth = await new Caller(`${harness.wsUrl}/ws/api`).open();
+    const noAuth = await new ApiSocket(`${harness.wsUrl}/ws/api`).opened();
     noAuth.send({ type: 'search', requestId: 'a' });
     expect(await noAuth.closed).toEqual({ code: 4002, reason: 'Invalid auth message' });
   });

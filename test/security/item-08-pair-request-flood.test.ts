@@ -3,6 +3,7 @@ import { createSandboxWorld, exchangePairingCode } from '../../sandbox/index.ts'
 import { callFrom } from '../harness/from-address.ts';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
+import { readAdminFeed } from '../harness/admin-feed.ts';
 
 let harness: TestRelay | undefined;
 afterEach(async () => {
@@ -15,36 +16,6 @@ async function relay(): Promise<TestRelay> {
   return harness;
 }
 
-/** Counts the bytes of the admin feed and keeps its events. */
-async function adminFeed(relayHarness: TestRelay): Promise<{ bytes(): number; events: Array<{ name: string; data: any }>; close(): void }> {
-  const abort = new AbortController();
-  const response = await fetch(`${relayHarness.baseUrl}/admin/events`, { headers: { authorization: `Bearer ${relayHarness.relay.adminToken}` }, signal: abort.signal });
-  const events: Array<{ name: string; data: any }> = [];
-  let bytes = 0;
-  let buffer = '';
-  const reader = response.body!.getReader();
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        bytes += value.byteLength;
-        buffer += new TextDecoder().decode(value);
-        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const name = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (name && data) events.push({ name, data: JSON.parse(data) });
-        }
-      }
-    } catch {
-      // closed
-    }
-  })();
-  return { bytes: () => bytes, events, close: () => abort.abort() };
-}
-
 function floodBody(index: number): Record<string, string> {
   const long = (label: string) => `${label} ${index} `.padEnd(500, 'x');
   return { worldId: `flood-${index}`, worldTitle: long('title'), systemTitle: long('system'), serverFingerprint: long('fp') };
@@ -53,7 +24,7 @@ function floodBody(index: number): Record<string, string> {
 describe('item 08: pair requests are capped, rate-limited and merged; the GM sees their source and the already paired world', () => {
   it('thousands of requests from one address: 3 wait, the rest get 429 with Retry-After; /admin/status and the admin feed stay small', async () => {
     const relayHarness = await relay();
-    const feed = await adminFeed(relayHarness);
+    const feed = await readAdminFeed(relayHarness.baseUrl, relayHarness.relay.adminToken);
     await expect.poll(() => feed.events.length).toBeGreaterThanOrEqual(2);
     const statuses: number[] = [];
     const refused: Array<{ retryAfter: string | null; error: string }> = [];
