@@ -8,7 +8,7 @@ import { electronLauncher } from './capture/electron-browser.ts';
 import { registerDesktopBridge } from './desktop-bridge.ts';
 import { createFileLogger } from './logger.ts';
 import { chooseSecrets } from './secrets.ts';
-import { openDesktopStore } from './store.ts';
+import { moveRelaySettings, openDesktopStore } from './store.ts';
 import { AppTray } from './tray.ts';
 import type { StartedApp } from './startup.ts';
 import type { TrayStatus } from './tray-status.ts';
@@ -28,15 +28,20 @@ export async function startDesktopApp(): Promise<StartedApp> {
   const dataDir = join(app.getPath('userData'), 'relay');
   const relay = createRelay({
     dataDir,
-    port: store.get().port,
+    // A port another program holds at start gives the next free one, shown in the tray, instead of no relay.
+    nextFreePortIfTaken: true,
+    log: logger,
     // Capture renders sheets in Electron's own Chromium, so the app needs no second browser installed.
-    capture: { launchBrowser: electronLauncher(), secrets: chooseSecrets(safeStorage, process.platform, () => keyFileSecrets(dataDir)) },
+    capture: { launchBrowser: electronLauncher(), secrets: chooseSecrets(safeStorage, process.platform, () => keyFileSecrets(dataDir, logger)) },
   });
-  const { lanAccess, corsOrigins, allowedHosts } = store.get();
-  relay.services.settings.update({ lanAccess, corsOrigins, allowedHosts });
+  try {
+    moveRelaySettings(store, relay.services.settings);
+  } catch (error) {
+    logger.error('The settings of an earlier version could not move to the relay; they are tried again at the next start', error);
+  }
   let startError: string | undefined;
   await relay.start().catch((error: NodeJS.ErrnoException) => {
-    startError = error.code === 'EADDRINUSE' ? `port ${store.get().port} is already in use` : 'the relay could not start';
+    startError = error.code === 'EADDRINUSE' ? `port ${relay.services.settings.get().port} is already in use` : 'the relay could not start';
     logger.error('Relay did not start', error);
   });
   logger.info(startError ? 'Started without the relay' : `Relay listening at ${relay.url}`);
@@ -70,6 +75,12 @@ export async function startDesktopApp(): Promise<StartedApp> {
     'resume-relay': () => relay.resume(),
     'toggle-start-at-login': () => setStartAtLogin(!autostart.enabled()),
     'open-logs-folder': () => void shell.openPath(logger.folder),
+    'keep-port': () => {
+      const { port } = relay;
+      relay.services.network
+        .moveTo(port, () => relay.services.settings.update({ port }))
+        .catch((error: unknown) => logger.error(`Could not keep port ${port}`, error));
+    },
     quit: () => app.quit(),
   }, statusNow());
 
@@ -77,10 +88,6 @@ export async function startDesktopApp(): Promise<StartedApp> {
     tray.update(statusNow());
   }
   relay.services.changes.on('status', refreshTray);
-  relay.services.settings.on('changed', () => {
-    const { lanAccess, corsOrigins, allowedHosts } = relay.services.settings.get();
-    store.update({ lanAccess, corsOrigins, allowedHosts });
-  });
   // "Connected for" and "calls in the last minute" change with time alone.
   setInterval(refreshTray, 10_000).unref();
 

@@ -1,53 +1,77 @@
 import Store from 'electron-store';
+import type { RelaySettings } from '../relay/admin/admin-types.ts';
 
 /**
- * What the desktop app keeps between launches (electron-store, in the user-data folder). LAN access, the allowed
- * origins and the allowed host names mirror the relay's settings so the relay starts on the right address; the capture
- * settings live with the relay (capture.json, password sealed through main/secrets.ts).
+ * What only the desktop app keeps between launches (electron-store, in the user-data folder). Whatever the relay uses
+ * (port, LAN access, web origins, host names) lives in the relay's own settings.json, its one source of truth.
  */
 export interface DesktopSettings {
-  port: number;
-  lanAccess: boolean;
-  corsOrigins: string[];
-  allowedHosts: string[];
   startAtLogin: boolean;
 }
 
 export const DESKTOP_DEFAULTS: DesktopSettings = {
-  port: 3010,
-  lanAccess: false,
-  corsOrigins: [],
-  allowedHosts: [],
   startAtLogin: false,
 };
 
+/** Relay settings that earlier versions kept in this store too, and that move once into the relay's settings.json. */
+export type RelayFieldsKeptHere = Partial<Pick<RelaySettings, 'port' | 'lanAccess' | 'corsOrigins' | 'allowedHosts'>>;
+
 const SCHEMA = {
-  port: { type: 'integer', minimum: 1, maximum: 65535 },
-  lanAccess: { type: 'boolean' },
-  corsOrigins: { type: 'array', items: { type: 'string' } },
-  allowedHosts: { type: 'array', items: { type: 'string' } },
   startAtLogin: { type: 'boolean' },
 } as const;
+
+const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((entry) => typeof entry === 'string');
+
+/** The fields an earlier version stored here, those of the right type only. */
+function relayFieldsIn(stored: Record<string, unknown>): RelayFieldsKeptHere {
+  const fields: RelayFieldsKeptHere = {};
+  if (Number.isInteger(stored.port) && (stored.port as number) > 0 && (stored.port as number) <= 65535) fields.port = stored.port as number;
+  if (typeof stored.lanAccess === 'boolean') fields.lanAccess = stored.lanAccess;
+  if (isStringList(stored.corsOrigins)) fields.corsOrigins = stored.corsOrigins;
+  if (isStringList(stored.allowedHosts)) fields.allowedHosts = stored.allowedHosts;
+  return fields;
+}
+
+const RELAY_FIELDS = ['port', 'lanAccess', 'corsOrigins', 'allowedHosts'] as const;
 
 export interface DesktopStore {
   get(): DesktopSettings;
   update(changes: Partial<DesktopSettings>): DesktopSettings;
+  /** The relay settings an earlier version kept here; empty once they have moved. */
+  relayFieldsKeptHere(): RelayFieldsKeptHere;
+  forgetRelayFields(): void;
 }
 
 /** The store in the user-data folder; a file that fails its schema starts over from the defaults instead of stopping the app. */
 export function openDesktopStore(options: { cwd?: string } = {}): DesktopStore {
-  const store = new Store<DesktopSettings>({
+  // Untyped keys: the file may still hold the relay fields an earlier version wrote.
+  const store = new Store<Record<string, unknown>>({
     name: 'settings',
     cwd: options.cwd,
-    defaults: DESKTOP_DEFAULTS,
+    defaults: { ...DESKTOP_DEFAULTS },
     schema: SCHEMA,
     clearInvalidConfig: true,
   });
   return {
-    get: () => ({ ...DESKTOP_DEFAULTS, ...store.store }),
+    get: () => ({ startAtLogin: store.store.startAtLogin === true }),
     update(changes) {
-      store.set({ ...store.store, ...changes });
+      store.set({ ...changes });
       return this.get();
     },
+    relayFieldsKeptHere: () => relayFieldsIn(store.store),
+    forgetRelayFields: () => {
+      for (const field of RELAY_FIELDS) store.delete(field);
+    },
   };
+}
+
+/**
+ * Moves the relay settings an earlier version kept in the desktop store into the relay's settings, once: they leave
+ * the desktop store only after the relay has stored them, so a failed write loses nothing and is tried at the next start.
+ */
+export function moveRelaySettings(store: DesktopStore, relaySettings: { update(changes: RelayFieldsKeptHere): unknown }): RelayFieldsKeptHere {
+  const kept = store.relayFieldsKeptHere();
+  if (Object.keys(kept).length > 0) relaySettings.update(kept);
+  store.forgetRelayFields();
+  return kept;
 }

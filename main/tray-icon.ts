@@ -1,3 +1,4 @@
+import { trayPlatformOf } from './tray-platform.ts';
 import { trayStateOf, type TrayState, type TrayStatus } from './tray-status.ts';
 
 const FILE_OF_STATE: Record<TrayState, string> = {
@@ -12,5 +13,5 @@ const FILE_OF_STATE: Record<TrayState, string> = {
  */
 export function trayIconFor(status: TrayStatus, platform: NodeJS.Platform): string {
   const name = FILE_OF_STATE[trayStateOf(status)];
-  return platform === 'darwin' ? `${name}Template.png` : `${name}.png`;
+  return trayPlatformOf(platform).templateImages ? `${name}Template.png` : `${name}.png`;
 }

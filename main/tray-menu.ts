@@ -9,6 +9,7 @@ export type TrayAction =
   | 'resume-relay'
   | 'toggle-start-at-login'
   | 'open-logs-folder'
+  | 'keep-port'
   | 'quit';
 
 export type TrayMenuItem =
@@ -52,6 +53,7 @@ export function statusText(status: TrayStatus): string {
   const { relay } = status;
   if (status.error) return `Tabletop Relay: ${status.error}`;
   if (!relay) return 'Tabletop Relay is starting…';
+  if (relay.portFallback) return `Tabletop Relay on port ${relay.port}: port ${relay.portFallback.wanted} was in use`;
   if (relay.paused) return 'Tabletop Relay is paused';
   const [first, ...others] = relay.worlds;
   if (!first) return 'Tabletop Relay: no world connected';
@@ -63,6 +65,12 @@ function statusLines(status: TrayStatus): TrayMenuItem[] {
   const { relay } = status;
   if (!relay || status.error) return [{ type: 'status', label: statusText(status) }];
   const lines: TrayMenuItem[] = [];
+  if (relay.portFallback) {
+    lines.push(
+      { type: 'status', label: `Port ${relay.portFallback.wanted} was in use: listening on ${relay.port}` },
+      { type: 'status', label: `Set the module's relay URL to ${relay.url.replace(/^http/, 'ws')}/relay` },
+    );
+  }
   if (relay.paused) lines.push({ type: 'status', label: 'Paused: API calls are refused' });
   if (relay.worlds.length === 0) lines.push({ type: 'status', label: 'No world connected' });
   for (const world of relay.worlds) lines.push(...worldLines(world, status.now));
@@ -82,6 +90,7 @@ function urlItems(status: TrayStatus): TrayMenuItem[] {
   if (relay?.lan.enabled) {
     items.push({ type: 'action', label: 'Copy LAN URL', action: 'copy-lan-url', enabled: relay.lan.urls.length > 0 });
   }
+  if (relay?.portFallback) items.push({ type: 'action', label: `Keep port ${relay.port}`, action: 'keep-port' });
   return items;
 }
 
@@ -109,3 +118,8 @@ export function menuFor(status: TrayStatus): TrayMenuItem[] {
   ];
 }
 
+
+/** Whether two menus show the same thing: the tray builds a new native menu only when not, however often the status refreshes. */
+export function sameMenu(shown: readonly TrayMenuItem[] | undefined, next: readonly TrayMenuItem[]): boolean {
+  return shown !== undefined && JSON.stringify(shown) === JSON.stringify(next);
+}

@@ -5,7 +5,7 @@ import type { PlayerListEntry } from '../relay/protocol/messages.ts';
 /** A world as the tray shows it: the status body's world, players optional. */
 export type TrayWorld = Omit<StatusWorld, 'players'> & { players?: PlayerListEntry[] };
 
-export interface RelaySnapshot extends Pick<RelayStatus, 'eventStreams' | 'callsLastMinute' | 'url' | 'lan' | 'paused'> {
+export interface RelaySnapshot extends Pick<RelayStatus, 'eventStreams' | 'callsLastMinute' | 'url' | 'port' | 'portFallback' | 'lan' | 'paused'> {
   worlds: TrayWorld[];
   pairRequests: unknown[];
 }

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions } from 'electron';
-import { menuFor, statusText, type TrayAction, type TrayMenuItem } from './tray-menu.ts';
+import { menuFor, sameMenu, statusText, type TrayAction, type TrayMenuItem } from './tray-menu.ts';
 import { trayIconFor } from './tray-icon.ts';
+import { trayPlatformOf } from './tray-platform.ts';
 import type { TrayStatus } from './tray-status.ts';
 
 export type TrayHandlers = Record<TrayAction, () => void>;
@@ -19,25 +20,36 @@ function toElectron(item: TrayMenuItem, handlers: TrayHandlers): MenuItemConstru
   }
 }
 
-/** The tray icon: applies the pure menu model and icon choice to Electron's Tray. */
+/** The tray icon: applies the pure menu model and icon choice to Electron's Tray, changing only what changed. */
 export class AppTray {
   private readonly tray: Tray;
   private readonly trayFolder: string;
   private readonly handlers: TrayHandlers;
+  private readonly platform: NodeJS.Platform;
   private shownIcon = '';
+  private shownTooltip = '';
+  private shownMenu: TrayMenuItem[] | undefined;
 
-  constructor(assetsFolder: string, handlers: TrayHandlers, status: TrayStatus) {
+  constructor(assetsFolder: string, handlers: TrayHandlers, status: TrayStatus, platform: NodeJS.Platform = process.platform) {
     this.trayFolder = join(assetsFolder, 'tray');
     this.handlers = handlers;
+    this.platform = platform;
     this.tray = new Tray(this.imageFor(status));
+    if (trayPlatformOf(platform).clickOpensSettings) this.tray.on('click', () => handlers['open-settings']());
     this.update(status);
   }
 
   update(status: TrayStatus): void {
-    const icon = trayIconFor(status, process.platform);
-    if (icon !== this.shownIcon) this.tray.setImage(this.imageFor(status));
-    this.tray.setToolTip(statusText(status));
-    this.tray.setContextMenu(Menu.buildFromTemplate(menuFor(status).map((item) => toElectron(item, this.handlers))));
+    if (trayIconFor(status, this.platform) !== this.shownIcon) this.tray.setImage(this.imageFor(status));
+    const tooltip = statusText(status);
+    if (tooltip !== this.shownTooltip) {
+      this.tray.setToolTip(tooltip);
+      this.shownTooltip = tooltip;
+    }
+    const menu = menuFor(status);
+    if (sameMenu(this.shownMenu, menu)) return;
+    this.tray.setContextMenu(Menu.buildFromTemplate(menu.map((item) => toElectron(item, this.handlers))));
+    this.shownMenu = menu;
   }
 
   destroy(): void {
@@ -45,7 +57,7 @@ export class AppTray {
   }
 
   private imageFor(status: TrayStatus): Electron.NativeImage {
-    this.shownIcon = trayIconFor(status, process.platform);
+    this.shownIcon = trayIconFor(status, this.platform);
     return nativeImage.createFromPath(join(this.trayFolder, this.shownIcon));
   }
 }

@@ -33,7 +33,11 @@ function confine(contents: WebContents, options: SettingsWindowOptions): void {
   contents.session.setPermissionRequestHandler((_contents, permission, grant) => grant(permission === 'clipboard-sanitized-write'));
 }
 
-/** The one settings window: opened from the tray or a second launch, focused if already open. */
+/**
+ * The one settings window: opened from the tray or a second launch, brought forward if already open. Each opening signs
+ * in with a fresh one-time link, so it works whatever happened since: the session expired, the relay moved to another
+ * port, or the page was left on an error.
+ */
 export class SettingsWindow {
   private readonly options: SettingsWindowOptions;
   private window: BrowserWindow | undefined;
@@ -43,12 +47,17 @@ export class SettingsWindow {
   }
 
   open(): void {
-    if (this.window && !this.window.isDestroyed()) {
-      if (this.window.isMinimized()) this.window.restore();
-      this.window.show();
-      this.window.focus();
-      return;
+    const open = this.window && !this.window.isDestroyed() ? this.window : undefined;
+    if (open) {
+      if (open.isMinimized()) open.restore();
+      open.show();
+      open.focus();
     }
+    const window = open ?? this.create();
+    window.loadURL(this.options.loginUrl()).catch((error: unknown) => this.options.logger.error('Could not load the settings', error));
+  }
+
+  private create(): BrowserWindow {
     const window = new BrowserWindow(settingsWindowOptions(this.options.preloadPath, this.options.iconPath));
     this.window = window;
     confine(window.webContents, this.options);
@@ -56,7 +65,7 @@ export class SettingsWindow {
     window.on('closed', () => {
       this.window = undefined;
     });
-    window.loadURL(this.options.loginUrl()).catch((error: unknown) => this.options.logger.error('Could not load the settings', error));
+    return window;
   }
 
   isShowing(url: string): boolean {

@@ -1,50 +1,82 @@
-import { describe, expect, it, vi } from 'vitest';
+// The store on real files. electron-store is conf plus Electron's user-data folder as the default cwd
+// (node_modules/electron-store/index.js); importing it would load the `electron` package, which has no binary here, so
+// the stand-in is conf with the same option mapping (`name` becomes conf's `configName`), and each test gives a cwd.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Settings } from '../../relay/storage/settings.ts';
 
-const created: { options: Record<string, unknown>; data: Record<string, unknown> }[] = [];
+vi.mock('electron-store', async () => {
+  const { default: Conf } = await import('conf');
+  return {
+    default: class ElectronStoreStandIn<T extends Record<string, unknown>> extends Conf<T> {
+      constructor({ name, ...options }: ConstructorParameters<typeof Conf<T>>[0] & { name?: string }) {
+        super({ ...options, configName: name ?? 'config' });
+      }
+    },
+  };
+});
 
-vi.mock('electron-store', () => ({
-  default: class FakeStore {
-    readonly options: Record<string, unknown>;
-    data: Record<string, unknown>;
-    constructor(options: Record<string, unknown>) {
-      this.options = options;
-      this.data = structuredClone(options.defaults as Record<string, unknown>);
-      created.push(this);
-    }
-    get store() {
-      return this.data;
-    }
-    set(values: Record<string, unknown>) {
-      this.data = values;
-    }
-  },
-}));
+const { DESKTOP_DEFAULTS, moveRelaySettings, openDesktopStore } = await import('../../main/store.ts');
 
-const { DESKTOP_DEFAULTS, openDesktopStore } = await import('../../main/store.ts');
+let folder: string;
+beforeEach(() => {
+  folder = mkdtempSync(join(tmpdir(), 'desktop-store-'));
+});
+afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+const storeFile = () => join(folder, 'settings.json');
+const relaySettingsFile = () => join(folder, 'relay', 'settings.json');
+const onDisk = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+/** What an earlier version of the app left in its store. */
+const EARLIER_STORE = { port: 3020, lanAccess: true, corsOrigins: ['http://localhost:30000'], allowedHosts: ['relay.lan'], startAtLogin: true };
 
 describe('desktop settings store', () => {
-  it('starts on 3010, this computer only, no web origin, no autostart', () => {
-    expect(DESKTOP_DEFAULTS).toEqual({
-      port: 3010,
-      lanAccess: false,
-      corsOrigins: [],
-      allowedHosts: [],
-      startAtLogin: false,
-    });
-    expect(openDesktopStore().get()).toEqual(DESKTOP_DEFAULTS);
+  it('keeps only what is the desktop app\'s own: start at login', () => {
+    expect(DESKTOP_DEFAULTS).toEqual({ startAtLogin: false });
+    const store = openDesktopStore({ cwd: folder });
+    expect(store.get()).toEqual({ startAtLogin: false });
+    expect(store.update({ startAtLogin: true })).toEqual({ startAtLogin: true });
+    expect(openDesktopStore({ cwd: folder }).get()).toEqual({ startAtLogin: true });
+    expect(Object.keys(onDisk(storeFile()))).toEqual(['startAtLogin']);
   });
 
-  it('gives electron-store the defaults and a schema, and starts over on an invalid file', () => {
-    openDesktopStore();
-    const { options } = created.at(-1)!;
-    expect(options).toMatchObject({ name: 'settings', defaults: DESKTOP_DEFAULTS, clearInvalidConfig: true });
-    expect(Object.keys(options.schema as object).sort()).toEqual(Object.keys(DESKTOP_DEFAULTS).sort());
+  it('starts over from the defaults on a file that fails its schema', () => {
+    writeFileSync(storeFile(), JSON.stringify({ startAtLogin: 'yes' }));
+    expect(openDesktopStore({ cwd: folder }).get()).toEqual({ startAtLogin: false });
+  });
+});
+
+describe('moveRelaySettings', () => {
+  it('moves the relay fields an earlier version stored here into the relay settings, once', () => {
+    writeFileSync(storeFile(), JSON.stringify(EARLIER_STORE));
+    const store = openDesktopStore({ cwd: folder });
+    const relaySettings = new Settings(relaySettingsFile());
+
+    expect(moveRelaySettings(store, relaySettings)).toEqual({ port: 3020, lanAccess: true, corsOrigins: ['http://localhost:30000'], allowedHosts: ['relay.lan'] });
+    expect(onDisk(relaySettingsFile())).toEqual({ port: 3020, lanAccess: true, corsOrigins: ['http://localhost:30000'], allowedHosts: ['relay.lan'] });
+    expect(onDisk(storeFile())).toEqual({ startAtLogin: true });
+
+    // The GM changes the port in the relay; the next start must not bring the old one back.
+    relaySettings.update({ port: 4000 });
+    expect(moveRelaySettings(openDesktopStore({ cwd: folder }), new Settings(relaySettingsFile()))).toEqual({});
+    expect(new Settings(relaySettingsFile()).get().port).toBe(4000);
   });
 
-  it('keeps what is not changed', () => {
-    const store = openDesktopStore();
-    store.update({ lanAccess: true });
-    expect(store.update({ port: 3020 })).toEqual({ ...DESKTOP_DEFAULTS, lanAccess: true, port: 3020 });
+  it('keeps the fields in the desktop store when the relay cannot store them', () => {
+    writeFileSync(storeFile(), JSON.stringify(EARLIER_STORE));
+    const store = openDesktopStore({ cwd: folder });
+    const failing = { update: () => { throw new Error('disk full'); } };
+    expect(() => moveRelaySettings(store, failing)).toThrow('disk full');
+    expect(onDisk(storeFile())).toEqual(EARLIER_STORE);
   });
 
+  it('moves only fields of the right type', () => {
+    writeFileSync(storeFile(), JSON.stringify({ port: 'high', lanAccess: true, corsOrigins: [3], startAtLogin: false }));
+    const relaySettings = new Settings(relaySettingsFile());
+    expect(moveRelaySettings(openDesktopStore({ cwd: folder }), relaySettings)).toEqual({ lanAccess: true });
+    expect(relaySettings.get()).toMatchObject({ port: 3010, lanAccess: true, corsOrigins: [] });
+    expect(onDisk(storeFile())).toEqual({ startAtLogin: false });
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationSince, menuFor, statusText, type TrayMenuItem } from '../../main/tray-menu.ts';
+import { durationSince, menuFor, sameMenu, statusText, type TrayMenuItem } from '../../main/tray-menu.ts';
 import type { RelaySnapshot, TrayStatus } from '../../main/tray-status.ts';
 
 const NOW = new Date('2026-03-01T20:00:00Z');
@@ -11,6 +11,7 @@ function relay(overrides: Partial<RelaySnapshot> = {}): RelaySnapshot {
     eventStreams: 0,
     callsLastMinute: 0,
     url: 'http://127.0.0.1:3010',
+    port: 3010,
     lan: { enabled: false, urls: [] },
     paused: false,
     ...overrides,
@@ -86,6 +87,13 @@ describe('menuFor', () => {
     expect(actionItem(menuFor(status()), 'toggle-start-at-login')).toMatchObject({ type: 'checkbox', checked: false });
   });
 
+  it('says which port it took when the chosen one was in use, the relay URL the module needs, and offers to keep it', () => {
+    const items = menuFor(status({ relay: relay({ url: 'http://127.0.0.1:3011', port: 3011, portFallback: { wanted: 3010 } }) }));
+    expect(labels(items).slice(0, 2)).toEqual(['Port 3010 was in use: listening on 3011', "Set the module's relay URL to ws://127.0.0.1:3011/relay"]);
+    expect(actionItem(items, 'keep-port')).toEqual({ type: 'action', label: 'Keep port 3011', action: 'keep-port' });
+    expect(actionItem(menuFor(status()), 'keep-port')).toBeUndefined();
+  });
+
   it('counts waiting pairing requests', () => {
     expect(labels(menuFor(status({ relay: relay({ pairRequests: [{}, {}] }) })))).toContain('2 pairing requests waiting');
   });
@@ -120,5 +128,24 @@ describe('durationSince', () => {
     ['2026-02-28T17:00:00Z', '1 d 3 h'],
   ])('since %s is %s', (since, words) => {
     expect(durationSince(since, NOW)).toBe(words);
+  });
+});
+
+describe('statusText with a port fallback', () => {
+  it('names the port in use and the one that was taken', () => {
+    expect(statusText(status({ relay: relay({ port: 3011, portFallback: { wanted: 3010 } }) }))).toBe('Tabletop Relay on port 3011: port 3010 was in use');
+  });
+});
+
+describe('sameMenu', () => {
+  it('is true only for a menu that shows the same items', () => {
+    const shown = menuFor(status({ relay: relay({ worlds: [WORLD] }) }));
+    expect(sameMenu(undefined, shown)).toBe(false);
+    expect(sameMenu(shown, menuFor(status({ relay: relay({ worlds: [WORLD] }) })))).toBe(true);
+    // Seconds pass: "Connected for 2 h 5 min" still reads the same.
+    expect(sameMenu(shown, menuFor(status({ relay: relay({ worlds: [WORLD] }), now: new Date(NOW.getTime() + 30_000) })))).toBe(true);
+    expect(sameMenu(shown, menuFor(status({ relay: relay({ worlds: [WORLD] }), now: new Date(NOW.getTime() + 60_000) })))).toBe(false);
+    expect(sameMenu(shown, menuFor(status({ relay: relay({ worlds: [WORLD], callsLastMinute: 1 }) })))).toBe(false);
+    expect(sameMenu(shown, menuFor(status({ relay: relay({ worlds: [WORLD] }), startAtLogin: true })))).toBe(false);
   });
 });

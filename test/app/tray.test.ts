@@ -1,0 +1,111 @@
+// AppTray against a recording stand-in for Electron's Tray and Menu (https://www.electronjs.org/docs/latest/api/tray):
+// what it asks Electron to do, per platform, as the status changes.
+import { EventEmitter } from 'node:events';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TrayHandlers } from '../../main/tray.ts';
+import type { RelaySnapshot, TrayStatus } from '../../main/tray-status.ts';
+
+const calls: string[] = [];
+let trays: RecordingTray[] = [];
+
+class RecordingTray extends EventEmitter {
+  menu: { label?: string; click?: () => void }[] = [];
+  readonly image: unknown;
+  constructor(image: unknown) {
+    super();
+    this.image = image;
+    trays.push(this);
+  }
+  setImage(image: { path: string }) {
+    calls.push(`setImage ${image.path}`);
+  }
+  setToolTip(text: string) {
+    calls.push(`setToolTip ${text}`);
+  }
+  setContextMenu(menu: { items: { label?: string; click?: () => void }[] }) {
+    calls.push('setContextMenu');
+    this.menu = menu.items;
+  }
+  destroy() {}
+}
+
+vi.mock('electron', () => ({
+  Tray: RecordingTray,
+  Menu: { buildFromTemplate: (items: unknown[]) => ({ items }) },
+  nativeImage: { createFromPath: (path: string) => ({ path }) },
+}));
+
+const { AppTray } = await import('../../main/tray.ts');
+
+const NOW = new Date('2026-03-01T20:00:00Z');
+const relay = (overrides: Partial<RelaySnapshot> = {}): RelaySnapshot => ({
+  worlds: [], pairRequests: [], eventStreams: 0, callsLastMinute: 0, url: 'http://127.0.0.1:3010', port: 3010, lan: { enabled: false, urls: [] }, paused: false, ...overrides,
+});
+const status = (overrides: Partial<TrayStatus> = {}): TrayStatus => ({ relay: relay(), startAtLogin: false, now: NOW, ...overrides });
+const WORLD = { clientId: 'fvtt_a', worldTitle: 'The Keep', connectedSince: '2026-03-01T19:00:00Z' };
+
+function handlers(): TrayHandlers & { opened: number } {
+  const record = { opened: 0 } as TrayHandlers & { opened: number };
+  for (const action of ['copy-local-url', 'copy-lan-url', 'pause-relay', 'resume-relay', 'toggle-start-at-login', 'open-logs-folder', 'keep-port', 'quit'] as const) {
+    record[action] = () => undefined;
+  }
+  record['open-settings'] = () => {
+    record.opened += 1;
+  };
+  return record;
+}
+
+beforeEach(() => {
+  calls.length = 0;
+  trays = [];
+});
+
+describe('AppTray', () => {
+  it('sets the context menu at once, on every platform, so Linux shows the icon', () => {
+    for (const platform of ['linux', 'darwin', 'win32'] as const) {
+      calls.length = 0;
+      new AppTray('/assets', handlers(), status(), platform);
+      expect(calls).toContain('setContextMenu');
+    }
+  });
+
+  it('rebuilds the menu only when what it shows changed', () => {
+    const tray = new AppTray('/assets', handlers(), status(), 'linux');
+    calls.length = 0;
+    tray.update(status({ now: new Date(NOW.getTime() + 10_000) }));
+    tray.update(status());
+    expect(calls).toEqual([]);
+
+    tray.update(status({ relay: relay({ worlds: [WORLD] }) }));
+    expect(calls.filter((call) => call === 'setContextMenu')).toHaveLength(1);
+    expect(calls).toContain('setImage /assets/tray/tray-connected.png');
+    expect(calls).toContain('setToolTip Tabletop Relay: The Keep connected');
+  });
+
+  it('on Windows a left click opens the settings', () => {
+    const actions = handlers();
+    new AppTray('/assets', actions, status(), 'win32');
+    trays[0]!.emit('click');
+    expect(actions.opened).toBe(1);
+  });
+
+  it('elsewhere the click is left to the menu', () => {
+    for (const platform of ['linux', 'darwin'] as const) {
+      const actions = handlers();
+      new AppTray('/assets', actions, status(), platform);
+      expect(trays.at(-1)!.listenerCount('click')).toBe(0);
+    }
+  });
+
+  it('on macOS shows template images', () => {
+    new AppTray('/assets', handlers(), status(), 'darwin');
+    expect(trays[0]!.image).toEqual({ path: '/assets/tray/tray-idleTemplate.png' });
+  });
+
+  it('menu items call their handlers', () => {
+    const actions = handlers();
+    new AppTray('/assets', actions, status(), 'linux');
+    trays[0]!.menu.find((item) => item.label === 'Open settings…')!.click!();
+    expect(actions.opened).toBe(1);
+  });
+});
