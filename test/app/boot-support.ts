@@ -1,0 +1,65 @@
+// What the boot tests share: a private build of the desktop app, laid out as the packaged app is (package.json,
+// assets, dist/app), and a home folder of its own for each launch.
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../../scripts/build.ts';
+import { LaunchedApp } from './electron-stand-in/client.ts';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+
+/**
+ * Builds the app into a folder of its own inside the repository (so its imports find node_modules), never into
+ * dist/app, which other tests rebuild meanwhile. Returns the app folder, as `electron <folder>` takes it.
+ */
+export async function buildPrivateApp(): Promise<string> {
+  mkdirSync(join(ROOT, 'dist'), { recursive: true });
+  const folder = mkdtempSync(join(ROOT, 'dist', 'boot-test-'));
+  await buildApp(join(folder, 'dist', 'app'));
+  cpSync(join(ROOT, 'package.json'), join(folder, 'package.json'));
+  symlinkSync(join(ROOT, 'assets'), join(folder, 'assets'));
+  return folder;
+}
+
+export interface Home {
+  home: string;
+  configHome: string;
+  /** Electron's userData on Linux: $XDG_CONFIG_HOME/<app name>. */
+  userData: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export function freshHome(): Home {
+  const home = mkdtempSync(join(tmpdir(), 'tabletop-relay-boot-'));
+  const configHome = join(home, '.config');
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: configHome };
+  delete env.APPIMAGE;
+  return { home, configHome, userData: join(configHome, 'tabletop-relay'), env };
+}
+
+/** Sets the port the app's relay starts on, where a GM's earlier settings would hold it. */
+export function presetPort(home: Home, port: number): void {
+  mkdirSync(home.userData, { recursive: true });
+  writeFileSync(join(home.userData, 'settings.json'), JSON.stringify({ port }));
+}
+
+export function removeHome(home: Home): void {
+  rmSync(home.home, { recursive: true, force: true });
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export function launch(target: string, home: Home): LaunchedApp {
+  return new LaunchedApp(target, home.env);
+}
+
+export function adminToken(home: Home): string {
+  return (JSON.parse(readFileSync(join(home.userData, 'relay', 'admin-token'), 'utf8')) as { token: string }).token;
+}

@@ -1,0 +1,246 @@
+// The compiled desktop app, started as Electron starts it (electron-stand-in/), used through its tray as a GM would.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectSandbox, createSandboxWorld, exchangePairingCode, type SandboxLink } from '../../sandbox/index.ts';
+import type { LaunchedApp } from './electron-stand-in/client.ts';
+import type { StandInState, TrayView } from './electron-stand-in/control.ts';
+import { transform } from 'esbuild';
+import { adminToken, buildPrivateApp, freePort, freshHome, launch, presetPort, removeHome, ROOT, type Home } from './boot-support.ts';
+
+const BOOT_DEADLINE_MS = 5000;
+const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
+
+let appFolder: string;
+beforeAll(async () => {
+  appFolder = await buildPrivateApp();
+}, 60_000);
+afterAll(() => rmSync(appFolder, { recursive: true, force: true }));
+
+function theTray(state: StandInState): TrayView | undefined {
+  return state.trays.length === 1 ? state.trays[0] : undefined;
+}
+
+/** The tray, once it shows this icon (assets/tray/<name>.png, a real PNG). */
+function trayShowing(icon: string) {
+  return (state: StandInState) => {
+    const tray = theTray(state);
+    return tray && !tray.imageEmpty && tray.image?.endsWith(join('tray', `${icon}.png`)) ? tray : undefined;
+  };
+}
+
+async function request(url: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  return { status: response.status, body: text.startsWith('{') ? JSON.parse(text) : text };
+}
+
+describe('the desktop app, started as Electron starts it', () => {
+  let home: Home;
+  let app: LaunchedApp;
+  let relayUrl: string;
+  let admin: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
+  let link: SandboxLink | undefined;
+
+  beforeAll(async () => {
+    home = freshHome();
+    const port = await freePort();
+    presetPort(home, port);
+    relayUrl = `http://127.0.0.1:${port}`;
+    app = launch(appFolder, home);
+    admin = (method, path, body) =>
+      request(`${relayUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${adminToken(home)}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+  });
+
+  afterAll(async () => {
+    await link?.close();
+    await app.kill();
+    removeHome(home);
+  });
+
+  it('shows the idle tray icon within seconds, with the relay answering', async () => {
+    const started = Date.now();
+    const tray = await app.waitFor('the idle tray icon', trayShowing('tray-idle'), BOOT_DEADLINE_MS);
+    expect(Date.now() - started).toBeLessThan(BOOT_DEADLINE_MS);
+    expect(tray.toolTip).toBe('Tabletop Relay: no world connected');
+    expect(tray.menu.map((item) => item.label)).toContain('Quit Tabletop Relay');
+    const status = await request(`${relayUrl}/api/status`);
+    expect(status).toMatchObject({ status: 200, body: { status: 'ok' } });
+  });
+
+  it('shows the connected icon once a sandbox world links', async () => {
+    const { body } = await admin('POST', '/admin/pairing-codes', {});
+    const world = createSandboxWorld({ seed: 7 });
+    const paired = await exchangePairingCode(world, { httpBase: relayUrl, code: body.code });
+    link = await connectSandbox(world, { relayUrl: relayUrl.replace(/^http/, 'ws'), clientId: paired.clientId, token: paired.token });
+    const tray = await app.waitFor('the connected tray icon', trayShowing('tray-connected'));
+    expect(tray.toolTip).toBe(`Tabletop Relay: ${world.metadata.worldTitle} connected`);
+  });
+
+  it('copies the local URL, and with LAN access on the LAN URL, to the clipboard', async () => {
+    await app.call('clickMenuItem', 'Copy local URL');
+    expect((await app.state()).clipboard).toBe(relayUrl);
+
+    expect((await admin('PATCH', '/admin/settings', { lanAccess: true })).status).toBe(200);
+    const lanUrls: string[] = (await admin('GET', '/admin/status')).body.lan.urls;
+    const item = await app.waitFor('the Copy LAN URL item', (state) => theTray(state)?.menu.find((entry) => entry.label === 'Copy LAN URL'));
+    // A computer without a LAN address offers the item disabled.
+    expect(item.enabled).toBe(lanUrls.length > 0);
+    if (item.enabled) {
+      await app.call('clickMenuItem', 'Copy LAN URL');
+      expect((await app.state()).clipboard).toBe(lanUrls[0]);
+    }
+    expect((await admin('PATCH', '/admin/settings', { lanAccess: false })).status).toBe(200);
+  });
+
+  it('opens the settings window signed in, with the desktop bridge and nothing more', async () => {
+    await app.call('clickMenuItem', 'Open settings…');
+    const window = await app.waitFor('a visible settings window', (state) =>
+      state.windows.find((candidate) => candidate.visible && candidate.focused && new URL(candidate.url || 'about:blank').pathname === '/admin/'),
+    );
+    expect(new URL(window.url).origin).toBe(relayUrl);
+    const page = async (expression: string) => app.call('evaluate', window.id, expression);
+    const text = await waitForPageText(app, window.id, 'Running · 1 world');
+    expect(text).not.toContain('no longer signed in');
+    await app.call('screenshot', window.id, join(SCREENSHOTS, 'settings-window-status.png'));
+
+    // The preload's bridge reaches the page through contextBridge; Node and ipcRenderer do not.
+    expect(await page('typeof window.tabletopRelayDesktop.appInfo')).toBe('function');
+    expect(await page('[typeof require, typeof process, typeof ipcRenderer]')).toEqual(['undefined', 'undefined', 'undefined']);
+    expect(await page('window.tabletopRelayDesktop.appInfo().then((info) => info.version)')).toBe(
+      JSON.parse(readFileSync(join(appFolder, 'package.json'), 'utf8')).version,
+    );
+    await page(`location.hash = '#access'`);
+    await waitForPageText(app, window.id, 'This computer');
+    await page(`document.getElementById('desktop-title').scrollIntoView()`);
+    await app.call('screenshot', window.id, join(SCREENSHOTS, 'settings-window-access.png'));
+  });
+
+  it('pauses and resumes the relay: API calls answer 503, then 200', async () => {
+    const { body } = await admin('POST', '/admin/keys', { name: 'boot test', scopes: ['clients:read'] });
+    const clients = () => request(`${relayUrl}/clients`, { headers: { 'x-api-key': body.key } });
+    expect((await clients()).status).toBe(200);
+    await app.call('clickMenuItem', 'Pause relay');
+    expect((await clients()).status).toBe(503);
+    await app.waitFor('the Resume item', (state) => theTray(state)?.menu.some((item) => item.label === 'Resume relay'));
+    await app.call('clickMenuItem', 'Resume relay');
+    expect((await clients()).status).toBe(200);
+  });
+
+  it('writes the XDG autostart entry for Start at login, and removes it again', async () => {
+    const entry = join(home.configHome, 'autostart', 'tabletop-relay.desktop');
+    await app.call('clickMenuItem', 'Start at login');
+    expect(readFileSync(entry, 'utf8')).toContain(`Exec="${process.execPath}"`);
+    await app.waitFor('the checked Start at login item', (state) => theTray(state)?.menu.some((item) => item.label === 'Start at login' && item.checked));
+    await app.call('clickMenuItem', 'Start at login');
+    expect(existsSync(entry)).toBe(false);
+  });
+
+  it('brings the first copy forward when started again; the second copy exits', async () => {
+    for (const window of (await app.state()).windows) await app.call('closeWindow', window.id);
+    expect((await app.state()).windows).toEqual([]);
+    const second = launch(appFolder, home);
+    expect(await second.exited).toEqual({ code: 0, signal: null });
+    await app.waitFor('the settings window of the first copy', (state) => state.windows.some((window) => window.visible && window.focused));
+    expect(second.output).toBe('');
+  });
+
+  it('quits from the menu: the relay closes and the process exits with 0', async () => {
+    await link?.close();
+    link = undefined;
+    expect((await app.state()).uncaught).toEqual([]);
+    // The app may be gone before it answers the click.
+    await app.call('clickMenuItem', 'Quit Tabletop Relay').catch(() => undefined);
+    expect(await app.exited).toEqual({ code: 0, signal: null });
+    await expect(fetch(`${relayUrl}/api/status`)).rejects.toThrow();
+  });
+});
+
+async function waitForPageText(app: LaunchedApp, windowId: number, text: string): Promise<string> {
+  const deadline = Date.now() + 5000;
+  let seen = '';
+  while (Date.now() < deadline) {
+    seen = String(await app.call('evaluate', windowId, 'document.body.innerText'));
+    if (seen.includes(text)) return seen;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the settings window never showed "${text}"; it shows:\n${seen}`);
+}
+
+describe('the desktop app on a taken port', () => {
+  let home: Home;
+  let app: LaunchedApp;
+  let squatter: Server;
+
+  beforeAll(async () => {
+    home = freshHome();
+    squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    presetPort(home, (squatter.address() as { port: number }).port);
+    app = launch(appFolder, home);
+  });
+
+  afterAll(async () => {
+    await app.kill();
+    squatter.close();
+    removeHome(home);
+  });
+
+  it('shows the red tray icon and says the port is taken', async () => {
+    const port = (squatter.address() as { port: number }).port;
+    const tray = await app.waitFor('the red tray icon', trayShowing('tray-error'), BOOT_DEADLINE_MS);
+    expect(tray.toolTip).toBe(`Tabletop Relay: port ${port} is already in use`);
+    expect((await app.state()).uncaught).toEqual([]);
+  });
+});
+
+/** main/index.ts as it was before the app learned to boot: it awaited `ready` at its top level. */
+const ENTRY_THAT_AWAITED_READY = '40085a8';
+
+/** That entry, compiled next to today's compiled main, or undefined when this clone lacks the history. */
+async function compiledEntryFromHistory(): Promise<string | undefined> {
+  let source: string;
+  try {
+    source = execFileSync('git', ['show', `${ENTRY_THAT_AWAITED_READY}:main/index.ts`], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+  } catch {
+    return undefined;
+  }
+  const { code } = await transform(source, { loader: 'ts', format: 'esm', target: 'es2023' });
+  const file = join(appFolder, 'dist', 'app', 'main', 'index-awaiting-ready.js');
+  writeFileSync(file, code.replace(/from (['"])(\.{1,2}\/[^'"]+)\.ts\1/g, 'from $1$2.js$1'));
+  return file;
+}
+
+describe.concurrent('the boot test has teeth', () => {
+  async function expectNoBoot(entry: string): Promise<void> {
+    const home = freshHome();
+    const app = launch(entry, home);
+    try {
+      await expect(app.waitFor('the idle tray icon', trayShowing('tray-idle'), BOOT_DEADLINE_MS)).rejects.toThrow(
+        `Timed out after ${BOOT_DEADLINE_MS} ms waiting for the idle tray icon`,
+      );
+      // Not a crash: the entry is still being evaluated, so Electron never emits `ready`.
+      const { phase, loadError } = await app.state();
+      expect(loadError ?? phase).toBe('evaluating');
+    } finally {
+      await app.kill();
+      removeHome(home);
+    }
+  }
+
+  it('an entry that awaits ready at its top level never shows a tray', async () => {
+    await expectNoBoot(join(import.meta.dirname, 'electron-stand-in', 'fixtures', 'top-level-await.mjs'));
+  });
+
+  it('the entry main/index.ts had before it stopped awaiting ready never shows a tray', async (context) => {
+    const entry = await compiledEntryFromHistory();
+    if (!entry) context.skip('this clone has no history to take that entry from');
+    await expectNoBoot(entry!);
+  });
+});

@@ -1,0 +1,265 @@
+// The desktop-integration modules: Tray (https://www.electronjs.org/docs/latest/api/tray), Menu and MenuItem
+// (https://www.electronjs.org/docs/latest/api/menu, .../menu-item), nativeImage (.../native-image), clipboard
+// (.../clipboard), shell (.../shell), safeStorage (.../safe-storage), screen (.../screen), dialog (.../dialog).
+// What they show or do outside the app is recorded in runtime.ts and trays, where the test reads it.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
+import { electronEvent, requireReady, runtime } from './runtime.ts';
+
+const PNG_SIGNATURE = '89504e470d0a1a0a';
+
+export class NativeImage {
+  readonly #png: Buffer | undefined;
+  /** Not Electron API: the file the image came from, so the test can tell which icon the tray shows. */
+  readonly standInPath: string | undefined;
+
+  constructor(png: Buffer | undefined, path?: string) {
+    this.#png = png;
+    this.standInPath = path;
+  }
+
+  isEmpty(): boolean {
+    return this.#png === undefined;
+  }
+
+  getSize(): { width: number; height: number } {
+    if (!this.#png) return { width: 0, height: 0 };
+    return { width: this.#png.readUInt32BE(16), height: this.#png.readUInt32BE(20) };
+  }
+
+  toPNG(): Buffer {
+    return this.#png ?? Buffer.alloc(0);
+  }
+
+  toDataURL(): string {
+    return `data:image/png;base64,${this.toPNG().toString('base64')}`;
+  }
+
+  setTemplateImage(): void {}
+}
+
+/** Reads PNG files; "If the path does not exist or the image cannot be read, an empty image is returned" (no throw). */
+export const nativeImage = {
+  createFromPath(path: string): NativeImage {
+    if (!existsSync(path)) return new NativeImage(undefined, path);
+    const bytes = readFileSync(path);
+    return new NativeImage(bytes.subarray(0, 8).toString('hex') === PNG_SIGNATURE ? bytes : undefined, path);
+  },
+  createFromBuffer(buffer: Buffer): NativeImage {
+    return new NativeImage(buffer.subarray(0, 8).toString('hex') === PNG_SIGNATURE ? Buffer.from(buffer) : undefined);
+  },
+  createEmpty(): NativeImage {
+    return new NativeImage(undefined);
+  },
+};
+
+function imageOf(image: NativeImage | string): NativeImage {
+  return typeof image === 'string' ? nativeImage.createFromPath(image) : image;
+}
+
+export interface MenuItemOptions {
+  label?: string;
+  type?: 'normal' | 'separator' | 'submenu' | 'checkbox' | 'radio';
+  enabled?: boolean;
+  visible?: boolean;
+  checked?: boolean;
+  id?: string;
+  click?: (item: MenuItem, window: unknown, event: unknown) => void;
+  submenu?: MenuItemOptions[] | Menu;
+}
+
+export class MenuItem {
+  readonly label: string;
+  readonly type: NonNullable<MenuItemOptions['type']>;
+  readonly id: string | undefined;
+  readonly submenu: Menu | undefined;
+  readonly click: (event?: unknown) => void;
+  enabled: boolean;
+  visible: boolean;
+  checked: boolean;
+
+  constructor(options: MenuItemOptions) {
+    this.label = options.label ?? '';
+    this.type = options.type ?? (options.submenu ? 'submenu' : 'normal');
+    this.id = options.id;
+    this.enabled = options.enabled ?? true;
+    this.visible = options.visible ?? true;
+    this.checked = options.checked ?? false;
+    this.submenu = options.submenu instanceof Menu ? options.submenu : options.submenu && Menu.buildFromTemplate(options.submenu);
+    // A checkbox item flips its own `checked` before its click handler runs.
+    this.click = (event = {}) => {
+      if (this.type === 'checkbox') this.checked = !this.checked;
+      options.click?.(this, undefined, event);
+    };
+  }
+}
+
+export class Menu extends EventEmitter {
+  static #applicationMenu: Menu | null = null;
+
+  static buildFromTemplate(template: (MenuItemOptions | MenuItem)[]): Menu {
+    const menu = new Menu();
+    for (const item of template) menu.append(item instanceof MenuItem ? item : new MenuItem(item));
+    return menu;
+  }
+
+  static setApplicationMenu(menu: Menu | null): void {
+    Menu.#applicationMenu = menu;
+  }
+
+  static getApplicationMenu(): Menu | null {
+    return Menu.#applicationMenu;
+  }
+
+  readonly items: MenuItem[] = [];
+
+  append(item: MenuItem): void {
+    this.items.push(item);
+  }
+
+  popup(): void {}
+}
+
+export const trays = new Set<Tray>();
+
+export class Tray extends EventEmitter {
+  image: NativeImage;
+  toolTip = '';
+  title = '';
+  contextMenu: Menu | null = null;
+  #destroyed = false;
+
+  constructor(image: NativeImage | string) {
+    requireReady('Cannot create Tray before app is ready');
+    super();
+    this.image = imageOf(image);
+    trays.add(this);
+  }
+
+  setImage(image: NativeImage | string): void {
+    this.image = imageOf(image);
+  }
+
+  setPressedImage(): void {}
+
+  setToolTip(toolTip: string): void {
+    this.toolTip = toolTip;
+  }
+
+  setTitle(title: string): void {
+    this.title = title;
+  }
+
+  setContextMenu(menu: Menu | null): void {
+    this.contextMenu = menu;
+  }
+
+  popUpContextMenu(): void {}
+
+  destroy(): void {
+    this.#destroyed = true;
+    trays.delete(this);
+  }
+
+  isDestroyed(): boolean {
+    return this.#destroyed;
+  }
+
+  getBounds() {
+    return { x: 0, y: 0, width: 22, height: 22 };
+  }
+}
+
+export const clipboard = {
+  writeText(text: string): void {
+    runtime.clipboard = text;
+  },
+  readText(): string {
+    return runtime.clipboard;
+  },
+  clear(): void {
+    runtime.clipboard = '';
+  },
+};
+
+export const shell = {
+  /** Resolves to '' on success, to the error's words otherwise. */
+  async openPath(path: string): Promise<string> {
+    runtime.opened.push({ how: 'openPath', target: path });
+    return existsSync(path) ? '' : `Failed to open path`;
+  },
+  async openExternal(url: string): Promise<void> {
+    runtime.opened.push({ how: 'openExternal', target: url });
+  },
+  showItemInFolder(path: string): void {
+    runtime.opened.push({ how: 'showItemInFolder', target: path });
+  },
+};
+
+// A headless Linux desktop has no keyring: Chromium then seals with a fixed built-in password ('basic_text').
+const BASIC_TEXT_KEY = randomBytes(32);
+const NOT_READY = 'safeStorage cannot be used before app is ready';
+
+export const safeStorage = {
+  /** "On Linux, returns true if the app has emitted the ready event and the secret key is available." */
+  isEncryptionAvailable(): boolean {
+    return runtime.ready;
+  },
+  getSelectedStorageBackend(): string {
+    requireReady(NOT_READY);
+    return 'basic_text';
+  },
+  encryptString(plain: string): Buffer {
+    requireReady(NOT_READY);
+    const iv = randomBytes(16);
+    const cipher = createCipheriv('aes-256-cbc', BASIC_TEXT_KEY, iv);
+    return Buffer.concat([Buffer.from('v10'), iv, cipher.update(plain, 'utf8'), cipher.final()]);
+  },
+  decryptString(sealed: Buffer): string {
+    requireReady(NOT_READY);
+    const decipher = createDecipheriv('aes-256-cbc', BASIC_TEXT_KEY, sealed.subarray(3, 19));
+    return Buffer.concat([decipher.update(sealed.subarray(19)), decipher.final()]).toString('utf8');
+  },
+};
+
+const DISPLAY = {
+  id: 1,
+  bounds: { x: 0, y: 0, width: 1920, height: 1080 },
+  workArea: { x: 0, y: 0, width: 1920, height: 1050 },
+  size: { width: 1920, height: 1080 },
+  workAreaSize: { width: 1920, height: 1050 },
+  scaleFactor: 1,
+  rotation: 0,
+  internal: false,
+};
+
+/** "This module cannot be used until the ready event of the app module is emitted." */
+export const screen = new Proxy(
+  Object.assign(new EventEmitter(), {
+    getPrimaryDisplay: () => DISPLAY,
+    getAllDisplays: () => [DISPLAY],
+    getDisplayNearestPoint: () => DISPLAY,
+    getCursorScreenPoint: () => ({ x: 0, y: 0 }),
+  }),
+  {
+    get(target, property, receiver) {
+      requireReady("The 'screen' module can't be used before the app 'ready' event");
+      return Reflect.get(target, property, receiver);
+    },
+  },
+);
+
+export const dialog = {
+  /** "This API can be called safely before the ready event"; on Linux without a display it prints to stderr. */
+  showErrorBox(title: string, content: string): void {
+    runtime.dialogs.push({ title, content });
+    process.stderr.write(`${title}\n${content}\n`);
+  },
+  async showMessageBox(options: { message: string; title?: string }): Promise<{ response: number; checkboxChecked: boolean }> {
+    runtime.dialogs.push({ title: options.title ?? '', content: options.message });
+    return { response: 0, checkboxChecked: false };
+  },
+};
+
+export { electronEvent };

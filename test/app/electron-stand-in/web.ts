@@ -1,0 +1,413 @@
+// BrowserWindow, webContents, session and ipcMain, over a real headless Chromium (puppeteer-core):
+// https://www.electronjs.org/docs/latest/api/browser-window, https://www.electronjs.org/docs/latest/api/web-contents,
+// https://www.electronjs.org/docs/latest/api/session, https://www.electronjs.org/docs/latest/api/ipc-main.
+// Each window is a Chromium page sized as the window; webPreferences.preload, contextIsolation and sandbox are honoured
+// through renderer-bridge.ts; a partition other than the default gets a browser context of its own (in memory).
+// Not reproduced: will-navigate/will-redirect for links the page follows by itself (the events can be listened to,
+// they never fire), frames other than the main one, and native window chrome.
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
+import { launchChromium } from '../../../scripts/chromium.ts';
+import { app } from './app.ts';
+import { IPC_BINDING, IPC_DELIVER, IPC_REPLY, ISOLATED_WORLD, preloadScripts } from './renderer-bridge.ts';
+import { electronEvent, requireReady, type ElectronEvent } from './runtime.ts';
+
+let chromium: Promise<Browser> | undefined;
+function browser(): Promise<Browser> {
+  chromium ??= launchChromium();
+  return chromium;
+}
+app.standInHooks.beforeExit = async () => {
+  if (chromium) await (await chromium).close();
+};
+
+type InvokeHandler = (event: IpcEvent, ...args: unknown[]) => unknown;
+
+export interface IpcEvent {
+  sender: WebContents;
+  senderFrame: { url: string; routingId: number };
+  processId: number;
+  frameId: number;
+  returnValue?: unknown;
+}
+
+class IpcMain extends EventEmitter {
+  readonly #handlers = new Map<string, InvokeHandler>();
+
+  handle(channel: string, handler: InvokeHandler): void {
+    if (this.#handlers.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+    this.#handlers.set(channel, handler);
+  }
+
+  handleOnce(channel: string, handler: InvokeHandler): void {
+    this.handle(channel, (event, ...args) => {
+      this.removeHandler(channel);
+      return handler(event, ...args);
+    });
+  }
+
+  removeHandler(channel: string): void {
+    this.#handlers.delete(channel);
+  }
+
+  /** What ipcRenderer.invoke gets: the handler's value, or the rejection Electron words this way. */
+  async standInInvoke(channel: string, event: IpcEvent, args: unknown[]): Promise<unknown> {
+    const handler = this.#handlers.get(channel);
+    try {
+      if (!handler) throw new Error(`No handler registered for '${channel}'`);
+      return await handler(event, ...args);
+    } catch (error) {
+      throw new Error(`Error invoking remote method '${channel}': ${String(error)}`);
+    }
+  }
+}
+
+export const ipcMain = new IpcMain();
+
+type PermissionHandler = (contents: WebContents, permission: string, grant: (granted: boolean) => void, details: unknown) => void;
+
+class Session {
+  readonly partition: string;
+  permissionRequestHandler: PermissionHandler | null = null;
+  #context: Promise<BrowserContext> | undefined;
+
+  constructor(partition: string) {
+    this.partition = partition;
+  }
+
+  setPermissionRequestHandler(handler: PermissionHandler | null): void {
+    this.permissionRequestHandler = handler;
+  }
+
+  setPermissionCheckHandler(): void {}
+
+  standInContext(): Promise<BrowserContext> {
+    this.#context ??= browser().then((chromium) => (this.partition === '' ? chromium.defaultBrowserContext() : chromium.createBrowserContext()));
+    return this.#context;
+  }
+}
+
+const sessions = new Map<string, Session>();
+function sessionFor(partition = ''): Session {
+  if (!sessions.has(partition)) sessions.set(partition, new Session(partition));
+  return sessions.get(partition)!;
+}
+
+export interface WebPreferences {
+  preload?: string;
+  contextIsolation?: boolean;
+  sandbox?: boolean;
+  nodeIntegration?: boolean;
+  partition?: string;
+  offscreen?: boolean;
+  [other: string]: unknown;
+}
+
+type WindowOpenHandler = (details: { url: string; frameName: string; disposition: string }) => { action: 'allow' | 'deny' };
+
+let nextWebContentsId = 1;
+
+export class WebContents extends EventEmitter {
+  readonly id = nextWebContentsId++;
+  readonly session: Session;
+  readonly #window: BrowserWindow;
+  readonly #preferences: WebPreferences;
+  #page: Promise<Page> | undefined;
+  #openHandler: WindowOpenHandler | undefined;
+  #destroyed = false;
+
+  constructor(window: BrowserWindow, preferences: WebPreferences) {
+    super();
+    this.#window = window;
+    this.#preferences = preferences;
+    this.session = sessionFor(preferences.partition);
+  }
+
+  /** Resolves when the page has loaded (did-finish-load), rejects when it fails to (did-fail-load), as the page says. */
+  async loadURL(url: string): Promise<void> {
+    const page = await this.standInPage();
+    this.emit('did-start-loading');
+    try {
+      await page.goto(url, { waitUntil: 'load' });
+    } catch (error) {
+      this.emit('did-fail-load', electronEvent(), -2, String(error), url, true);
+      throw new Error(`ERR_FAILED (-2) loading '${url}': ${String(error)}`);
+    }
+    this.emit('dom-ready', electronEvent());
+    this.emit('did-finish-load', electronEvent());
+    this.#window.standInLoaded();
+  }
+
+  getURL(): string {
+    return this.#url;
+  }
+
+  getTitle(): string {
+    return this.#title;
+  }
+
+  setWindowOpenHandler(handler: WindowOpenHandler): void {
+    this.#openHandler = handler;
+  }
+
+  /** Main to renderer: reaches ipcRenderer.on listeners of the preload. */
+  send(channel: string, ...args: unknown[]): void {
+    void this.#isolatedWorldEvaluate(`globalThis[${JSON.stringify(IPC_DELIVER)}]?.(${JSON.stringify(channel)}, ${JSON.stringify(args)})`);
+  }
+
+  isDestroyed(): boolean {
+    return this.#destroyed;
+  }
+
+  isLoading(): boolean {
+    return false;
+  }
+
+  /**
+   * The Chromium page behind this webContents: not Electron API. The boot test reads the page through it, and Electron
+   * methods built on a page (executeJavaScript, capturePage, enableDeviceEmulation) are written over it.
+   */
+  standInPage(): Promise<Page> {
+    this.#page ??= this.#openPage();
+    return this.#page;
+  }
+
+  standInClose(): void {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    this.emit('destroyed');
+    void this.#page?.then((page) => page.close()).catch(() => undefined);
+  }
+
+  #url = '';
+  #title = '';
+  #cdp: CDPSession | undefined;
+  #isolatedContexts = new Set<number>();
+
+  async #openPage(): Promise<Page> {
+    const context = await this.session.standInContext();
+    const page = await context.newPage();
+    const [width, height] = this.#window.getContentSize();
+    await page.setViewport({ width: width!, height: height! });
+    page.on('framenavigated', (frame) => {
+      if (frame !== page.mainFrame()) return;
+      this.#url = frame.url();
+      this.emit('did-navigate', electronEvent(), this.#url);
+    });
+    page.on('load', () => void page.title().then((title) => (this.#title = title), () => undefined));
+    page.on('popup', (popup) => void this.#onPopup(popup));
+    if (this.#preferences.preload) await this.#installPreload(page, this.#preferences.preload);
+    return page;
+  }
+
+  async #onPopup(popup: Page | null): Promise<void> {
+    if (!popup) return;
+    const decision = this.#openHandler?.({ url: popup.url(), frameName: '', disposition: 'new-window' }) ?? { action: 'allow' };
+    if (decision.action === 'deny') await popup.close();
+  }
+
+  async #installPreload(page: Page, preloadPath: string): Promise<void> {
+    const scripts = preloadScripts(readFileSync(preloadPath, 'utf8'), this.#preferences);
+    const isolated = scripts.mainWorld !== undefined;
+    const cdp = await page.createCDPSession();
+    this.#cdp = cdp;
+    cdp.on('Runtime.executionContextCreated', ({ context }) => {
+      if (context.name === ISOLATED_WORLD) this.#isolatedContexts.add(context.id);
+    });
+    cdp.on('Runtime.bindingCalled', ({ name, payload, executionContextId }) => {
+      if (name === IPC_BINDING) void this.#fromRenderer(page, JSON.parse(payload), executionContextId);
+    });
+    // Scripts for new documents run only for a session that has the Page domain on.
+    await cdp.send('Page.enable');
+    await cdp.send('Runtime.enable');
+    await cdp.send('Runtime.addBinding', { name: IPC_BINDING, ...(isolated ? { executionContextName: ISOLATED_WORLD } : {}) });
+    if (scripts.mainWorld) await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: scripts.mainWorld });
+    await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: scripts.preload, ...(isolated ? { worldName: ISOLATED_WORLD } : {}) });
+  }
+
+  async #fromRenderer(page: Page, message: { kind: string; id?: number; channel: string; args: unknown[] }, contextId: number): Promise<void> {
+    const event: IpcEvent = { sender: this, senderFrame: { url: page.mainFrame().url(), routingId: 1 }, processId: 1, frameId: 1 };
+    if (message.kind === 'send') {
+      ipcMain.emit(message.channel, event, ...message.args);
+      return;
+    }
+    const [ok, value] = await ipcMain.standInInvoke(message.channel, event, message.args).then(
+      (result) => [true, result] as const,
+      (error: Error) => [false, error.message] as const,
+    );
+    const reply = `globalThis[${JSON.stringify(IPC_REPLY)}](${message.id}, ${ok}, ${JSON.stringify(value) ?? 'undefined'})`;
+    // The page may have moved on meanwhile; Electron drops such a reply too.
+    await this.#cdp?.send('Runtime.evaluate', { expression: reply, contextId }).catch(() => undefined);
+  }
+
+  async #isolatedWorldEvaluate(expression: string): Promise<void> {
+    for (const contextId of this.#isolatedContexts) {
+      await this.#cdp?.send('Runtime.evaluate', { expression, contextId }).catch(() => undefined);
+    }
+  }
+}
+
+export interface BrowserWindowOptions {
+  width?: number;
+  height?: number;
+  show?: boolean;
+  title?: string;
+  webPreferences?: WebPreferences;
+  [other: string]: unknown;
+}
+
+let nextWindowId = 1;
+const openWindows = new Set<BrowserWindow>();
+
+export class BrowserWindow extends EventEmitter {
+  static getAllWindows(): BrowserWindow[] {
+    return [...openWindows];
+  }
+
+  static getFocusedWindow(): BrowserWindow | null {
+    return [...openWindows].find((window) => window.isFocused()) ?? null;
+  }
+
+  static fromWebContents(contents: WebContents): BrowserWindow | null {
+    return [...openWindows].find((window) => window.webContents === contents) ?? null;
+  }
+
+  readonly id = nextWindowId++;
+  readonly webContents: WebContents;
+  #size: [number, number];
+  #title: string;
+  #visible = false;
+  #focused = false;
+  #minimized = false;
+  #destroyed = false;
+  #shownOnce = false;
+
+  constructor(options: BrowserWindowOptions = {}) {
+    requireReady('Cannot create BrowserWindow before app is ready');
+    super();
+    this.#size = [options.width ?? 800, options.height ?? 600];
+    this.#title = options.title ?? app.getName();
+    this.webContents = new WebContents(this, options.webPreferences ?? {});
+    openWindows.add(this);
+    if (options.show !== false) this.show();
+  }
+
+  loadURL(url: string): Promise<void> {
+    return this.webContents.loadURL(url);
+  }
+
+  show(): void {
+    this.#visible = true;
+    this.#minimized = false;
+    this.emit('show');
+    this.focus();
+  }
+
+  hide(): void {
+    this.#visible = false;
+    this.#focused = false;
+    this.emit('hide');
+  }
+
+  focus(): void {
+    for (const other of openWindows) if (other !== this) other.#focused = false;
+    this.#focused = true;
+    this.emit('focus');
+  }
+
+  blur(): void {
+    this.#focused = false;
+    this.emit('blur');
+  }
+
+  minimize(): void {
+    this.#minimized = true;
+    this.#focused = false;
+    this.emit('minimize');
+  }
+
+  restore(): void {
+    this.#minimized = false;
+    this.emit('restore');
+  }
+
+  isVisible(): boolean {
+    return this.#visible && !this.#minimized;
+  }
+
+  isFocused(): boolean {
+    return this.#focused;
+  }
+
+  isMinimized(): boolean {
+    return this.#minimized;
+  }
+
+  isDestroyed(): boolean {
+    return this.#destroyed;
+  }
+
+  getTitle(): string {
+    return this.webContents.getTitle() || this.#title;
+  }
+
+  setTitle(title: string): void {
+    this.#title = title;
+  }
+
+  getContentSize(): number[] {
+    return [...this.#size];
+  }
+
+  setContentSize(width: number, height: number): void {
+    this.#size = [width, height];
+    void this.webContents.standInPage().then((page) => page.setViewport({ width, height }));
+  }
+
+  /** "Try to close the window": `close` may be prevented; otherwise the window is destroyed and `closed` follows. */
+  close(): boolean {
+    if (this.#destroyed) return true;
+    const event = electronEvent();
+    this.emit('close', event);
+    if (event.defaultPrevented) return false;
+    this.destroy();
+    return true;
+  }
+
+  destroy(): void {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    this.#visible = false;
+    openWindows.delete(this);
+    this.webContents.standInClose();
+    this.emit('closed');
+    if (openWindows.size === 0 && !quittingNow) allWindowsClosed();
+  }
+
+  /** `ready-to-show`: once, when the first page has been rendered and the window was not shown yet. */
+  standInLoaded(): void {
+    if (this.#shownOnce) return;
+    this.#shownOnce = true;
+    if (!this.#visible) this.emit('ready-to-show', electronEvent());
+  }
+}
+
+let quittingNow = false;
+
+/** "If you do not subscribe to this event and all windows are closed, the default behavior is to quit the app." */
+function allWindowsClosed(): void {
+  if (app.listenerCount('window-all-closed') === 0) app.quit();
+  else app.emit('window-all-closed');
+}
+
+app.standInHooks.closeWindows = () => {
+  quittingNow = true;
+  try {
+    return [...openWindows].every((window) => window.close());
+  } finally {
+    quittingNow = false;
+  }
+};
+
+export type { ElectronEvent };
