@@ -38,10 +38,10 @@ export function freshHome(): Home {
   return { home, configHome, userData: join(configHome, 'tabletop-relay'), env };
 }
 
-/** Sets the port the app's relay starts on, where a GM's earlier settings would hold it. */
+/** Sets the port the app's relay starts on, in the relay's settings (its data folder inside userData). */
 export function presetPort(home: Home, port: number): void {
-  mkdirSync(home.userData, { recursive: true });
-  writeFileSync(join(home.userData, 'settings.json'), JSON.stringify({ port }));
+  mkdirSync(join(home.userData, 'relay'), { recursive: true });
+  writeFileSync(join(home.userData, 'relay', 'settings.json'), JSON.stringify({ port }));
 }
 
 export function removeHome(home: Home): void {

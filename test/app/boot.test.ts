@@ -1,6 +1,6 @@
 // The compiled desktop app, started as Electron starts it (electron-stand-in/), used through its tray as a GM would.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,7 +146,7 @@ describe('the desktop app, started as Electron starts it', () => {
     for (const window of (await app.state()).windows) await app.call('closeWindow', window.id);
     expect((await app.state()).windows).toEqual([]);
     const second = launch(appFolder, home);
-    expect(await second.exited).toEqual({ code: 0, signal: null });
+    expect(await second.exitWithin()).toEqual({ code: 0, signal: null });
     await app.waitFor('the settings window of the first copy', (state) => state.windows.some((window) => window.visible && window.focused));
     expect(second.output).toBe('');
   });
@@ -157,7 +157,7 @@ describe('the desktop app, started as Electron starts it', () => {
     expect((await app.state()).uncaught).toEqual([]);
     // The app may be gone before it answers the click.
     await app.call('clickMenuItem', 'Quit Tabletop Relay').catch(() => undefined);
-    expect(await app.exited).toEqual({ code: 0, signal: null });
+    expect(await app.exitWithin()).toEqual({ code: 0, signal: null });
     await expect(fetch(`${relayUrl}/api/status`)).rejects.toThrow();
   });
 });
@@ -177,12 +177,14 @@ describe('the desktop app on a taken port', () => {
   let home: Home;
   let app: LaunchedApp;
   let squatter: Server;
+  let taken: number;
 
   beforeAll(async () => {
     home = freshHome();
     squatter = createServer();
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
-    presetPort(home, (squatter.address() as { port: number }).port);
+    taken = (squatter.address() as { port: number }).port;
+    presetPort(home, taken);
     app = launch(appFolder, home);
   });
 
@@ -192,11 +194,39 @@ describe('the desktop app on a taken port', () => {
     removeHome(home);
   });
 
-  it('shows the red tray icon and says the port is taken', async () => {
-    const port = (squatter.address() as { port: number }).port;
-    const tray = await app.waitFor('the red tray icon', trayShowing('tray-error'), BOOT_DEADLINE_MS);
-    expect(tray.toolTip).toBe(`Tabletop Relay: port ${port} is already in use`);
+  it('listens on the next free port instead, says so in the tray, and keeps that port when asked', async () => {
+    const tray = await app.waitFor('the tray', trayShowing('tray-idle'), BOOT_DEADLINE_MS);
+    const { port } = tray.toolTip.match(/^Tabletop Relay on port (?<port>\d+): port \d+ was in use$/)?.groups ?? {};
+    expect(tray.toolTip).toBe(`Tabletop Relay on port ${port}: port ${taken} was in use`);
+    expect(tray.menu.map((item) => item.label)).toContain(`Port ${taken} was in use: listening on ${port}`);
+    const relayUrl = `http://127.0.0.1:${port}`;
+    expect((await request(`${relayUrl}/api/status`)).status).toBe(200);
+    await app.call('clickMenuItem', 'Copy local URL');
+    expect((await app.state()).clipboard).toBe(relayUrl);
+
+    await app.call('clickMenuItem', `Keep port ${port}`);
+    await app.waitFor('the tray without the port notice', (state) => theTray(state)?.toolTip === 'Tabletop Relay: no world connected');
+    const settings = await request(`${relayUrl}/admin/settings`, { headers: { authorization: `Bearer ${adminToken(home)}` } });
+    expect(settings.body.port).toBe(Number(port));
     expect((await app.state()).uncaught).toEqual([]);
+  });
+});
+
+describe('the desktop app when it cannot start', () => {
+  it('says so in a dialog and the log, and exits with 1 instead of running without a tray', async () => {
+    const home = freshHome();
+    // The relay's data folder is a file: the relay cannot keep its admin token.
+    mkdirSync(home.userData, { recursive: true });
+    writeFileSync(join(home.userData, 'relay'), 'not a folder');
+    const app = launch(appFolder, home);
+    try {
+      expect(await app.exitWithin()).toEqual({ code: 1, signal: null });
+      expect(app.output).toContain('Tabletop Relay could not start');
+      expect(app.output).not.toContain('Unhandled promise rejection');
+      expect(readFileSync(join(home.userData, 'logs', 'main.log'), 'utf8')).toContain('ERROR The app could not start');
+    } finally {
+      removeHome(home);
+    }
   });
 });
 

@@ -31,7 +31,7 @@ describe('the app lifecycle', () => {
   let exit: Awaited<LaunchedApp['exited']>;
   beforeAll(async () => {
     const app = start('order.mjs');
-    exit = await app.exited;
+    exit = await app.exitWithin();
     lines = app.output.trim().split('\n');
   });
 
@@ -68,7 +68,7 @@ describe('the single-instance lock', () => {
     const first = start('lock.mjs', home);
     await first.waitForLine('first');
     const second = start('lock.mjs', home, ['--from-second']);
-    expect(await second.exited).toEqual({ code: 0, signal: null });
+    expect(await second.exitWithin()).toEqual({ code: 0, signal: null });
     expect(second.output).toBe('second\n');
     await first.waitForLine(`second-instance --from-second {"pid":${second.pid}}`);
   });
@@ -122,6 +122,6 @@ describe('a window with a sandboxed, context-isolated preload', () => {
 
   it('quits when the last window closes and the app does not listen for window-all-closed', async () => {
     await app.call('closeWindow', windowId);
-    expect(await app.exited).toEqual({ code: 0, signal: null });
+    expect(await app.exitWithin()).toEqual({ code: 0, signal: null });
   });
 });

@@ -77,6 +77,15 @@ export class LaunchedApp {
     throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; the app is ${JSON.stringify(last, null, 1)}\n${this.#output}`);
   }
 
+  /** The exit, or a failure naming what the app printed when it is still running after timeoutMs. */
+  exitWithin(timeoutMs = 5000): Promise<Exit> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`the app still runs after ${timeoutMs} ms; it printed:\n${this.#output}`)), timeoutMs);
+    });
+    return Promise.race([this.exited, late]).finally(() => clearTimeout(timer));
+  }
+
   /** Waits until the app has printed this line. */
   async waitForLine(line: string, timeoutMs = 5000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
