@@ -140,6 +140,13 @@ describe('the desktop app, started as Electron starts it', () => {
     await app.waitFor('the checked Start at login item', (state) => theTray(state)?.menu.some((item) => item.label === 'Start at login' && item.checked));
     await app.call('clickMenuItem', 'Start at login');
     expect(existsSync(entry)).toBe(false);
+
+    // The settings window's switch goes through the preload's bridge to the same place.
+    const [window] = (await app.state()).windows;
+    await app.call('evaluate', window!.id, `document.getElementById('start-at-login').click()`);
+    await app.waitFor('the checked Start at login item', (state) => theTray(state)?.menu.some((item) => item.label === 'Start at login' && item.checked));
+    expect(existsSync(entry)).toBe(true);
+    await app.call('clickMenuItem', 'Start at login');
   });
 
   it('brings the first copy forward when started again; the second copy exits', async () => {
