@@ -19,6 +19,16 @@ export interface LoggerOptions {
   now?: () => Date;
 }
 
+/**
+ * The shapes of the relay's secrets: API keys (ttr_…), and the admin token, connection tokens, sessions and sign-in
+ * codes (long hex). The relay's lines name none; this keeps one that slips into an error message out of the file too.
+ */
+const SECRETS = [/\bttr_[\w-]{16,}/g, /\b[0-9a-f]{32,}\b/gi, /\b(Bearer\s+)\S+/gi];
+
+export function withoutSecrets(text: string): string {
+  return SECRETS.reduce((clean, pattern) => clean.replace(pattern, (_match, bearer?: string) => (typeof bearer === 'string' ? `${bearer}…` : '…')), text);
+}
+
 function describe(detail: unknown): string {
   if (detail === undefined) return '';
   if (detail instanceof Error) return ` ${detail.stack ?? detail.message}`;
@@ -43,7 +53,7 @@ export function createFileLogger(options: LoggerOptions): Logger {
   };
 
   const write = (level: LogLevel, message: string, detail: unknown) => {
-    const line = `${now().toISOString()} ${level.toUpperCase().padEnd(5)} ${message}${describe(detail)}\n`;
+    const line = `${now().toISOString()} ${level.toUpperCase().padEnd(5)} ${withoutSecrets(`${message}${describe(detail)}`)}\n`;
     try {
       mkdirSync(options.folder, { recursive: true });
       rotateIfFull(Buffer.byteLength(line));

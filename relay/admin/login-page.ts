@@ -15,8 +15,16 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
+const HOW_TO_GET_A_LOGIN_LINK_HTML = `<p>Get a new one:</p>
+<ul>
+<li>in the desktop app, choose <strong>Open settings…</strong> in the Tabletop Relay tray menu;</li>
+<li>with <code>tabletop-relay serve</code>, run <code>tabletop-relay login-link</code> on this computer.</li>
+</ul>
+<p class="muted">Each link works once, within two minutes.</p>`;
+
 /** A whole page in the settings UI's own stylesheet (the admin pages' CSP allows no inline style or script). */
-function refusedPage(message: string): string {
+function refusedPage(status: 401 | 403, message: string): string {
+  const body = status === 401 ? `<p>This sign-in link was already used or has expired.</p>\n${HOW_TO_GET_A_LOGIN_LINK_HTML}` : `<p>${escapeHtml(message)}</p>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -29,7 +37,7 @@ function refusedPage(message: string): string {
 <main class="login-refused">
 <section class="card">
 <div class="card-header"><h1>Sign-in link not valid</h1></div>
-<p>${escapeHtml(message)}</p>
+${body}
 </section>
 </main>
 </body>
@@ -43,6 +51,6 @@ function refusedPage(message: string): string {
  */
 export function refuseLogin(request: Request, response: Response, status: 401 | 403, message: string): { body: undefined } {
   if (request.accepts(['json', 'html']) !== 'html') throw new HttpError(status, message);
-  response.status(status).type('html').send(refusedPage(message));
+  response.status(status).type('html').send(refusedPage(status, message));
   return { body: undefined };
 }

@@ -1,0 +1,89 @@
+// Sign-in links: a used or expired one opened in a browser shows a page that says how to get a new one (real Chromium),
+// scripts still get JSON, and a running relay gives a new link to the admin (POST /admin/login-links, tabletop-relay login-link).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRenderer } from '../../scripts/build.ts';
+import { launchChromium } from '../../scripts/chromium.ts';
+import { call } from '../harness/http.ts';
+import { startTestRelay, type TestRelay } from '../harness/relay.ts';
+
+const run = promisify(execFile);
+const CLI = join(import.meta.dirname, '..', '..', 'relay', 'cli.ts');
+const SCREENSHOTS = join(import.meta.dirname, '..', 'app', 'screenshots');
+
+let relay: TestRelay;
+let browser: Browser;
+
+beforeAll(async () => {
+  await buildRenderer();
+  [relay, browser] = await Promise.all([startTestRelay(), launchChromium()]);
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await relay?.close();
+});
+
+async function usedLink(): Promise<string> {
+  const link = relay.relay.createAdminLoginUrl();
+  expect((await fetch(link, { redirect: 'manual' })).status).toBe(303);
+  return link;
+}
+
+describe('GET /admin/login with a used or expired link', () => {
+  it('shows a browser a page in the settings UI style that says how to get a new link', async () => {
+    const page = await browser.newPage();
+    const answer = await page.goto(await usedLink());
+    expect(answer!.status()).toBe(401);
+    expect(answer!.headers()['content-type']).toMatch(/^text\/html/);
+    expect(await page.$eval('h1', (heading) => heading.textContent)).toBe('Sign-in link not valid');
+    const text = await page.$eval('main', (main) => main.textContent!);
+    expect(text).toContain('This sign-in link was already used or has expired.');
+    expect(text).toContain('choose Open settings… in the Tabletop Relay tray menu');
+    expect(text).toContain('with tabletop-relay serve, run tabletop-relay login-link on this computer');
+    // The stylesheet loaded under the admin pages' CSP: the card has the settings UI's border radius.
+    expect(await page.$eval('.card', (card) => getComputedStyle(card).borderTopLeftRadius)).not.toBe('0px');
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, 'login-link-used.png') });
+    await page.close();
+  });
+
+  it('gives scripts the JSON error as before, and keeps the page to browsers', async () => {
+    const answer = await call(await usedLink(), 'GET', '');
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({ error: expect.stringContaining('This sign-in link was already used or has expired.') });
+  });
+
+  it('a used link signs no one in, whatever the caller accepts', async () => {
+    const answer = await fetch(await usedLink(), { redirect: 'manual', headers: { accept: 'text/html' } });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('set-cookie')).toBeNull();
+  });
+});
+
+describe('a new link from a running relay', () => {
+  it('POST /admin/login-links gives the admin a link that signs in once', async () => {
+    const answer = await relay.admin('POST', '/admin/login-links', {});
+    expect(answer.status).toBe(201);
+    expect(answer.body.url).toMatch(new RegExp(`^${relay.baseUrl}/admin/login\\?code=[0-9a-f]{48}$`));
+    expect((await fetch(answer.body.url, { redirect: 'manual' })).status).toBe(303);
+    expect((await fetch(answer.body.url, { redirect: 'manual' })).status).toBe(401);
+  });
+
+  it('tabletop-relay login-link prints one, with the admin token from the data directory', async () => {
+    // Not spawnSync: the relay answering the CLI runs in this process.
+    const result = await run(process.execPath, [CLI, 'login-link', '--data-dir', relay.dataDir, '--port', String(relay.relay.port)]);
+    const link = /(http:\/\/127\.0\.0\.1:\d+\/admin\/login\?code=[0-9a-f]+)/.exec(result.stdout)![1]!;
+    expect((await fetch(link, { redirect: 'manual' })).status).toBe(303);
+  });
+
+  it('tabletop-relay login-link says what to do when no relay answers', async () => {
+    const failure = await run(process.execPath, [CLI, 'login-link', '--data-dir', relay.dataDir, '--port', '1']).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toContain("No Tabletop Relay answers at http://127.0.0.1:1: start it with 'tabletop-relay serve'");
+  });
+});
