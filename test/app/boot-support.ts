@@ -16,7 +16,12 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 export async function buildPrivateApp(): Promise<string> {
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
   const folder = mkdtempSync(join(ROOT, 'dist', 'boot-test-'));
-  await buildApp(join(folder, 'dist', 'app'));
+  try {
+    await buildApp(join(folder, 'dist', 'app'));
+  } catch (error) {
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
   cpSync(join(ROOT, 'package.json'), join(folder, 'package.json'));
   symlinkSync(join(ROOT, 'assets'), join(folder, 'assets'));
   return folder;

@@ -141,7 +141,10 @@ class App extends EventEmitter {
   #name: string | undefined;
   #loginItem: LoginItemSettings = { openAtLogin: false };
   /** Set by web.ts: closes every window (false when one refused), and closes Chromium before the process ends. */
-  readonly standInHooks = { closeWindows: () => true, beforeExit: async () => undefined as void };
+  readonly standInHooks: { closeWindows: () => boolean; beforeExit: () => Promise<void> } = {
+    closeWindows: () => true,
+    beforeExit: async () => undefined,
+  };
 
   constructor() {
     super();
@@ -161,20 +164,12 @@ class App extends EventEmitter {
     return this.#name;
   }
 
-  setName(name: string): void {
-    this.#name = name;
-  }
-
   getVersion(): string {
     return appPackage().version ?? '0.0.0';
   }
 
   getAppPath(): string {
     return runtime.appPath;
-  }
-
-  getLocale(): string {
-    return 'en-US';
   }
 
   getPath(name: string): string {
@@ -215,8 +210,6 @@ class App extends EventEmitter {
     runtime.loginItems.push(settings);
     if (process.platform !== 'linux') this.#loginItem = { ...settings };
   }
-
-  focus(): void {}
 
   /**
    * "Try to close all windows. The before-quit event will be emitted first. If all windows are successfully closed,

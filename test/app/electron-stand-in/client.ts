@@ -95,8 +95,11 @@ export class LaunchedApp {
     }
   }
 
+  /** Ends the app, letting it close its Chromium first. */
   async kill(): Promise<void> {
-    if (!this.#exit) this.#child.kill('SIGKILL');
+    if (this.#exit) return;
+    this.#child.kill('SIGTERM');
+    await this.exitWithin(3000).catch(() => this.#child.kill('SIGKILL'));
     await this.exited;
   }
 }

@@ -1,6 +1,7 @@
 // The test's window into the stand-in (not Electron API): over the child's IPC channel, the test reads what the app
 // shows (tray, windows) and did (clipboard, shell, dialogs), and acts as the user would (menu clicks, closing a window).
 import type { Page } from 'puppeteer-core';
+import { app } from './app.ts';
 import { trays, type Menu } from './desktop.ts';
 import { runtime } from './runtime.ts';
 import { BrowserWindow } from './web.ts';
@@ -117,6 +118,8 @@ export function serveControl(): void {
         (error: unknown) => process.send?.({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
       );
   });
-  // The test going away must not leave an app (and its Chromium) behind.
-  process.on('disconnect', () => process.exit(1));
+  // The test going away, or ending the app, must not leave its Chromium behind.
+  const leave = () => void app.standInHooks.beforeExit().finally(() => process.exit(1));
+  process.on('disconnect', leave);
+  process.on('SIGTERM', leave);
 }

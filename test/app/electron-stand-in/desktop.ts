@@ -5,7 +5,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
-import { electronEvent, requireReady, runtime } from './runtime.ts';
+import { requireReady, runtime } from './runtime.ts';
 
 const PNG_SIGNATURE = '89504e470d0a1a0a';
 
@@ -35,8 +35,6 @@ export class NativeImage {
   toDataURL(): string {
     return `data:image/png;base64,${this.toPNG().toString('base64')}`;
   }
-
-  setTemplateImage(): void {}
 }
 
 /** Reads PNG files; "If the path does not exist or the image cannot be read, an empty image is returned" (no throw). */
@@ -96,20 +94,10 @@ export class MenuItem {
 }
 
 export class Menu extends EventEmitter {
-  static #applicationMenu: Menu | null = null;
-
   static buildFromTemplate(template: (MenuItemOptions | MenuItem)[]): Menu {
     const menu = new Menu();
     for (const item of template) menu.append(item instanceof MenuItem ? item : new MenuItem(item));
     return menu;
-  }
-
-  static setApplicationMenu(menu: Menu | null): void {
-    Menu.#applicationMenu = menu;
-  }
-
-  static getApplicationMenu(): Menu | null {
-    return Menu.#applicationMenu;
   }
 
   readonly items: MenuItem[] = [];
@@ -117,8 +105,6 @@ export class Menu extends EventEmitter {
   append(item: MenuItem): void {
     this.items.push(item);
   }
-
-  popup(): void {}
 }
 
 export const trays = new Set<Tray>();
@@ -126,7 +112,6 @@ export const trays = new Set<Tray>();
 export class Tray extends EventEmitter {
   image: NativeImage;
   toolTip = '';
-  title = '';
   contextMenu: Menu | null = null;
   #destroyed = false;
 
@@ -141,21 +126,13 @@ export class Tray extends EventEmitter {
     this.image = imageOf(image);
   }
 
-  setPressedImage(): void {}
-
   setToolTip(toolTip: string): void {
     this.toolTip = toolTip;
-  }
-
-  setTitle(title: string): void {
-    this.title = title;
   }
 
   setContextMenu(menu: Menu | null): void {
     this.contextMenu = menu;
   }
-
-  popUpContextMenu(): void {}
 
   destroy(): void {
     this.#destroyed = true;
@@ -178,9 +155,6 @@ export const clipboard = {
   readText(): string {
     return runtime.clipboard;
   },
-  clear(): void {
-    runtime.clipboard = '';
-  },
 };
 
 export const shell = {
@@ -191,9 +165,6 @@ export const shell = {
   },
   async openExternal(url: string): Promise<void> {
     runtime.opened.push({ how: 'openExternal', target: url });
-  },
-  showItemInFolder(path: string): void {
-    runtime.opened.push({ how: 'showItemInFolder', target: path });
   },
 };
 
@@ -239,8 +210,6 @@ export const screen = new Proxy(
   Object.assign(new EventEmitter(), {
     getPrimaryDisplay: () => DISPLAY,
     getAllDisplays: () => [DISPLAY],
-    getDisplayNearestPoint: () => DISPLAY,
-    getCursorScreenPoint: () => ({ x: 0, y: 0 }),
   }),
   {
     get(target, property, receiver) {
@@ -256,10 +225,4 @@ export const dialog = {
     runtime.dialogs.push({ title, content });
     process.stderr.write(`${title}\n${content}\n`);
   },
-  async showMessageBox(options: { message: string; title?: string }): Promise<{ response: number; checkboxChecked: boolean }> {
-    runtime.dialogs.push({ title: options.title ?? '', content: options.message });
-    return { response: 0, checkboxChecked: false };
-  },
 };
-
-export { electronEvent };

@@ -24,7 +24,7 @@ export const runtime = {
   ready: false,
   appPath: process.cwd(),
   clipboard: '',
-  opened: [] as { how: 'openPath' | 'openExternal' | 'showItemInFolder'; target: string }[],
+  opened: [] as { how: 'openPath' | 'openExternal'; target: string }[],
   dialogs: [] as { title: string; content: string }[],
   loginItems: [] as unknown[],
   loadError: undefined as string | undefined,

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { launchChromium } from '../../../scripts/chromium.ts';
 import { app } from './app.ts';
 import { IPC_BINDING, IPC_DELIVER, IPC_REPLY, ISOLATED_WORLD, preloadScripts } from './renderer-bridge.ts';
-import { electronEvent, requireReady, type ElectronEvent } from './runtime.ts';
+import { electronEvent, requireReady } from './runtime.ts';
 
 let chromium: Promise<Browser> | undefined;
 function browser(): Promise<Browser> {
@@ -80,8 +80,6 @@ class Session {
     this.permissionRequestHandler = handler;
   }
 
-  setPermissionCheckHandler(): void {}
-
   standInContext(): Promise<BrowserContext> {
     this.#context ??= browser().then((chromium) => (this.partition === '' ? chromium.defaultBrowserContext() : chromium.createBrowserContext()));
     return this.#context;
@@ -116,6 +114,10 @@ export class WebContents extends EventEmitter {
   #page: Promise<Page> | undefined;
   #openHandler: WindowOpenHandler | undefined;
   #destroyed = false;
+  #url = '';
+  #title = '';
+  #cdp: CDPSession | undefined;
+  readonly #isolatedContexts = new Set<number>();
 
   constructor(window: BrowserWindow, preferences: WebPreferences) {
     super();
@@ -160,10 +162,6 @@ export class WebContents extends EventEmitter {
     return this.#destroyed;
   }
 
-  isLoading(): boolean {
-    return false;
-  }
-
   /**
    * The Chromium page behind this webContents: not Electron API. The boot test reads the page through it, and Electron
    * methods built on a page (executeJavaScript, capturePage, enableDeviceEmulation) are written over it.
@@ -179,11 +177,6 @@ export class WebContents extends EventEmitter {
     this.emit('destroyed');
     void this.#page?.then((page) => page.close()).catch(() => undefined);
   }
-
-  #url = '';
-  #title = '';
-  #cdp: CDPSession | undefined;
-  #isolatedContexts = new Set<number>();
 
   async #openPage(): Promise<Page> {
     const context = await this.session.standInContext();
@@ -410,4 +403,3 @@ app.standInHooks.closeWindows = () => {
   }
 };
 
-export type { ElectronEvent };
