@@ -21,16 +21,19 @@ export class Settings extends EventEmitter<{ changed: [RelaySettings] }> {
   private readonly file: JsonFile<Partial<RelaySettings>>;
   private stored: Partial<RelaySettings>;
   private readonly overrides: Partial<RelaySettings>;
+  /** Read on every request, so it is made once per change rather than on each read. */
+  private current: Readonly<RelaySettings>;
 
   constructor(path: string, overrides: Partial<RelaySettings> = {}, log: RelayLog = consoleLog) {
     super();
     this.file = new JsonFile(path, { log });
     this.stored = this.file.read({});
     this.overrides = overrides;
+    this.current = this.merged();
   }
 
-  get(): RelaySettings {
-    return { ...DEFAULT_SETTINGS, ...this.stored, ...this.overrides };
+  get(): Readonly<RelaySettings> {
+    return this.current;
   }
 
   /** Stores the changes, then applies them: a failed write changes nothing. */
@@ -38,8 +41,12 @@ export class Settings extends EventEmitter<{ changed: [RelaySettings] }> {
     const next = { ...this.stored, ...changes };
     this.file.write(next);
     this.stored = next;
-    const current = this.get();
-    this.emit('changed', current);
-    return current;
+    this.current = this.merged();
+    this.emit('changed', this.current);
+    return this.current;
+  }
+
+  private merged(): Readonly<RelaySettings> {
+    return Object.freeze({ ...DEFAULT_SETTINGS, ...this.stored, ...this.overrides });
   }
 }
