@@ -22,12 +22,20 @@ const SCHEMA = {
 
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((entry) => typeof entry === 'string');
 
+/**
+ * Earlier versions wrote their default, any web origin, into every store: carried over, it would let every web page read
+ * API answers (docs/SECURITY.md item 12), so it gives way to today's default; a GM who wants it sets it again, with a warning.
+ */
+function isEarlierDefault(corsOrigins: string[]): boolean {
+  return corsOrigins.length === 1 && corsOrigins[0] === '*';
+}
+
 /** The fields an earlier version stored here, those of the right type only. */
 function relayFieldsIn(stored: Record<string, unknown>): RelayFieldsKeptHere {
   const fields: RelayFieldsKeptHere = {};
   if (Number.isInteger(stored.port) && (stored.port as number) > 0 && (stored.port as number) <= 65535) fields.port = stored.port as number;
   if (typeof stored.lanAccess === 'boolean') fields.lanAccess = stored.lanAccess;
-  if (isStringList(stored.corsOrigins)) fields.corsOrigins = stored.corsOrigins;
+  if (isStringList(stored.corsOrigins) && !isEarlierDefault(stored.corsOrigins)) fields.corsOrigins = stored.corsOrigins;
   if (isStringList(stored.allowedHosts)) fields.allowedHosts = stored.allowedHosts;
   return fields;
 }

@@ -79,4 +79,12 @@ describe('moveRelaySettings', () => {
     expect(relaySettings.get()).toMatchObject({ port: 3010, lanAccess: true, corsOrigins: [] });
     expect(onDisk(storeFile())).toEqual({ startAtLogin: false });
   });
+
+  it("leaves behind the earlier versions' default of any web origin, so web pages get today's default of none", () => {
+    writeFileSync(storeFile(), JSON.stringify({ lanAccess: false, corsOrigins: ['*'], startAtLogin: false }));
+    const relaySettings = new Settings(relaySettingsFile());
+    expect(moveRelaySettings(openDesktopStore({ cwd: folder }), relaySettings)).toEqual({ lanAccess: false });
+    expect(relaySettings.get().corsOrigins).toEqual([]);
+    expect(onDisk(storeFile())).toEqual({ startAtLogin: false });
+  });
 });
