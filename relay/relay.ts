@@ -16,6 +16,7 @@ import { relayStatus } from './admin/status.ts';
 import { adminLoginUrl } from './admin/login-page.ts';
 import type { RelayStatus } from './admin/admin-types.ts';
 import { EventHub } from './events/event-hub.ts';
+import { RollIds } from './events/roll-ids.ts';
 import { STREAM_CHANNEL } from './events/streams.ts';
 import { createApp } from './http/app.ts';
 import { ClientApi } from './client-api/client-api.ts';
@@ -127,7 +128,11 @@ export function createRelay(options: RelayOptions): Relay {
     (clientId, kind, count) => tabletop.setChannelCount(clientId, STREAM_CHANNEL[kind], count),
     options.keepaliveIntervalMs,
   );
-  tabletop.on('push', (clientId, message) => events.publish(clientId, message));
+  const rollIds = new RollIds();
+  tabletop.on('push', (clientId, message) => {
+    rollIds.notePush(clientId, message);
+    events.publish(clientId, message);
+  });
   tabletop.on('world-connected', (world) =>
     knownWorlds.connected({ clientId: world.clientId, ...world.metadata, lastSeen: new Date().toISOString() }, world.handshake === 'token'),
   );
@@ -162,6 +167,7 @@ export function createRelay(options: RelayOptions): Relay {
     rateLimiter: new RateLimiter(() => settings.get().requestsPerMinute),
     tabletop,
     events,
+    rollIds,
     keys,
     connectionTokens,
     knownWorlds,

@@ -7,6 +7,7 @@ import type { ConnectionTokens } from './auth/connection-tokens.ts';
 import type { KnownWorlds } from './auth/known-worlds.ts';
 import type { Pairing } from './auth/pairing.ts';
 import type { EventHub } from './events/event-hub.ts';
+import type { RollIds } from './events/roll-ids.ts';
 import type { RateLimiter } from './http/rate-limit.ts';
 import type { RelayLog } from './log.ts';
 import type { Settings } from './storage/settings.ts';
@@ -35,6 +36,8 @@ export interface RelayNetwork {
 export interface RelayServices {
   tabletop: Tabletop;
   events: EventHub;
+  /** Gives a roll posted to chat one id in answers, recent rolls and events. */
+  rollIds: RollIds;
   keys: ApiKeys;
   connectionTokens: ConnectionTokens;
   knownWorlds: KnownWorlds;

@@ -54,6 +54,11 @@ export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends
   forwardsScopes?: boolean;
   /** A body that is not JSON is taken as file bytes and handed to the schema as `fileData`, a data URL. */
   rawBodyAsFileData?: boolean;
+  /** Rewrites a successful answer of the world; `sentAt` is `performance.now()` when the request left. */
+  reviseReply?: (
+    message: Record<string, unknown>,
+    call: { parameters: z.output<S>; clientId: string; sentAt: number; services: RelayServices },
+  ) => Record<string, unknown>;
 }
 
 /** A byte answer the relay produced itself. */

@@ -93,7 +93,11 @@ export async function callWorld(route: WorldRoute, parameters: Fields, caller: C
   if (caller.userId !== undefined) message.userId = caller.userId;
   if (route.forwardsScopes && caller.key) message._scopes = caller.key.scopes;
   const timeoutMs = services.timeoutOverrideMs ?? route.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  return { world, reply: await services.tabletop.request(world, route.operation, message, timeoutMs) };
+  const sentAt = performance.now();
+  const reply = await services.tabletop.request(world, route.operation, message, timeoutMs);
+  if (!route.reviseReply || hasError(reply.message)) return { world, reply };
+  const revised = route.reviseReply(reply.message, { parameters, clientId: world.clientId, sentAt, services });
+  return { world, reply: revised === reply.message ? reply : { message: revised as WorldReply['message'], text: JSON.stringify(revised) } };
 }
 
 /** Resolves the world a stream listens to and checks the key's stream allowance. */

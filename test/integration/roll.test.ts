@@ -93,6 +93,32 @@ describe('Roll', () => {
     stream.close();
   });
 
+  it('a roll posted to chat has one id: in the POST /roll answer, the roll event, /lastroll and /rolls (listed once)', async () => {
+    const stream = await harness.stream('/rolls/subscribe');
+    const made = await harness.post('/roll', { formula: '3d6', flavor: 'One id', createChatMessage: true });
+    const event = await stream.next('roll', { where: (roll) => roll.flavor === 'One id' });
+    const messageId = event.data.id;
+    expect(harness.world.game.messages.get(messageId)).toBeDefined();
+    expect(made.body.data).toMatchObject({ id: messageId, messageId, chatMessageCreated: true });
+    const last = await harness.get('/lastroll');
+    expect(last.body.data).toMatchObject({ id: messageId, messageId, flavor: 'One id', rollTotal: made.body.data.roll.total });
+    const rolls = await harness.get('/rolls');
+    expect(rolls.body.data.filter((roll: { id: string }) => roll.id === messageId)).toHaveLength(1);
+    expect(rolls.body.data[0]).toEqual(last.body.data);
+    stream.close();
+  });
+
+  it('a roll not posted to chat reaches no stream, and keeps its own id in /lastroll', async () => {
+    const stream = await harness.stream('/rolls/subscribe');
+    const quiet = await harness.post('/roll', { formula: '1d100', flavor: 'Quiet' });
+    await harness.post('/roll', { formula: '1d2', flavor: 'Loud', createChatMessage: true });
+    await stream.next('roll', { where: (roll) => roll.flavor === 'Loud' });
+    expect(stream.named('roll').map((event) => event.data.flavor)).toEqual(['Loud']);
+    const rolls = await harness.get('/rolls', { limit: 2 });
+    expect(rolls.body.data[1]).toMatchObject({ id: quiet.body.data.id, messageId: null, flavor: 'Quiet' });
+    stream.close();
+  });
+
   it('a player\'s roll in the world appears on /rolls/subscribe, and the userId filter keeps only that user\'s', async () => {
     const everyone = await harness.stream('/rolls/subscribe');
     const bobOnly = await harness.stream('/rolls/subscribe', { userId: 'Bob' });
