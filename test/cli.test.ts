@@ -1,15 +1,24 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const CLI = fileURLToPath(new URL('../relay/cli.ts', import.meta.url));
 let child: ChildProcess | undefined;
+let stream: ChildProcess | undefined;
 
 afterEach(() => {
-  child?.kill('SIGTERM');
+  for (const running of [child, stream]) running?.kill('SIGTERM');
   child = undefined;
+  stream = undefined;
 });
+
+/** The curl line the demo printed for this part of a URL. */
+function printedCommand(output: string, urlEnd: string): string {
+  const line = output.split('\n').find((candidate) => candidate.trim().startsWith('curl ') && candidate.includes(urlEnd));
+  expect(line, `the demo prints a curl line for ${urlEnd}`).toBeDefined();
+  return line!.trim();
+}
 
 function runDemo(): Promise<{ output: () => string; ready: string }> {
   child = spawn(process.execPath, [CLI, 'demo', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -37,6 +46,20 @@ describe('tabletop-relay demo', () => {
     expect(body.type).toBe('search-result');
     expect(body.results[0].name).toBe('Goblin');
     expect(body.results.length).toBeGreaterThan(5);
+  });
+
+  it('prints a stream of live rolls and a roll command whose roll arrives on it, under the id the roll command answered', async () => {
+    const { ready } = await runDemo();
+    const subscribe = printedCommand(ready, '/rolls/subscribe');
+    const roll = printedCommand(ready, '/roll"');
+    stream = spawn('sh', ['-c', subscribe], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let streamed = '';
+    stream.stdout!.on('data', (chunk) => (streamed += chunk));
+    await expect.poll(() => streamed, { timeout: 10_000 }).toContain('event: connected');
+    const answer = JSON.parse(execSync(roll, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    expect(answer).toMatchObject({ type: 'roll-result', success: true, data: { chatMessageCreated: true } });
+    const event = `event: roll\ndata: {"id":"${answer.data.id}"`;
+    await expect.poll(() => streamed, { timeout: 10_000 }).toContain(event);
   });
 
   it('leaves no temporary data directory behind when stopped', async () => {
