@@ -7,10 +7,11 @@ import { connectSandbox, createSandboxWorld, exchangePairingCode, pairSandbox, P
 const HELP = `Pairs the sandbox world with the relay running on this computer, as pressing Pair in the Foundry module does,
 then keeps it connected until Ctrl+C.
 
-Usage: npm run sandbox:pair -- [--relay http://127.0.0.1:3010] [--code CODE] [--seed 42]
+Usage: npm run sandbox:pair -- [--relay http://127.0.0.1:3010] [--code CODE] [--allow-macros] [--seed 42]
 
   --relay <url>   The relay's address (default http://127.0.0.1:3010)
   --code <code>   A pairing code from the settings UI (Enter Code in the module) instead of a pair request to approve
+  --allow-macros  Turn on the module's Allow macro execution setting, which POST /macro/{uuid}/execute needs
   --seed <number> Seed of the sandbox world (default 42)
 `;
 
@@ -21,11 +22,17 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function readOptions(): { relay: string; code: string | undefined; seed: number } | 'help' {
+function readOptions(): { relay: string; code: string | undefined; allowMacros: boolean; seed: number } | 'help' {
   let values;
   try {
     ({ values } = parseArgs({
-      options: { relay: { type: 'string' }, code: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        relay: { type: 'string' },
+        code: { type: 'string' },
+        'allow-macros': { type: 'boolean', default: false },
+        seed: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }));
   } catch (error) {
     fail(`${(error as Error).message}\n\n${HELP}`);
@@ -33,7 +40,7 @@ function readOptions(): { relay: string; code: string | undefined; seed: number 
   if (values.help) return 'help';
   const seed = Number(values.seed ?? 42);
   if (!Number.isInteger(seed)) fail(`--seed must be a whole number, not '${values.seed}'`);
-  return { relay: (values.relay ?? 'http://127.0.0.1:3010').replace(/\/+$/, ''), code: values.code, seed };
+  return { relay: (values.relay ?? 'http://127.0.0.1:3010').replace(/\/+$/, ''), code: values.code, allowMacros: values['allow-macros'] === true, seed };
 }
 
 function pair(world: SandboxWorld, httpBase: string, code: string | undefined): Promise<PairingResult> {
@@ -54,6 +61,7 @@ async function main(): Promise<void> {
     return;
   }
   const world = createSandboxWorld({ seed: options.seed });
+  world.game.settings.allowMacroExecute = options.allowMacros;
   process.stdout.write(`Sandbox world "${world.metadata.worldTitle}" pairing with ${options.relay}\n`);
   let paired: PairingResult;
   try {
