@@ -1,11 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import type { PairRequest } from '../auth/pairing.ts';
 import type { RelayServices } from '../services.ts';
-import { liveStatus, pairRequestView, pairRequestViews } from './status.ts';
+import { liveCounters, liveStatus, pairRequestView, pairRequestViews } from './status.ts';
 import type { ActivityEntry } from './activity.ts';
 
 const STATUS_SETTLE_MS = 100;
 const KEEPALIVE_MS = 15_000;
+/** Calls in the last minute change with every call and as calls age: looked at once a second, sent only when changed. */
+const COUNTERS_CHECK_MS = 1000;
 
 /**
  * The settings UI's live feed. It sends changes, never the same thing twice: the status (without pair requests) when it
@@ -33,12 +35,20 @@ export function openAdminFeed(services: RelayServices, response: ServerResponse)
   const onPairRequest = (request: PairRequest) => send('pair-request', pairRequestView(request, services));
   const onActivity = (entry: ActivityEntry) => send('activity', entry);
   const keepalive = setInterval(() => response.write(': keepalive\n\n'), KEEPALIVE_MS);
+  let lastCounters = JSON.stringify(liveCounters(services));
+  const countersCheck = setInterval(() => {
+    const counters = JSON.stringify(liveCounters(services));
+    if (counters === lastCounters) return;
+    lastCounters = counters;
+    sendText('counters', counters);
+  }, COUNTERS_CHECK_MS);
   services.changes.on('status', onStatus);
   services.pairing.on('changed', onPairRequest);
   services.activity.on('entry', onActivity);
   response.on('close', () => {
     clearTimeout(pending);
     clearInterval(keepalive);
+    clearInterval(countersCheck);
     services.changes.off('status', onStatus);
     services.pairing.off('changed', onPairRequest);
     services.activity.off('entry', onActivity);

@@ -45,6 +45,9 @@ export interface RelayStatus {
  */
 export type LiveStatus = Omit<RelayStatus, 'pairRequests'>;
 
+/** The admin feed's `counters` event: sent when either changed (calls age out of the minute too), checked every second. */
+export type LiveCounters = Pick<RelayStatus, 'eventStreams' | 'callsLastMinute'>;
+
 export interface ActivityEntry {
   /** ISO time, as the settings UI shows it. */
   time: string;

@@ -1,6 +1,6 @@
 import type { PairRequest } from '../auth/pairing.ts';
 import type { RelayServices } from '../services.ts';
-import type { LiveStatus, PairRequestView, RelayStatus } from './admin-types.ts';
+import type { LiveCounters, LiveStatus, PairRequestView, RelayStatus } from './admin-types.ts';
 
 export function pairRequestView(request: PairRequest, services: RelayServices): PairRequestView {
   const paired = services.pairing.pairedWorldOf(request.world);
@@ -20,6 +20,11 @@ export function pairRequestViews(services: RelayServices): PairRequestView[] {
   return services.pairing.pending().map((request) => pairRequestView(request, services));
 }
 
+/** The counters that change with every call and as calls age, which the admin feed also sends on their own. */
+export function liveCounters(services: RelayServices): LiveCounters {
+  return { eventStreams: services.events.total(), callsLastMinute: services.activity.callsLastMinute() };
+}
+
 /** The status without the pair requests, which the admin feed sends as events of their own. */
 export function liveStatus(services: RelayServices): LiveStatus {
   const fallback = services.network.portFallback();
@@ -35,9 +40,8 @@ export function liveStatus(services: RelayServices): LiveStatus {
       connectedSince: world.connectedSince.toISOString(),
       players: world.players,
     })),
-    eventStreams: services.events.total(),
     pendingWorldRequests: services.tabletop.pending.size,
-    callsLastMinute: services.activity.callsLastMinute(),
+    ...liveCounters(services),
   };
 }
 

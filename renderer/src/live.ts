@@ -1,5 +1,5 @@
 import { admin, ApiError, type ActivityEntry, type PairRequest, type RelayStatus } from './admin-api.ts';
-import type { LiveStatus } from '../../relay/admin/admin-types.ts';
+import type { LiveCounters, LiveStatus } from '../../relay/admin/admin-types.ts';
 
 export type LiveConnection = 'connecting' | 'live' | 'offline';
 
@@ -35,8 +35,8 @@ export function parseEvents(buffer: string): { events: ServerEvent[]; rest: stri
 }
 
 /**
- * Puts the feed's changes back together into the whole status the pages draw: the last `status` event, and the waiting
- * pair requests kept up to date from `pair-requests` and `pair-request` events.
+ * Puts the feed's changes back together into the whole status the pages draw: the last `status` event with the
+ * `counters` that came after it, and the waiting pair requests kept up to date from `pair-requests` and `pair-request` events.
  */
 export class LiveState {
   private status: LiveStatus | undefined;
@@ -51,6 +51,7 @@ export class LiveState {
   /** Applies one feed event; returns the whole status when the event changed it. */
   apply(event: ServerEvent): RelayStatus | undefined {
     if (event.event === 'status') this.status = JSON.parse(event.data) as LiveStatus;
+    else if (event.event === 'counters') this.status = this.status && { ...this.status, ...(JSON.parse(event.data) as LiveCounters) };
     else if (event.event === 'pair-requests') this.replaceRequests((JSON.parse(event.data) as { pairRequests: PairRequest[] }).pairRequests);
     else if (event.event === 'pair-request') this.updateRequest(JSON.parse(event.data) as PairRequest);
     else return undefined;

@@ -9,6 +9,7 @@ import { launchChromium } from '../../scripts/chromium.ts';
 import { connectSandbox, connectSandboxLegacy, createSandboxWorld, exchangePairingCode, pairSandbox, RelayConnectionError, type PairingResult, type SandboxLink } from '../../sandbox/index.ts';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
+import { startRelayWithWorld } from '../harness/world.ts';
 import { createLanPeer, type LanPeer } from './lan-peer.ts';
 
 const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
@@ -432,4 +433,35 @@ describe('admin API access', () => {
       await relay.admin('PATCH', '/admin/settings', { lanAccess: false });
     }
   });
+});
+
+describe('Status page counters', () => {
+  it('follow API calls and event streams live, without a reload', async () => {
+    const harness = await startRelayWithWorld();
+    const statusPage = await browser.newPage();
+    try {
+      await statusPage.goto(harness.relay.createAdminLoginUrl());
+      const counter = (label: string) =>
+        statusPage.evaluate((wanted) => [...document.querySelectorAll('.stat')]
+          .find((tile) => tile.querySelector('.stat-label')?.textContent === wanted)?.querySelector('.stat-value')?.textContent, label);
+      const showsCounter = (label: string, value: string) =>
+        statusPage.waitForFunction((wanted, expected) => [...document.querySelectorAll('.stat')]
+          .some((tile) => tile.querySelector('.stat-label')?.textContent === wanted && tile.querySelector('.stat-value')?.textContent === expected),
+        { timeout: 5000 }, label, value);
+      await showsCounter('Event streams', '0');
+      expect(await counter('API calls')).toBe('0');
+      await statusPage.evaluate(() => Object.assign(window, { sameDocument: true }));
+
+      for (const query of ['goblin', 'dragon', 'torch']) await harness.get('/search', { query });
+      await showsCounter('API calls', '3');
+      const stream = await harness.stream('/rolls/subscribe');
+      await showsCounter('Event streams', '1');
+      stream.close();
+      await showsCounter('Event streams', '0');
+      expect(await statusPage.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    } finally {
+      await statusPage.close();
+      await harness.close();
+    }
+  }, 20_000);
 });
