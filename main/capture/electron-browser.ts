@@ -1,5 +1,6 @@
 // The browser port over Electron's own Chromium, so the tray app needs no second browser: each page is an offscreen
-// BrowserWindow in an in-memory session of its own; screenshots come from capturePage and nativeImage encoding.
+// BrowserWindow in an in-memory session of its own; screenshots come from capturePage (the page zoomed to the scale)
+// and nativeImage encoding.
 import { randomUUID } from 'node:crypto';
 import { BrowserWindow, type WebContents } from 'electron';
 import type { Browser, BrowserPage, LaunchBrowser, ScreenshotOptions } from '../../relay/capture/browser.ts';
@@ -44,6 +45,7 @@ class ElectronPage implements BrowserPage {
   readonly #window: BrowserWindow;
   readonly #contents: WebContents;
   readonly #forget: () => void;
+  #unzoomedPixelRatio: number | undefined;
 
   constructor(window: BrowserWindow, forget: () => void) {
     this.#window = window;
@@ -67,27 +69,32 @@ class ElectronPage implements BrowserPage {
     return this.#contents.executeJavaScript(`(${fn.toString()})(${JSON.stringify(arg)})`, true) as Promise<R>;
   }
 
+  /**
+   * capturePage gives rect × the display's scale factor whatever the page renders at, so device emulation adds no
+   * detail. Zooming by `scale` does: the sheet covers `scale` times as many DIPs, and the window grows as much so
+   * that the page keeps its layout.
+   */
   async screenshot(options: ScreenshotOptions): Promise<Uint8Array> {
     const { clip, format, quality, scale } = options;
-    const width = Math.max(WINDOW_SIZE.width, Math.ceil(clip.x + clip.width));
-    const height = Math.max(WINDOW_SIZE.height, Math.ceil(clip.y + clip.height));
-    this.#window.setContentSize(width, height);
-    this.#contents.enableDeviceEmulation({
-      screenPosition: 'desktop',
-      screenSize: { width, height },
-      viewPosition: { x: 0, y: 0 },
-      viewSize: { width, height },
-      deviceScaleFactor: scale,
-      scale: 1,
-    });
+    const layout = { width: Math.max(WINDOW_SIZE.width, Math.ceil(clip.x + clip.width)), height: Math.max(WINDOW_SIZE.height, Math.ceil(clip.y + clip.height)) };
+    this.#unzoomedPixelRatio ??= (await this.#contents.executeJavaScript('devicePixelRatio')) as number;
+    this.#window.setContentSize(Math.ceil(layout.width * scale), Math.ceil(layout.height * scale));
+    this.#contents.setZoomFactor(scale);
     try {
-      let image = await this.#contents.capturePage({ x: Math.floor(clip.x), y: Math.floor(clip.y), width: Math.ceil(clip.width), height: Math.ceil(clip.height) });
+      await this.#contents.executeJavaScript(`(${untilPixelRatio.toString()})(${this.#unzoomedPixelRatio * scale})`);
+      let image = await this.#contents.capturePage({
+        x: Math.floor(clip.x * scale),
+        y: Math.floor(clip.y * scale),
+        width: Math.ceil(clip.width * scale),
+        height: Math.ceil(clip.height * scale),
+      });
       const wanted = { width: Math.round(clip.width * scale), height: Math.round(clip.height * scale) };
       const size = image.getSize();
       if (size.width !== wanted.width || size.height !== wanted.height) image = image.resize({ ...wanted, quality: 'best' });
       return format === 'jpeg' ? image.toJPEG(Math.round(quality * 100)) : image.toPNG();
     } finally {
-      this.#contents.disableDeviceEmulation();
+      this.#contents.setZoomFactor(1);
+      this.#window.setContentSize(WINDOW_SIZE.width, WINDOW_SIZE.height);
     }
   }
 
@@ -99,4 +106,17 @@ class ElectronPage implements BrowserPage {
     this.#forget();
     if (!this.#window.isDestroyed()) this.#window.destroy();
   }
+}
+
+/** Runs in the page: resolves once the zoom has reached the renderer and a frame has been painted at it. */
+function untilPixelRatio(wanted: number): Promise<void> {
+  const deadline = Date.now() + 5000;
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (Math.abs(devicePixelRatio - wanted) < 0.01) requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+      else if (Date.now() > deadline) reject(new Error(`The page did not take the zoom: its pixel ratio is ${devicePixelRatio}, not ${wanted}`));
+      else requestAnimationFrame(check);
+    };
+    check();
+  });
 }

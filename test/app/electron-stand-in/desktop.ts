@@ -5,6 +5,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
+import { encodeNow } from './image-codec.ts';
 import { requireReady, runtime } from './runtime.ts';
 
 const PNG_SIGNATURE = '89504e470d0a1a0a';
@@ -30,6 +31,24 @@ export class NativeImage {
 
   toPNG(): Buffer {
     return this.#png ?? Buffer.alloc(0);
+  }
+
+  /** Encoded by Chromium's own JPEG encoder; quality is 0 to 100. */
+  toJPEG(quality: number): Buffer {
+    return this.#png ? encodeNow({ kind: 'jpeg', png: this.#png, quality }) : Buffer.alloc(0);
+  }
+
+  /** "If only the height or the width are specified then the current aspect ratio will be preserved." */
+  resize({ width, height, quality = 'best' }: { width?: number; height?: number; quality?: 'good' | 'better' | 'best' }): NativeImage {
+    if (!this.#png) return this;
+    const size = this.getSize();
+    const ratio = size.width / size.height;
+    const wanted = {
+      width: Math.round(width ?? (height === undefined ? size.width : height * ratio)),
+      height: Math.round(height ?? (width === undefined ? size.height : width / ratio)),
+    };
+    const smoothing = ({ good: 'low', better: 'medium', best: 'high' } as const)[quality];
+    return new NativeImage(encodeNow({ kind: 'resize', png: this.#png, ...wanted, smoothing }));
   }
 
   toDataURL(): string {

@@ -3,19 +3,27 @@
 // https://www.electronjs.org/docs/latest/api/session, https://www.electronjs.org/docs/latest/api/ipc-main.
 // Each window is a Chromium page sized as the window; webPreferences.preload, contextIsolation and sandbox are honoured
 // through renderer-bridge.ts; a partition other than the default gets a browser context of its own (in memory).
+// Offscreen windows (webPreferences.offscreen, https://www.electronjs.org/docs/latest/tutorial/offscreen-rendering)
+// are pages like any other, never shown; executeJavaScript, capturePage and setZoomFactor work on the page itself.
 // Not reproduced: will-navigate/will-redirect for links the page follows by itself (the events can be listened to,
-// they never fire), frames other than the main one, and native window chrome.
+// they never fire), frames other than the main one, the paint event, and native window chrome.
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
 import { launchChromium } from '../../../scripts/chromium.ts';
 import { app } from './app.ts';
+import { nativeImage, screen, type NativeImage } from './desktop.ts';
+import { encodeWithChromium } from './image-codec.ts';
+import { structuredCloneOf, thrownBy } from './page-values.ts';
 import { IPC_BINDING, IPC_DELIVER, IPC_REPLY, ISOLATED_WORLD, preloadScripts } from './renderer-bridge.ts';
 import { electronEvent, requireReady } from './runtime.ts';
 
 let chromium: Promise<Browser> | undefined;
 function browser(): Promise<Browser> {
-  chromium ??= launchChromium();
+  chromium ??= launchChromium().then((launched) => {
+    encodeWithChromium(launched.wsEndpoint());
+    return launched;
+  });
   return chromium;
 }
 app.standInHooks.beforeExit = async () => {
@@ -104,6 +112,13 @@ export interface WebPreferences {
 
 type WindowOpenHandler = (details: { url: string; frameName: string; disposition: string }) => { action: 'allow' | 'deny' };
 
+export interface Rectangle {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 let nextWebContentsId = 1;
 
 export class WebContents extends EventEmitter {
@@ -118,6 +133,11 @@ export class WebContents extends EventEmitter {
   #title = '';
   #cdp: CDPSession | undefined;
   readonly #isolatedContexts = new Set<number>();
+  #devtoolsSession: Promise<CDPSession> | undefined;
+  #loading: Promise<unknown> = Promise.resolve();
+  #zoomFactor = 1;
+  /** Size and zoom changes reach Chromium in the order they were made, before any capture made after them. */
+  #metrics: Promise<void> = Promise.resolve();
 
   constructor(window: BrowserWindow, preferences: WebPreferences) {
     super();
@@ -127,7 +147,13 @@ export class WebContents extends EventEmitter {
   }
 
   /** Resolves when the page has loaded (did-finish-load), rejects when it fails to (did-fail-load), as the page says. */
-  async loadURL(url: string): Promise<void> {
+  loadURL(url: string): Promise<void> {
+    const loaded = this.#load(url);
+    this.#loading = loaded.catch(() => undefined);
+    return loaded;
+  }
+
+  async #load(url: string): Promise<void> {
     const page = await this.standInPage();
     this.emit('did-start-loading');
     try {
@@ -143,6 +169,51 @@ export class WebContents extends EventEmitter {
 
   getURL(): string {
     return this.#url;
+  }
+
+  /**
+   * "Evaluates code in page … Code execution will be suspended until web page stop loading." Runs in the page's main
+   * world; resolves with the (awaited) result as a structured clone, rejects with what the code threw or rejected with.
+   */
+  async executeJavaScript(code: string, userGesture = false): Promise<unknown> {
+    await this.#loading;
+    const devtools = await this.#devtools();
+    const { result, exceptionDetails } = await devtools.send('Runtime.evaluate', {
+      expression: code,
+      awaitPromise: true,
+      userGesture,
+      serializationOptions: { serialization: 'deep' },
+    });
+    if (exceptionDetails) throw thrownBy(exceptionDetails);
+    return structuredCloneOf(result.deepSerializedValue);
+  }
+
+  /**
+   * "Captures a snapshot of the page within rect. Omitting rect will capture the whole visible page." rect is in DIPs of
+   * the visible page and must be whole numbers; the bitmap is rect × the display's scale factor, whatever scale the page
+   * renders at (WebContents::CapturePage in shell/browser/api/electron_api_web_contents.cc).
+   */
+  capturePage(rect?: Rectangle): Promise<NativeImage> {
+    if (rect && ![rect.x, rect.y, rect.width, rect.height].every(Number.isInteger)) {
+      throw new TypeError('Error processing argument at index 0, conversion failure from [object Object]');
+    }
+    return this.#capture(rect);
+  }
+
+  /** "Zoom factor is zoom percent divided by 100, so 300% = 3.0. The factor must be greater than 0.0." */
+  setZoomFactor(factor: number): void {
+    if (!(factor > Number.EPSILON)) throw new Error("'zoomFactor' must be a double greater than 0.0");
+    this.#zoomFactor = factor;
+    this.#applyMetrics();
+  }
+
+  getZoomFactor(): number {
+    return this.#zoomFactor;
+  }
+
+  /** The window's content size changed. */
+  standInResized(): void {
+    this.#applyMetrics();
   }
 
   getTitle(): string {
@@ -183,6 +254,8 @@ export class WebContents extends EventEmitter {
     const page = await context.newPage();
     const [width, height] = this.#window.getContentSize();
     await page.setViewport({ width: width!, height: height! });
+    // DevTools tells of a crashed renderer, not how it ended.
+    page.on('error', () => this.emit('render-process-gone', electronEvent(), { reason: 'crashed', exitCode: 0 }));
     page.on('framenavigated', (frame) => {
       if (frame !== page.mainFrame()) return;
       this.#url = frame.url();
@@ -232,6 +305,47 @@ export class WebContents extends EventEmitter {
     const reply = `globalThis[${JSON.stringify(IPC_REPLY)}](${message.id}, ${ok}, ${JSON.stringify(value) ?? 'undefined'})`;
     // The page may have moved on meanwhile; Electron drops such a reply too.
     await this.#cdp?.send('Runtime.evaluate', { expression: reply, contextId }).catch(() => undefined);
+  }
+
+  #devtools(): Promise<CDPSession> {
+    this.#devtoolsSession ??= this.standInPage().then((page) => page.createCDPSession());
+    return this.#devtoolsSession;
+  }
+
+  /**
+   * Chromium's zoom makes a CSS pixel `factor` DIPs and raises devicePixelRatio by as much: the page is laid out in the
+   * window's size ÷ factor, at factor × the display's scale factor.
+   */
+  #applyMetrics(): void {
+    const [width, height] = this.#window.getContentSize();
+    const zoom = this.#zoomFactor;
+    const metrics = { width: Math.round(width! / zoom), height: Math.round(height! / zoom), deviceScaleFactor: zoom * screen.getPrimaryDisplay().scaleFactor, mobile: false };
+    // Set through the session that captures: DevTools sizes a screenshot by its own session's device metrics.
+    this.#metrics = this.#metrics
+      .then(async () => (await this.#devtools()).send('Emulation.setDeviceMetricsOverride', metrics))
+      .then(() => undefined, () => undefined);
+  }
+
+  async #capture(rect: Rectangle | undefined): Promise<NativeImage> {
+    await this.#metrics;
+    const [width, height] = this.#window.getContentSize();
+    const area = rect ?? { x: 0, y: 0, width: width!, height: height! };
+    const devtools = await this.#devtools();
+    // DevTools clips in CSS pixels of the document; rect is in DIPs of what is visible.
+    const { cssVisualViewport } = await devtools.send('Page.getLayoutMetrics');
+    const zoom = this.#zoomFactor;
+    const { data } = await devtools.send('Page.captureScreenshot', {
+      format: 'png',
+      clip: {
+        x: cssVisualViewport.pageX + area.x / zoom,
+        y: cssVisualViewport.pageY + area.y / zoom,
+        width: area.width / zoom,
+        height: area.height / zoom,
+        // The page renders at zoom × the display's scale factor; the bitmap is at the display's.
+        scale: 1,
+      },
+    });
+    return nativeImage.createFromBuffer(Buffer.from(data, 'base64'));
   }
 
   async #isolatedWorldEvaluate(expression: string): Promise<void> {
@@ -355,7 +469,7 @@ export class BrowserWindow extends EventEmitter {
 
   setContentSize(width: number, height: number): void {
     this.#size = [width, height];
-    void this.webContents.standInPage().then((page) => page.setViewport({ width, height }));
+    this.webContents.standInResized();
   }
 
   /** "Try to close the window": `close` may be prevented; otherwise the window is destroyed and `closed` follows. */
