@@ -88,6 +88,8 @@ class ElectronPage implements BrowserPage {
         width: Math.ceil(clip.width * scale),
         height: Math.ceil(clip.height * scale),
       });
+      // Electron answers an empty image when the page has no view to copy from.
+      if (image.isEmpty()) throw new Error('The offscreen window gave an empty capture');
       const wanted = { width: Math.round(clip.width * scale), height: Math.round(clip.height * scale) };
       const size = image.getSize();
       if (size.width !== wanted.width || size.height !== wanted.height) image = image.resize({ ...wanted, quality: 'best' });

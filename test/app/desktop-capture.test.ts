@@ -97,6 +97,7 @@ describe('GET /sheet from the desktop app, rendered in an offscreen window', () 
   }, 30_000);
 
   it('paints the sheet: its swatch has the v13 colour', () => {
+    expect([...images.keys()]).toEqual([1, 2]);
     for (const [scale, image] of images) {
       const corner = swatchCorner(scale);
       const centre = { x: corner.x + (SHEET_SWATCH.size * scale) / 2, y: corner.y + (SHEET_SWATCH.size * scale) / 2 };

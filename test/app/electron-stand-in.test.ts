@@ -4,6 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LaunchedApp } from './electron-stand-in/client.ts';
+import { decodePng } from '../capture/png.ts';
+
+const GREEN = [0, 170, 85];
+const WHITE = [255, 255, 255];
 
 const FIXTURES = join(import.meta.dirname, 'electron-stand-in', 'fixtures');
 const homes: string[] = [];
@@ -123,5 +127,63 @@ describe('a window with a sandboxed, context-isolated preload', () => {
   it('quits when the last window closes and the app does not listen for window-all-closed', async () => {
     await app.call('closeWindow', windowId);
     expect(await app.exitWithin()).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe('an offscreen window, as main/capture drives it', () => {
+  const outcomes = new Map<string, any>();
+  let zoomedPng: Buffer;
+  beforeAll(async () => {
+    const app = start('offscreen.mjs');
+    await app.waitForLine('done 0', 15_000);
+    for (const line of app.output.trim().split('\n')) {
+      const [name, value] = [line.slice(0, line.indexOf(' ')), line.slice(line.indexOf(' ') + 1)];
+      if (name === 'zoomedPng') zoomedPng = Buffer.from(value, 'base64');
+      else outcomes.set(name, JSON.parse(value));
+    }
+  }, 20_000);
+
+  it('executeJavaScript waits for the page to load and evaluates in its main world', () => {
+    expect(outcomes.get('early')).toEqual({ resolved: 42 });
+    expect(outcomes.get('mainWorld')).toEqual({ resolved: 'number' });
+  });
+
+  it('executeJavaScript resolves with a structured clone of the awaited result', () => {
+    expect(outcomes.get('value')).toEqual({ resolved: { n: 1.5, s: 'x', list: [1, null, null], nested: { ok: true } } });
+    expect(outcomes.get('awaited')).toEqual({ resolved: 'later' });
+    expect(outcomes.get('map')).toEqual({ resolved: ['Map', ['a', 1]] });
+    expect(outcomes.get('date')).toEqual({ resolved: ['Date', '1970-01-01T00:00:00.000Z'] });
+  });
+
+  it('executeJavaScript rejects on a thrown error, a rejected promise and a result that cannot be cloned', () => {
+    expect(outcomes.get('thrown')).toEqual({ rejected: 'boom' });
+    expect(outcomes.get('rejected')).toEqual({ rejected: 'refused' });
+    expect(outcomes.get('unclonable')).toEqual({ rejected: 'An object could not be cloned.' });
+  });
+
+  it('capturePage gives the visible page, or the rect, in pixels of the display (scale factor 1), and refuses a fractional rect', () => {
+    expect(outcomes.get('whole')).toEqual({ size: { width: 400, height: 300 }, signature: 'PNG' });
+    expect(outcomes.get('box')).toEqual({ size: { width: 100, height: 60 }, signature: 'PNG' });
+    expect(outcomes.get('fractional')).toEqual({ rejected: 'Error processing argument at index 0, conversion failure from [object Object]' });
+  });
+
+  it('setZoomFactor(2) lays the page out in half the DIPs at twice the pixel ratio, and capturePage renders it sharp', () => {
+    expect(outcomes.get('zoomedPage')).toEqual({ resolved: [2, 400, 300] });
+    expect(outcomes.get('zoomedArea')).toEqual({ size: { width: 240, height: 160 }, signature: 'PNG' });
+    const image = decodePng(zoomedPng);
+    // The 100 × 60 box at (10, 10) covers pixels 20 to 219 across and 20 to 139 down, with hard edges.
+    expect([image.pixel(20, 20), image.pixel(219, 139)]).toEqual([GREEN, GREEN]);
+    expect([image.pixel(19, 50), image.pixel(220, 50), image.pixel(50, 19), image.pixel(50, 140)]).toEqual([WHITE, WHITE, WHITE, WHITE]);
+  });
+
+  it('nativeImage encodes JPEG with the quality asked for and resizes keeping the aspect ratio', () => {
+    expect(outcomes.get('jpeg')).toEqual({ soi: 'ffd8ff', smaller: true });
+    expect(outcomes.get('resized')).toEqual({ size: { width: 100, height: 67 }, signature: 'PNG' });
+  });
+
+  it('gives each in-memory partition a session of its own, shared by windows of the same partition', () => {
+    expect(outcomes.get('otherPartition')).toEqual({ resolved: null });
+    expect(outcomes.get('samePartition')).toEqual({ resolved: 'set' });
+    expect(outcomes.get('done')).toBe(0);
   });
 });
