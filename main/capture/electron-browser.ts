@@ -81,7 +81,8 @@ class ElectronPage implements BrowserPage {
     this.#window.setContentSize(Math.ceil(layout.width * scale), Math.ceil(layout.height * scale));
     this.#contents.setZoomFactor(scale);
     try {
-      await this.#contents.executeJavaScript(`(${untilPixelRatio.toString()})(${this.#unzoomedPixelRatio * scale})`);
+      const rendered = { pixelRatio: this.#unzoomedPixelRatio * scale, ...layout };
+      await this.#contents.executeJavaScript(`(${untilLaidOut.toString()})(${JSON.stringify(rendered)})`);
       let image = await this.#contents.capturePage({
         x: Math.floor(clip.x * scale),
         y: Math.floor(clip.y * scale),
@@ -110,13 +111,18 @@ class ElectronPage implements BrowserPage {
   }
 }
 
-/** Runs in the page: resolves once the zoom has reached the renderer and a frame has been painted at it. */
-function untilPixelRatio(wanted: number): Promise<void> {
+/**
+ * Runs in the page: resolves once the window's size and zoom have reached the renderer (they travel apart from this
+ * script) and a frame has been painted with them.
+ */
+function untilLaidOut(wanted: { pixelRatio: number; width: number; height: number }): Promise<void> {
   const deadline = Date.now() + 5000;
+  const laidOut = () =>
+    Math.abs(devicePixelRatio - wanted.pixelRatio) < 0.01 && Math.abs(innerWidth - wanted.width) <= 1 && Math.abs(innerHeight - wanted.height) <= 1;
   return new Promise((resolve, reject) => {
     const check = () => {
-      if (Math.abs(devicePixelRatio - wanted) < 0.01) requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
-      else if (Date.now() > deadline) reject(new Error(`The page did not take the zoom: its pixel ratio is ${devicePixelRatio}, not ${wanted}`));
+      if (laidOut()) requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+      else if (Date.now() > deadline) reject(new Error(`The page did not take the capture's zoom: it is ${innerWidth} × ${innerHeight} at ${devicePixelRatio}, not ${JSON.stringify(wanted)}`));
       else requestAnimationFrame(check);
     };
     check();
