@@ -8,7 +8,8 @@
 // - the single-instance lock is a real lock between processes, and quitting runs before-quit, will-quit, quit;
 // - windows are pages of a real Chromium with their preload, contextIsolation and sandbox
 //   (https://www.electronjs.org/docs/latest/tutorial/process-model).
-// Each module's page is cited where it is written: app.ts, web.ts, renderer-bridge.ts, desktop.ts.
+// Each module's page is cited where it is written: app.ts, web.ts, renderer-bridge.ts, desktop.ts, image-codec.ts and
+// page-values.ts (what offscreen capture uses: executeJavaScript's results, nativeImage's encoders).
 import { app } from './app.ts';
 import { clipboard, dialog, Menu, MenuItem, nativeImage, NativeImage, safeStorage, screen, shell, Tray } from './desktop.ts';
 import { BrowserWindow, ipcMain } from './web.ts';
