@@ -1,39 +1,84 @@
 import { EventEmitter } from 'node:events';
+import { answerFor, UNEXPECTED_ANSWER } from '../http/errors.ts';
 import type { ActivityEntry } from './admin-types.ts';
 
 export type { ActivityEntry };
 
-
 const KEPT_ENTRIES = 200;
 const WINDOW_SECONDS = 60;
+/** Paths and reasons may carry what a caller typed: an entry stays small whatever it sent. */
+const MAX_TEXT_LENGTH = 200;
+/** The shape of an API key: one a caller put in a path or a parameter is never kept. */
+const KEY_SHAPE = /ttr_[\w-]*/g;
 
-/**
- * The recent API calls (no secrets: the key's name, never the key or the query string) and a count of calls per
- * second over the last minute. Emits 'entry' for each call.
- */
 /** A call as recorded on the request path: its time stays a number until someone reads it. */
 export type ActivityRecord = Omit<ActivityEntry, 'time'> & { at: number };
 
-function entryOf({ at, ...rest }: ActivityRecord): ActivityEntry {
+/** Who made a call, as the log names them: the key's name, or why there is none. Never the key itself. */
+export type CallerName = Pick<ActivityEntry, 'keyName' | 'keyProblem'>;
+
+export function callerNamed(key: { name: string } | undefined, presented: unknown): CallerName {
+  if (key) return { keyName: key.name };
+  return { keyName: null, keyProblem: typeof presented === 'string' && presented !== '' ? 'unknown' : 'missing' };
+}
+
+/** A call that was answered as it asked; `started` is `performance.now()` when it came in. */
+export function answeredCall(caller: CallerName, method: string, path: string, status: number, started: number): ActivityRecord {
+  return {
+    at: Date.now(),
+    ...caller,
+    method,
+    path: path.length > MAX_TEXT_LENGTH ? `${path.slice(0, MAX_TEXT_LENGTH)}…` : path,
+    status,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+  };
+}
+
+/**
+ * A call the relay refused or failed, with the status and message its caller was answered with (the one place an
+ * error becomes an entry, for HTTP and /ws/api alike).
+ */
+export function refusedCall(caller: CallerName, method: string, path: string, error: unknown, started: number): ActivityRecord {
+  const { status, body } = answerFor(error) ?? UNEXPECTED_ANSWER;
+  const reason = typeof body.error === 'string' ? body.error : `Refused with ${status}`;
+  return { ...answeredCall(caller, method, withoutKeys(path), status, started), reason: shortened(withoutKeys(reason)) };
+}
+
+function withoutKeys(text: string): string {
+  return text.includes('ttr_') ? text.replace(KEY_SHAPE, 'ttr_…') : text;
+}
+
+function shortened(text: string): string {
+  return text.length > MAX_TEXT_LENGTH ? `${text.slice(0, MAX_TEXT_LENGTH)}…` : text;
+}
+
+/** An entry as the admin API and the feed send it. */
+export function activityEntryOf({ at, ...rest }: ActivityRecord): ActivityEntry {
   return { time: new Date(at).toISOString(), ...rest };
 }
 
-export class ActivityLog extends EventEmitter<{ entry: [ActivityEntry] }> {
-  private readonly entries: ActivityRecord[] = [];
+/**
+ * The recent API calls, answered and refused (no secrets: the key's name, never the key or the query string), in a
+ * ring of fixed size, and a count of calls per second over the last minute. Emits 'entry' for each call.
+ */
+export class ActivityLog extends EventEmitter<{ entry: [ActivityRecord] }> {
+  private readonly ring: ActivityRecord[] = [];
+  private next = 0;
   private readonly perSecond = new Array<number>(WINDOW_SECONDS).fill(0);
   private lastSecond = 0;
 
   record(entry: ActivityRecord): void {
-    this.entries.push(entry);
-    if (this.entries.length > KEPT_ENTRIES) this.entries.shift();
+    this.ring[this.next] = entry;
+    this.next = (this.next + 1) % KEPT_ENTRIES;
     this.advanceTo(Math.floor(entry.at / 1000));
     this.perSecond[this.lastSecond % WINDOW_SECONDS]! += 1;
-    if (this.listenerCount('entry') > 0) this.emit('entry', entryOf(entry));
+    if (this.listenerCount('entry') > 0) this.emit('entry', entry);
   }
 
   /** Newest first. */
   recent(): ActivityEntry[] {
-    return this.entries.map(entryOf).reverse();
+    const oldestFirst = [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)];
+    return oldestFirst.reverse().map(activityEntryOf);
   }
 
   callsLastMinute(now = Date.now()): number {

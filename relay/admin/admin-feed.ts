@@ -2,17 +2,21 @@ import type { ServerResponse } from 'node:http';
 import type { PairRequest } from '../auth/pairing.ts';
 import type { RelayServices } from '../services.ts';
 import { liveCounters, liveStatus, pairRequestView, pairRequestViews } from './status.ts';
-import type { ActivityEntry } from './activity.ts';
+import { activityEntryOf, type ActivityRecord } from './activity.ts';
 
 const STATUS_SETTLE_MS = 100;
 const KEEPALIVE_MS = 15_000;
 /** Calls in the last minute change with every call and as calls age: looked at once a second, sent only when changed. */
 const COUNTERS_CHECK_MS = 1000;
+/** After an `activity` event, the next waits this long and carries the calls made meanwhile, ACTIVITY_BATCH at most. */
+const ACTIVITY_WINDOW_MS = 250;
+const ACTIVITY_BATCH = 20;
 
 /**
  * The settings UI's live feed. It sends changes, never the same thing twice: the status (without pair requests) when it
  * changed, bursts settled first; the waiting pair requests once, then each request that appears or changes on its own;
- * each API call as it happens.
+ * the API calls as they happen, at most one `activity` event per window with the newest calls, so a flood of calls
+ * (refused ones cost a caller nothing) keeps the feed to a few KiB a second.
  */
 export function openAdminFeed(services: RelayServices, response: ServerResponse): void {
   response.socket?.setTimeout(0);
@@ -33,7 +37,7 @@ export function openAdminFeed(services: RelayServices, response: ServerResponse)
     }, STATUS_SETTLE_MS);
   };
   const onPairRequest = (request: PairRequest) => send('pair-request', pairRequestView(request, services));
-  const onActivity = (entry: ActivityEntry) => send('activity', entry);
+  const onActivity = followActivity((calls, skipped) => send('activity', { entries: calls.reverse().map(activityEntryOf), skipped }));
   const keepalive = setInterval(() => response.write(': keepalive\n\n'), KEEPALIVE_MS);
   let lastCounters = JSON.stringify(liveCounters(services));
   const countersCheck = setInterval(() => {
@@ -47,10 +51,41 @@ export function openAdminFeed(services: RelayServices, response: ServerResponse)
   services.activity.on('entry', onActivity);
   response.on('close', () => {
     clearTimeout(pending);
+    onActivity.stop();
     clearInterval(keepalive);
     clearInterval(countersCheck);
     services.changes.off('status', onStatus);
     services.pairing.off('changed', onPairRequest);
     services.activity.off('entry', onActivity);
   });
+}
+
+/**
+ * Sends a call at once when the feed was quiet, then at most one batch per window: the newest calls of the window
+ * (oldest first) and how many older ones it left out.
+ */
+function followActivity(sendCalls: (calls: ActivityRecord[], skipped: number) => void): ((call: ActivityRecord) => void) & { stop(): void } {
+  let calls: ActivityRecord[] = [];
+  let skipped = 0;
+  let windowTimer: NodeJS.Timeout | undefined;
+  const endWindow = () => {
+    windowTimer = undefined;
+    if (calls.length === 0) return;
+    flush();
+  };
+  const flush = () => {
+    sendCalls(calls, skipped);
+    calls = [];
+    skipped = 0;
+    windowTimer = setTimeout(endWindow, ACTIVITY_WINDOW_MS);
+  };
+  const onCall = (call: ActivityRecord) => {
+    calls.push(call);
+    if (calls.length > ACTIVITY_BATCH) {
+      calls.shift();
+      skipped += 1;
+    }
+    if (windowTimer === undefined) flush();
+  };
+  return Object.assign(onCall, { stop: () => clearTimeout(windowTimer) });
 }

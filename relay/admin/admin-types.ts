@@ -51,11 +51,18 @@ export type LiveCounters = Pick<RelayStatus, 'eventStreams' | 'callsLastMinute'>
 export interface ActivityEntry {
   /** ISO time, as the settings UI shows it. */
   time: string;
+  /** The name of the caller's key; null when the call carried none the relay knows (see `keyProblem`). */
   keyName: string | null;
+  /** Why a call has no key name: it sent no key, or one the relay does not know. The key itself is never kept. */
+  keyProblem?: 'missing' | 'unknown';
+  /** The HTTP method, or WS for a /ws/api message. */
   method: string;
+  /** The path without the query string, or the /ws/api message type. */
   path: string;
   status: number;
   durationMs: number;
+  /** Set when the relay refused or failed the call: the message its caller was answered with. */
+  reason?: string;
 }
 
 /** What the GM can tune; kept in the data directory. */

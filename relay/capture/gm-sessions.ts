@@ -24,8 +24,8 @@ export interface GmSessionDependencies {
   tabletop: Pick<Tabletop, 'world' | 'on'>;
   /** The paired worlds, with the Foundry address the GM gave each: the only pages a session may open. */
   knownWorlds: Pick<KnownWorlds, 'list'>;
-  /** Says 'entry' for every API call: the sessions' activity clock. */
-  activity: Pick<EventEmitter<{ entry: [unknown] }>, 'on'>;
+  /** Says 'entry' for every API call: the sessions' activity clock (calls without a known key do not count). */
+  activity: Pick<EventEmitter<{ entry: [{ keyName: string | null }] }>, 'on'>;
   /** Where a session that could not be restarted is noted; the console by default. */
   log?: RelayLog;
 }
@@ -93,7 +93,8 @@ export class GmSessions {
     host.on('crash', () => {
       for (const session of this.#sessions.values()) this.#relaunch(session);
     });
-    dependencies.activity.on('entry', () => {
+    dependencies.activity.on('entry', ({ keyName }) => {
+      if (keyName === null) return;
       const now = new Date();
       for (const session of this.#sessions.values()) session.lastActivity = now;
     });

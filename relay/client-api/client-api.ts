@@ -7,6 +7,8 @@ import { corsAllows, isRelayOrigin, refuseUpgrade } from '../http/request-gate.t
 import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
 import { normalisedAddress } from '../http/addresses.ts';
 import { ClientSession, parseObject, SUPPORTED_TYPES } from './client-session.ts';
+import { refusedCall, type CallerName } from '../admin/activity.ts';
+import { HttpError } from '../http/errors.ts';
 
 const AUTH_TIMEOUT_MS = 10_000;
 /** An authenticated caller's largest frame: as large as an HTTP upload body, so an upload's fileData fits in one message. */
@@ -72,7 +74,7 @@ export class ClientApi {
       release();
       const frame = parseObject(data.toString());
       if (frame?.type !== 'auth' || typeof frame.token !== 'string' || frame.token === '') {
-        socket.close(CloseCode.noAuth, 'Invalid auth message');
+        this.refuse(socket, { keyName: null, keyProblem: 'missing' }, 'Invalid auth message');
         return;
       }
       const clientId = typeof frame.clientId === 'string' && frame.clientId !== '' ? frame.clientId : defaultClientId;
@@ -80,10 +82,16 @@ export class ClientApi {
     });
   }
 
+  /** Closes a socket that did not authenticate, and notes it in the activity log as a refused call. */
+  private refuse(socket: WebSocket, caller: CallerName, reason: string): void {
+    socket.close(CloseCode.noAuth, reason);
+    this.services.activity.record(refusedCall(caller, 'WS', '/ws/api', new HttpError(401, reason), performance.now()));
+  }
+
   private admit(socket: WebSocket, apiKey: string, clientId: string | undefined): void {
     const key = this.services.keys.verify(apiKey);
     if (!key) {
-      socket.close(CloseCode.noAuth, 'Invalid API key');
+      this.refuse(socket, { keyName: null, keyProblem: 'unknown' }, 'Invalid API key');
       return;
     }
     raiseFrameLimit(socket, CALLER_FRAME_BYTES);

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { answeredCall, callerNamed, refusedCall } from '../admin/activity.ts';
 import { allRoutes } from '../api/index.ts';
 import type { StreamRoute, WorldRoute } from '../api/route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
@@ -6,7 +7,7 @@ import type { StreamKind } from '../events/streams.ts';
 import { STREAM_CHANNEL } from '../events/streams.ts';
 import { HttpError } from '../http/errors.ts';
 import { tooManyRequests } from '../http/rate-limit.ts';
-import { callWorld, parseParameters, prepareStream, requireScope, takeCaller, type Fields } from '../http/route-call.ts';
+import { callWorld, hasError, parseParameters, prepareStream, requireScope, takeCaller, type Fields } from '../http/route-call.ts';
 import { CloseCode, type EventChannel } from '../protocol/messages.ts';
 import type { RelayServices } from '../services.ts';
 
@@ -53,12 +54,13 @@ export class ClientSession {
   }
 
   receive(text: string): void {
+    const started = performance.now();
     const message = parseObject(text);
-    if (!message) return this.send({ type: 'error', error: 'Invalid JSON: each message is one JSON object' });
+    if (!message) return this.refuseFrame(undefined, 'Invalid JSON: each message is one JSON object', started);
     const { type, requestId } = message;
-    if (typeof type !== 'string') return this.send({ type: 'error', requestId, error: 'Missing "type" field' });
+    if (typeof type !== 'string') return this.refuseFrame(requestId, 'Missing "type" field', started);
     if (type === 'ping') return this.send({ type: 'pong', requestId });
-    void this.dispatch(type, message).catch((error: unknown) => this.sendFailure(type, requestId, error));
+    void this.handle(type, requestId, message, started);
   }
 
   /** Ends the subscriptions when the socket closes. */
@@ -74,17 +76,49 @@ export class ClientSession {
     this.socket.close(CloseCode.noAuth, reason);
   }
 
-  private async dispatch(type: string, message: Fields): Promise<void> {
-    const key = this.currentKey();
-    if (type === 'subscribe') return this.subscribe(message, key);
-    if (type === 'unsubscribe') return this.unsubscribe(message);
+  /** Answers one message and notes it in the activity log like an HTTP call: the type for a path, refusals with their reason. */
+  private async handle(type: string, requestId: unknown, message: Fields, started: number): Promise<void> {
+    let key: ApiKeyRecord | undefined;
+    let worldRefusal: string | undefined;
+    try {
+      key = this.currentKey();
+      worldRefusal = await this.dispatch(type, message, key);
+    } catch (error) {
+      this.sendFailure(type, requestId, error);
+      this.services.activity.record(refusedCall(callerNamed(key, this.apiKey), 'WS', type, error, started));
+      return;
+    }
+    const caller = { keyName: key.name };
+    this.services.activity.record(
+      worldRefusal === undefined ? answeredCall(caller, 'WS', type, 200, started) : refusedCall(caller, 'WS', type, new HttpError(400, worldRefusal), started),
+    );
+  }
+
+  /** A frame that is no message at all: told so, and noted as a refused call of this key. */
+  private refuseFrame(requestId: unknown, reason: string, started: number): void {
+    const error = new HttpError(400, reason);
+    this.send({ type: 'error', requestId, status: error.status, error: reason });
+    const key = this.services.keys.verify(this.apiKey);
+    this.services.activity.record(refusedCall(callerNamed(key, this.apiKey), 'WS', '/ws/api', error, started));
+  }
+
+  /** Resolves with the world's error when the world refused the call. */
+  private async dispatch(type: string, message: Fields, key: ApiKeyRecord): Promise<string | undefined> {
+    if (type === 'subscribe') {
+      this.subscribe(message, key);
+      return undefined;
+    }
+    if (type === 'unsubscribe') {
+      this.unsubscribe(message);
+      return undefined;
+    }
     const route = WORLD_ROUTES.get(type);
     if (!route) throw new HttpError(400, `Unknown message type: "${type}"`);
     if (typeof message.requestId !== 'string' || message.requestId === '') throw new HttpError(400, 'Missing "requestId" field: replies are matched to it');
-    await this.call(route, message, key);
+    return this.call(route, message, key);
   }
 
-  private async call(route: WorldRoute, message: Fields, key: ApiKeyRecord): Promise<void> {
+  private async call(route: WorldRoute, message: Fields, key: ApiKeyRecord): Promise<string | undefined> {
     requireScope(key, scopeOf(route));
     this.countRequest(key);
     if (this.inFlight >= MAX_IN_FLIGHT) throw new HttpError(429, `At most ${MAX_IN_FLIGHT} requests may be in flight on one socket`);
@@ -95,6 +129,8 @@ export class ClientSession {
     try {
       const { world, reply } = await callWorld(route, parameters, caller, this.services);
       this.send({ ...reply.message, type: `${route.operation}-result`, requestId, clientId: world.clientId });
+      if (!hasError(reply.message)) return undefined;
+      return typeof reply.message.error === 'string' ? reply.message.error : 'The world refused the call';
     } finally {
       this.inFlight -= 1;
     }

@@ -15,13 +15,19 @@ export function checkAccess(access: Access, request: Request, services: RelaySer
     checkAdmin(request, services);
     return undefined;
   }
+  const key = apiKeyOf(request, services);
+  requireScope(key, access.scope);
+  return key;
+}
+
+/** The key in the `x-api-key` header; none, or one the relay does not know, is the 401 that says so. */
+export function apiKeyOf(request: Request, services: RelayServices): ApiKeyRecord {
   const presented = request.headers['x-api-key'];
   if (typeof presented !== 'string' || presented === '') {
     throw new HttpError(401, 'API key is required: send it in the x-api-key header');
   }
   const key = services.keys.verify(presented);
   if (!key) throw new HttpError(401, 'Invalid API key');
-  requireScope(key, access.scope);
   return key;
 }
 

@@ -1,8 +1,8 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Route } from '../api/route.ts';
 import type { RelayServices } from '../services.ts';
-import { HttpError } from './errors.ts';
-import { handlerFor } from './run-route.ts';
+import { answerFor, HttpError, UNEXPECTED_ANSWER, type ErrorAnswer } from './errors.ts';
+import { handlerFor, recordMiss } from './run-route.ts';
 import { Router } from './router.ts';
 import { sendJson } from './respond.ts';
 import { isLoopback } from './addresses.ts';
@@ -25,8 +25,8 @@ export function createApp(routes: readonly Route[], services: RelayServices, upl
   app.use(hostGate(services));
   app.use(cors(services));
   app.use('/admin', adminPages());
-  app.use(buildRouter(routes, services, uploadLimitBytes).dispatch);
-  app.use(unknownEndpoint);
+  app.use(missesRecorded(buildRouter(routes, services, uploadLimitBytes).dispatch, services));
+  app.use(unknownEndpoint(services));
   app.use(errorHandler(services.log));
   return app;
 }
@@ -108,9 +108,25 @@ function adminPages(): RequestHandler {
   };
 }
 
-const unknownEndpoint: RequestHandler = (request) => {
-  throw new HttpError(404, `Unknown endpoint: ${request.method} ${request.path}`);
-};
+/** The router, with a wrong method or path segment (thrown before any route runs) noted in the activity log. */
+function missesRecorded(dispatch: RequestHandler, services: RelayServices): RequestHandler {
+  return (request, response, next) => {
+    try {
+      dispatch(request, response, next);
+    } catch (error) {
+      recordMiss(request, error, services);
+      throw error;
+    }
+  };
+}
+
+function unknownEndpoint(services: RelayServices): RequestHandler {
+  return (request) => {
+    const error = new HttpError(404, `Unknown endpoint: ${request.method} ${request.path}`);
+    recordMiss(request, error, services);
+    throw error;
+  };
+}
 
 function errorHandler(log: RelayLog): ErrorRequestHandler {
   return (error: unknown, _request, response, next) => {
@@ -123,12 +139,9 @@ function errorHandler(log: RelayLog): ErrorRequestHandler {
   };
 }
 
-function describeError(error: unknown, log: RelayLog): { status: number; body: Record<string, unknown> } {
-  if (error instanceof HttpError) return { status: error.status, body: error.toBody() };
-  const { status } = error as { status?: number };
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { status, body: { error: 'The request could not be read' } };
-  }
+function describeError(error: unknown, log: RelayLog): ErrorAnswer {
+  const answer = answerFor(error);
+  if (answer) return answer;
   log.error('Unexpected error while answering a request:', error);
-  return { status: 500, body: { error: 'The relay failed to answer this request' } };
+  return UNEXPECTED_ANSWER;
 }

@@ -1,5 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Route } from '../api/route.ts';
+import { parse as parseQueryString } from 'node:querystring';
 import { HttpError } from './errors.ts';
 
 /** The largest body an upload route takes, unless the relay is started with another `bodyLimitBytes`. */
@@ -13,23 +14,56 @@ export type BodyReader = (request: Request, response: Response) => Promise<void>
 
 const noBody: BodyReader = async () => {};
 
+const JSON_TYPES = ['application/json', 'application/*+json'];
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
 /**
- * The body reader of one route: JSON (and raw bytes for uploads), cut at the route's limit. The limit counts the
- * decompressed bytes of a gzip, deflate or br body, and reading stops there, so no small compressed body can swell the relay.
+ * The body reader of one route: JSON, a form (`application/x-www-form-urlencoded`, what many tools send; never on
+ * admin routes, where a form post is the cross-site attack) and raw bytes on upload routes, cut at the route's limit.
+ * The limit counts the decompressed bytes of a gzip, deflate or br body, and reading stops there, so no small
+ * compressed body can swell the relay. A body of another type is a 415 that names the types the route takes.
  */
 export function bodyReaderFor(route: Route, uploadLimitBytes = DEFAULT_UPLOAD_LIMIT_BYTES): BodyReader {
   const takesBody = (route.from ?? (route.method === 'GET' ? 'query' : 'body+query')) !== 'query';
   if (!takesBody) return noBody;
   const limit = bodyLimitOf(route, uploadLimitBytes);
-  const parsers = [express.json({ limit, type: ['application/json', 'application/*+json'] })];
-  if (route.kind === 'world' && route.rawBodyAsFileData === true) parsers.push(express.raw({ type: () => true, limit }));
+  const takesForms = route.access !== 'admin';
+  const takesRawBytes = route.kind === 'world' && route.rawBodyAsFileData === true;
+  const parsers = [express.json({ limit, type: JSON_TYPES })];
+  if (takesForms) parsers.push(express.text({ limit, type: FORM_TYPE }));
+  if (takesRawBytes) parsers.push(express.raw({ type: () => true, limit }));
+  const accepted = takesForms ? [...JSON_TYPES, FORM_TYPE] : JSON_TYPES;
   return async (request, response) => {
+    if (!takesRawBytes && hasBody(request) && request.is(accepted) === false) throw unsupportedType(request, takesForms);
     try {
       for (const parser of parsers) await run(parser, request, response);
     } catch (error) {
       throw readFailure(error, route, limit);
     }
+    if (takesForms && typeof request.body === 'string') request.body = parseForm(request.body);
   };
+}
+
+/**
+ * A form's fields, read exactly as Express reads the query string (its default 'simple' query parser is
+ * node:querystring): a repeated field is a list, and the route's schema coerces "20" and "true" as it does for the
+ * query. Every field is kept (the query parser's default stops at 1000); the body limit bounds them.
+ */
+function parseForm(text: string): Record<string, unknown> {
+  return parseQueryString(text, '&', '=', { maxKeys: 0 });
+}
+
+/** A request carries a body when it says it has bytes to come; `Content-Length: 0` with any type is no body. */
+function hasBody(request: Request): boolean {
+  return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+}
+
+function unsupportedType(request: Request, takesForms: boolean): HttpError {
+  const sent = request.headers['content-type']?.split(';')[0]?.trim().slice(0, 100) || 'no Content-Type';
+  const accepted = takesForms
+    ? 'JSON (Content-Type: application/json) or a form (Content-Type: application/x-www-form-urlencoded)'
+    : 'JSON (Content-Type: application/json)';
+  return new HttpError(415, `The request body must be ${accepted}; this one was sent as ${sent}`);
 }
 
 function bodyLimitOf(route: Route, uploadLimitBytes: number): number {
@@ -53,7 +87,7 @@ function readFailure(error: unknown, route: Route, limit: number): unknown {
       return new HttpError(400, 'The request body is not valid JSON');
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new HttpError(415, 'The request body must be UTF-8 JSON, plain or compressed with gzip, deflate or br');
+      return new HttpError(415, 'The request body must be UTF-8, plain or compressed with gzip, deflate or br');
   }
   if (typeof status === 'number' && status >= 400 && status < 500) return new HttpError(status, 'The request body could not be read');
   return error;

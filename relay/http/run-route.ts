@@ -5,53 +5,77 @@ import { openEventStream } from '../events/sse.ts';
 import type { RelayServices } from '../services.ts';
 import type { WorldReply } from '../tabletop/pending-requests.ts';
 import type { WorldConnection } from '../tabletop/world-connection.ts';
-import { checkAccess } from './access.ts';
+import { answeredCall, callerNamed, refusedCall } from '../admin/activity.ts';
+import { apiKeyOf, checkAccess } from './access.ts';
 import type { BodyReader } from './body.ts';
 import { HttpError } from './errors.ts';
 import { tooManyRequests } from './rate-limit.ts';
 import { sendJson, sendJsonText } from './respond.ts';
-import { callWorld, hasError, parseParameters, prepareStream, takeCaller, type Caller, type Fields } from './route-call.ts';
+import { callWorld, hasError, parseParameters, prepareStream, requireScope, takeCaller, type Caller, type Fields } from './route-call.ts';
 
 const MAX_BODY_DEPTH = 64;
 
 /**
  * The one handler behind every route table entry: check access, read the body (never before: a caller who may not
- * call the route cannot make the relay read, inflate or buffer anything), parse parameters, then answer as the entry says.
+ * call the route cannot make the relay read, inflate or buffer anything), parse parameters, then answer as the entry
+ * says. A call to a keyed route goes into the activity log, answered or refused, with the reason it was refused.
  */
 export function handlerFor(route: Route, services: RelayServices, readBody: BodyReader): RequestHandler {
   const from: ParameterSource = route.from ?? (route.method === 'GET' ? 'query' : 'body+query');
+  const { access } = route;
+  if (typeof access !== 'object') {
+    return async (request, response) => {
+      checkAccess(access, request, services);
+      await answer(route, from, readBody, undefined, services, request, response);
+    };
+  }
   return async (request, response) => {
-    const key = checkAccess(route.access, request, services);
-    if (key) {
-      recordActivity(key, request, response, services);
+    const started = performance.now();
+    let key: ApiKeyRecord | undefined;
+    let worldRefusal: string | undefined;
+    try {
+      key = apiKeyOf(request, services);
+      requireScope(key, access.scope);
       if (services.network.paused()) throw new HttpError(503, 'Tabletop Relay is paused; resume it from the tray menu');
       applyRateLimit(key, services, response);
+      worldRefusal = await answer(route, from, readBody, key, services, request, response);
+    } catch (error) {
+      services.activity.record(refusedCall(callerNamed(key, request.headers['x-api-key']), request.method, request.path, error, started));
+      throw error;
     }
-    await readBody(request, response);
-    const raw = rawParameters(request, from);
-    if (route.kind === 'local') {
-      return answerLocally(route, parseParameters(route, raw), key, services, request, response);
-    }
-    const caller = takeCaller(raw, request.query.clientId, key);
-    const parameters = parseParameters(route, raw);
-    if (route.kind === 'world') return answerFromWorld(route, parameters, caller, services, response);
-    return openStream(route, parameters, caller, services, response);
+    const caller = { keyName: key.name };
+    services.activity.record(
+      worldRefusal === undefined
+        ? answeredCall(caller, request.method, request.path, response.statusCode, started)
+        : refusedCall(caller, request.method, request.path, new HttpError(response.statusCode, worldRefusal), started),
+    );
   };
 }
 
-/** Notes the call in the activity log once answered: the key's name and the path, never the key or the query. */
-function recordActivity(key: ApiKeyRecord, request: Request, response: Response, services: RelayServices): void {
-  const started = performance.now();
-  response.once('finish', () => {
-    services.activity.record({
-      at: Date.now(),
-      keyName: key.name,
-      method: request.method,
-      path: request.path,
-      status: response.statusCode,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-    });
-  });
+/**
+ * Notes a call that found no route (a wrong path or method) when it carries an API key: a tool's typo explains a button
+ * that does nothing as much as a refusal does. Calls without a key (browsers, scanners) are not noted.
+ */
+export function recordMiss(request: Request, error: unknown, services: RelayServices): void {
+  const presented = request.headers['x-api-key'];
+  if (presented === undefined) return;
+  const key = typeof presented === 'string' && presented !== '' ? services.keys.verify(presented) : undefined;
+  services.activity.record(refusedCall(callerNamed(key, presented), request.method, request.path, error, performance.now()));
+}
+
+/** Reads the body and parameters and answers; resolves with the world's error when the world refused the call. */
+async function answer(route: Route, from: ParameterSource, readBody: BodyReader, key: ApiKeyRecord | undefined, services: RelayServices, request: Request, response: Response): Promise<string | undefined> {
+  await readBody(request, response);
+  const raw = rawParameters(request, from);
+  if (route.kind === 'local') {
+    await answerLocally(route, parseParameters(route, raw), key, services, request, response);
+    return undefined;
+  }
+  const caller = takeCaller(raw, request.query.clientId, key);
+  const parameters = parseParameters(route, raw);
+  if (route.kind === 'world') return answerFromWorld(route, parameters, caller, services, response);
+  openStream(route, parameters, caller, services, response);
+  return undefined;
 }
 
 /** Counts the call against its key; over the limit it is a 429 that says when to come back. */
@@ -101,18 +125,22 @@ function nestedDeeperThan(value: object, limit: number): boolean {
   return false;
 }
 
-async function answerFromWorld(route: WorldRoute, parameters: Fields, caller: Caller, services: RelayServices, response: Response): Promise<void> {
+/** Answers with what the world sent; resolves with the world's error when it refused the call. */
+async function answerFromWorld(route: WorldRoute, parameters: Fields, caller: Caller, services: RelayServices, response: Response): Promise<string | undefined> {
   const own = await route.answerInRelay?.(parameters, caller, services);
   if (own) {
     response.writeHead(200, own.headers).end(own.bytes);
-    return;
+    return undefined;
   }
   const { world, reply } = await callWorld(route, parameters, caller, services);
   if (route.reply === 'image' || (route.reply === 'file' && parameters.format !== 'base64')) {
     sendBytes(route, route.reply, world, reply, parameters, response);
-    return;
+    return undefined;
   }
-  sendJsonText(response, hasError(reply.message) ? 400 : 200, reply.text);
+  const refused = hasError(reply.message);
+  sendJsonText(response, refused ? 400 : 200, reply.text);
+  if (!refused) return undefined;
+  return typeof reply.message.error === 'string' ? reply.message.error : 'The world refused the call';
 }
 
 /** Decodes the data URL a world answers with (`imageData` or `fileData`, at the top or under `data`) into bytes. */

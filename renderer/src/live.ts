@@ -5,7 +5,8 @@ export type LiveConnection = 'connecting' | 'live' | 'offline';
 
 export interface LiveHandlers {
   status(status: RelayStatus): void;
-  activity(entry: ActivityEntry): void;
+  /** The calls of one `activity` event, newest first, and how many calls it left out (a flood of calls). */
+  activity(entries: ActivityEntry[], skipped: number): void;
   connection(state: LiveConnection): void;
 }
 
@@ -76,7 +77,8 @@ export class LiveState {
 function deliver(event: ServerEvent, state: LiveState, handlers: LiveHandlers): void {
   try {
     if (event.event === 'activity') {
-      handlers.activity(JSON.parse(event.data) as ActivityEntry);
+      const { entries, skipped } = JSON.parse(event.data) as { entries: ActivityEntry[]; skipped: number };
+      handlers.activity(entries, skipped);
       return;
     }
     const status = state.apply(event);

@@ -36,7 +36,7 @@ describe('what the tray and the settings UI read', () => {
     expect(feed.events[0]!.data).toMatchObject({ url: harness.baseUrl, worlds: [expect.objectContaining({ clientId: harness.clientId })] });
     expect(feed.events[0]!.data.pairRequests).toBeUndefined();
     await harness.get('/players');
-    await expect.poll(() => feed.events.some((event) => event.name === 'activity' && event.data.path === '/players')).toBe(true);
+    await expect.poll(() => feed.events.some((event) => event.name === 'activity' && event.data.entries.some((entry: { path: string }) => entry.path === '/players'))).toBe(true);
     const code = (await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'feed-world', worldTitle: 'Feed' } })).body.code;
     await expect.poll(() => feed.events.find((event) => event.name === 'pair-request')?.data).toMatchObject({ code, status: 'pending', source: '127.0.0.1' });
     await harness.admin('POST', `/admin/pair-requests/${code}/deny`, {});

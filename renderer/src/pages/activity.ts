@@ -13,11 +13,21 @@ function duration(ms: number): string {
   return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms).toLocaleString()} ms`;
 }
 
+/** The key's name; a call without one says whether it sent no key or one the relay does not know. */
+function caller(entry: ActivityEntry): HTMLElement | string {
+  if (entry.keyName !== null) return entry.keyName;
+  return h('span', { class: 'muted' }, entry.keyProblem === 'unknown' ? 'Unknown key' : 'No key');
+}
+
+/** A refused call is marked and says why, as its caller was told. */
 function row(entry: ActivityEntry): HTMLElement {
-  return h('tr', {},
+  const refused = entry.reason !== undefined;
+  return h('tr', { class: refused ? 'activity-refused' : undefined },
     h('td', { class: 'nowrap muted' }, h('time', { datetime: entry.time }, clockTime(entry.time))),
-    h('td', {}, entry.keyName ?? h('span', { class: 'muted' }, 'No key')),
-    h('td', {}, h('span', { class: 'endpoint' }, h('span', { class: `method method-${entry.method.toLowerCase()}` }, entry.method), h('code', {}, entry.path))),
+    h('td', {}, caller(entry)),
+    h('td', { class: 'activity-call' },
+      h('span', { class: 'endpoint' }, h('span', { class: `method method-${entry.method.toLowerCase()}` }, entry.method), h('code', {}, entry.path)),
+      refused && h('p', { class: 'activity-reason' }, entry.reason)),
     h('td', {}, h('span', { class: statusClass(entry.status) }, String(entry.status))),
     h('td', { class: 'numeric nowrap' }, duration(entry.durationMs)),
   );
@@ -26,13 +36,13 @@ function row(entry: ActivityEntry): HTMLElement {
 export const activityPage: Page = {
   id: 'activity',
   title: 'Activity',
-  subtitle: 'The latest API calls, as they happen',
+  subtitle: 'The latest API calls as they happen, and why any was refused',
   icon: 'activity',
   render(state: AppState) {
     const element = h('div', { class: 'stack' });
     const draw = (entries: ActivityEntry[]) => {
       if (entries.length === 0) {
-        replaceChildren(element, h('div', { class: 'card' }, emptyState('activity', 'No API calls yet', 'Calls your tools make with an API key show up here the moment they happen. Keys and query strings are never shown.')));
+        replaceChildren(element, h('div', { class: 'card' }, emptyState('activity', 'No API calls yet', 'Calls your tools make show up here the moment they happen, refused ones with the reason. Keys and query strings are never shown.')));
         return;
       }
       replaceChildren(element,
