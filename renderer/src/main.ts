@@ -100,7 +100,11 @@ function start(): void {
   admin.activity().then(({ entries }) => state.activity.set(entries), () => undefined);
   followRelay({
     status: (status) => state.status.set(status),
-    activity: (entry) => state.activity.set([entry, ...state.activity.get()].slice(0, MAX_ACTIVITY)),
+    activity: (entries, skipped) => {
+      // The feed left calls out: the relay's own list has them all.
+      if (skipped > 0) admin.activity().then(({ entries: all }) => state.activity.set(all), () => undefined);
+      else state.activity.set([...entries, ...state.activity.get()].slice(0, MAX_ACTIVITY));
+    },
     connection: (connection) => state.connection.set(connection),
   });
 }
