@@ -108,7 +108,7 @@ export function createRelay(options: RelayOptions): Relay {
   const keys = new ApiKeys(join(options.dataDir, 'api-keys.json'), log);
   const connectionTokens = new ConnectionTokens(join(options.dataDir, 'connection-tokens.json'), log);
   const knownWorlds = new KnownWorlds(join(options.dataDir, 'worlds.json'), log);
-  const pairing = new Pairing(connectionTokens, knownWorlds);
+  const pairing = new Pairing(connectionTokens, knownWorlds, join(options.dataDir, 'pair-requests.json'), log);
   const unauthenticated = new UnauthenticatedSockets();
   const tabletop = new Tabletop({
     verifyToken: (token) => {

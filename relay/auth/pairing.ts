@@ -3,6 +3,8 @@ import { randomCode, randomHex } from './secrets.ts';
 import type { ConnectionTokens } from './connection-tokens.ts';
 import type { KnownWorld, KnownWorlds } from './known-worlds.ts';
 import { HttpError } from '../http/errors.ts';
+import { JsonFile } from '../storage/json-file.ts';
+import { consoleLog, type RelayLog } from '../log.ts';
 import { CodeGuessLimits, RetryLater, SourceBuckets } from './pairing-limits.ts';
 
 const REQUEST_LIFETIME_MS = 10 * 60_000;
@@ -22,6 +24,9 @@ export const REQUEST_BURST = 10;
 export const REQUEST_REFILL_MS = 6_000;
 
 export type PairRequestStatus = 'pending' | 'approved' | 'denied' | 'exchanged' | 'expired';
+
+/** What the pairing page shows of a request: `paired` once the world holds its token. */
+export type PairPageState = 'waiting' | 'approved' | 'paired' | 'denied' | 'expired';
 
 /** What a world says about itself when it asks to pair (module-protocol.md §3.3). */
 export interface PairingWorld {
@@ -64,6 +69,12 @@ interface PairingCode {
   used: boolean;
 }
 
+/** What survives a restart: the GM may approve a request made before it, and the module then gets its code. */
+interface StoredPairing {
+  requests: PairRequest[];
+  codes: PairingCode[];
+}
+
 export interface PairingExchange {
   code: string;
   worldId?: string;
@@ -84,20 +95,35 @@ function forbidden(message: string): never {
  * Pair requests (the module's "Pair" button) and pairing codes (its "Enter Code" box). The GM approves requests and
  * issues codes through the admin API; the world exchanges a code for its connection token.
  * Emits 'changed' with the request whenever one appears or changes (also when it expires), so the tray can show it.
+ * Requests and codes are kept in the data directory, so a restart loses none; a change is made only once it is stored.
  */
 export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
-  private readonly requests = new Map<string, PairRequest>();
-  private readonly codes = new Map<string, PairingCode>();
+  private requests = new Map<string, PairRequest>();
+  private codes = new Map<string, PairingCode>();
   private readonly expiryTimers = new Map<string, NodeJS.Timeout>();
   private readonly requestBuckets = new SourceBuckets(REQUEST_BURST, REQUEST_REFILL_MS);
   private readonly guesses = new CodeGuessLimits();
   private readonly tokens: ConnectionTokens;
   private readonly worlds: KnownWorlds;
+  private readonly file: JsonFile<StoredPairing>;
 
-  constructor(tokens: ConnectionTokens, worlds: KnownWorlds) {
+  constructor(tokens: ConnectionTokens, worlds: KnownWorlds, path: string, log: RelayLog = consoleLog, now = Date.now()) {
     super();
     this.tokens = tokens;
     this.worlds = worlds;
+    this.file = new JsonFile(path, { log });
+    this.load(now);
+  }
+
+  /** Expired requests and used or expired codes are left out: they could only be refused. */
+  private load(now: number): void {
+    const stored = this.file.read({ requests: [], codes: [] });
+    for (const request of stored.requests) {
+      if (request.expiresAt <= now) continue;
+      this.requests.set(request.code, request);
+      if (request.status === 'pending') this.expireLater(request, now);
+    }
+    for (const code of stored.codes) if (!code.used && code.expiresAt > now) this.codes.set(code.code, code);
   }
 
   /**
@@ -135,7 +161,7 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
       createdAt: now,
       expiresAt: now + REQUEST_LIFETIME_MS,
     };
-    this.requests.set(request.code, request);
+    this.store({ requests: [request] });
     this.expireLater(request, now);
     this.emit('changed', request);
     return { request, created: true };
@@ -153,8 +179,32 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
       throw new HttpError(404, 'Unknown pairing request; start pairing again from the module');
     }
     const seen = { ...this.refreshed(request, now) };
-    if (request.status === 'approved') request.status = 'exchanged';
+    if (request.status === 'approved') this.store({ requests: [{ ...request, status: 'exchanged' }] });
     return seen;
+  }
+
+  /**
+   * The request as the pairing page shows it, changing nothing and never carrying its pairing code (only the polling
+   * module gets that). Unknown codes count as wrong guesses of the source, as in `poll`.
+   */
+  pageState(code: string, source: string, now = Date.now()): { state: PairPageState; world: PairingWorld } {
+    this.guesses.check(source, now);
+    const request = this.requests.get(code.trim().toUpperCase());
+    if (!request) {
+      this.guesses.failed(source, now);
+      throw new HttpError(404, 'Unknown pairing request; start pairing again from the module');
+    }
+    return { state: this.pageStateOf(this.refreshed(request, now), now), world: request.world };
+  }
+
+  /** An approval picked up by the module is `paired` once its code was traded for a token (an upgrade needs none). */
+  private pageStateOf(request: PairRequest, now: number): PairPageState {
+    if (request.status === 'pending') return 'waiting';
+    if (request.status !== 'exchanged') return request.status;
+    if (request.upgradeOnly) return 'paired';
+    const code = request.pairingCode ? this.codes.get(request.pairingCode) : undefined;
+    if (code?.used) return 'paired';
+    return code && code.expiresAt > now ? 'approved' : 'expired';
   }
 
   pending(now = Date.now()): PairRequest[] {
@@ -172,18 +222,18 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
 
   approve(code: string, now = Date.now()): PairRequest {
     const request = this.decidable(code, now);
-    if (!request.upgradeOnly) {
-      const binding: CodeBinding = { kind: 'request', world: request.world, pairedClientId: this.pairedWorldOf(request.world)?.clientId };
-      request.pairingCode = this.newCode(binding, now, APPROVED_CODE_LIFETIME_MS).code;
-    }
-    request.status = 'approved';
-    this.emit('changed', request);
-    return request;
+    if (request.upgradeOnly) return this.decide({ ...request, status: 'approved' }, []);
+    const binding: CodeBinding = { kind: 'request', world: request.world, pairedClientId: this.pairedWorldOf(request.world)?.clientId };
+    const pairingCode = this.newCode(binding, now, APPROVED_CODE_LIFETIME_MS);
+    return this.decide({ ...request, status: 'approved', pairingCode: pairingCode.code }, [pairingCode]);
   }
 
   deny(code: string, now = Date.now()): PairRequest {
-    const request = this.decidable(code, now);
-    request.status = 'denied';
+    return this.decide({ ...this.decidable(code, now), status: 'denied' }, []);
+  }
+
+  private decide(request: PairRequest, codes: PairingCode[]): PairRequest {
+    this.store({ requests: [request], codes });
     this.emit('changed', request);
     return request;
   }
@@ -194,7 +244,9 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
       throw new HttpError(404, 'No paired world has this client id; GET /admin/worlds lists them');
     }
     const binding: CodeBinding = options.clientId ? { kind: 'world', clientId: options.clientId } : { kind: 'new' };
-    return this.newCode(binding, now, ISSUED_CODE_LIFETIME_MS);
+    const code = this.newCode(binding, now, ISSUED_CODE_LIFETIME_MS);
+    this.store({ codes: [code] });
+    return code;
   }
 
   /**
@@ -211,6 +263,17 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
     }
     if (code.binding.kind !== 'world' && !input.worldId) throw new HttpError(400, 'worldId is required');
     const clientId = this.clientIdFor(code.binding, input);
+    // Used up before the token exists, so that no restart can make one code yield two tokens.
+    this.store({ codes: [{ ...code, used: true }] });
+    try {
+      return { token: this.issueToken(clientId, input), clientId };
+    } catch (error) {
+      this.giveBack(code);
+      throw error;
+    }
+  }
+
+  private issueToken(clientId: string, input: PairingExchange): string {
     this.worlds.remember({
       clientId,
       worldId: input.worldId,
@@ -218,9 +281,16 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
       serverFingerprint: input.serverFingerprint,
     });
     const name = input.userAgent ? `Browser (${input.userAgent.slice(0, 80)})` : 'Browser';
-    const { token } = this.tokens.issue(clientId, name, 'pairing', input.origin);
-    code.used = true;
-    return { token, clientId };
+    return this.tokens.issue(clientId, name, 'pairing', input.origin).token;
+  }
+
+  /** A code whose token could not be stored stays usable, when that can be stored; otherwise the GM makes a new one. */
+  private giveBack(code: PairingCode): void {
+    try {
+      this.store({ codes: [code] });
+    } catch {
+      // The store already logged why; the code stays used up.
+    }
   }
 
   /** Which client id the code yields for this world; refuses (403) a world the code was not made for. */
@@ -274,11 +344,21 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
     return sameWorld?.clientId ?? newClientId();
   }
 
+  /** A new code, not yet stored: the caller stores it with whatever else it changes. */
   private newCode(binding: CodeBinding, now: number, lifetimeMs: number): PairingCode {
     this.forgetExpired(now);
-    const code: PairingCode = { code: this.unusedCode(PAIRING_CODE_LENGTH, this.codes), expiresAt: now + lifetimeMs, binding, used: false };
-    this.codes.set(code.code, code);
-    return code;
+    return { code: this.unusedCode(PAIRING_CODE_LENGTH, this.codes), expiresAt: now + lifetimeMs, binding, used: false };
+  }
+
+  /** Writes the next state, then makes it current: a failed write (StorageWriteError) changes nothing. */
+  private store(changed: { requests?: PairRequest[]; codes?: PairingCode[] }): void {
+    const requests = new Map(this.requests);
+    for (const request of changed.requests ?? []) requests.set(request.code, request);
+    const codes = new Map(this.codes);
+    for (const code of changed.codes ?? []) codes.set(code.code, code);
+    this.file.write({ requests: [...requests.values()], codes: [...codes.values()] });
+    this.requests = requests;
+    this.codes = codes;
   }
 
   private decidable(code: string, now: number): PairRequest {
@@ -301,9 +381,10 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
   private expireLater(request: PairRequest, now: number): void {
     const timer = setTimeout(() => {
       this.expiryTimers.delete(request.code);
-      if (request.status !== 'pending') return;
-      this.refreshed(request, Math.max(Date.now(), request.expiresAt));
-      this.emit('changed', request);
+      const current = this.requests.get(request.code);
+      if (current?.status !== 'pending') return;
+      this.refreshed(current, Math.max(Date.now(), current.expiresAt));
+      this.emit('changed', current);
     }, request.expiresAt - now);
     timer.unref();
     this.expiryTimers.set(request.code, timer);
