@@ -1,15 +1,23 @@
 // The port as a setting: PATCH /admin/settings moves the relay at once, a taken port changes nothing, and a start on a
 // taken port takes the next free one when asked to (the desktop app), all through real loopback sockets.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type Server } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRelay, type Relay } from '../../relay/relay.ts';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
+import { freePort, heldPort } from '../harness/ports.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
+
+/** A port some other program holds for the rest of the test. */
+async function takenPort(): Promise<number> {
+  const { port, release } = await heldPort();
+  cleanups.push(release);
+  return port;
+}
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
@@ -18,23 +26,6 @@ async function relayUnderTest(): Promise<TestRelay> {
   const relay = await startTestRelay();
   cleanups.push(() => relay.close());
   return relay;
-}
-
-/** A port some other program holds. */
-async function takenPort(): Promise<number> {
-  const squatter: Server = createServer();
-  await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => squatter.close(() => resolve())));
-  return (squatter.address() as { port: number }).port;
-}
-
-/** A port free right now: the system picks it, then it is let go. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 /** Whether a new TCP connection to this port is accepted. */

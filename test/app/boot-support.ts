@@ -1,11 +1,11 @@
 // What the boot tests share: a private build of the desktop app, laid out as the packaged app is (package.json,
 // assets, dist/app), and a home folder of its own for each launch.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../scripts/build.ts';
 import { LaunchedApp } from './electron-stand-in/client.ts';
+export { freePort } from '../harness/ports.ts';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -51,14 +51,6 @@ export function presetPort(home: Home, port: number): void {
 
 export function removeHome(home: Home): void {
   rmSync(home.home, { recursive: true, force: true });
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export function launch(target: string, home: Home): LaunchedApp {

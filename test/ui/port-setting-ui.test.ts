@@ -1,7 +1,6 @@
 // The port on the Access page of the settings UI, in real Chromium: the relay moves and the page follows it signed in;
 // a taken port changes nothing; a start on a taken port says which port the relay took and the GM can keep it.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
@@ -9,9 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRelay, type Relay } from '../../relay/relay.ts';
 import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
+import { freePort, heldPort } from '../harness/ports.ts';
 
 const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
 const cleanups: (() => Promise<void> | void)[] = [];
+
+async function portHeld(): Promise<number> {
+  const { port, release } = await heldPort();
+  cleanups.push(release);
+  return port;
+}
 let browser: Browser;
 
 beforeAll(async () => {
@@ -24,21 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function portHeld(): Promise<number> {
-  const squatter: Server = createServer();
-  await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => squatter.close(() => resolve())));
-  return (squatter.address() as { port: number }).port;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** A relay whose stored port is `port`, started as the desktop app starts it. */
 async function relayOn(port: number): Promise<Relay> {
