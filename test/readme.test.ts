@@ -4,16 +4,19 @@
 // What differs from a reader's computer, and nothing else:
 // - HOME is a fresh folder, so the default data directory (~/.local/share/tabletop-relay) is the test's own; its
 //   settings.json sets a free port, as a GM would under Access → Port.
-// - `127.0.0.1:3010` and `localhost:3010` in a block become that port.
+// - `127.0.0.1:3010` and `localhost:3010` in a block become that port; `localhost:8080`, where the OBS recipe serves its
+//   page, becomes the port of the test's own static server.
 // - curl is run with --fail-with-body --silent --show-error, so an error status fails the block instead of printing JSON.
 // - Variables a block sets (TOKEN, KEY) reach the blocks after it, as in one terminal.
 // Blocks marked `<!-- readme-test: skip (why) -->` are listed as skipped with their reason (test/readme-blocks.ts).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '../relay/api/index.ts';
+import { launchChromium } from '../scripts/chromium.ts';
 import { runShell, startShell, type BackgroundShell, type ShellOptions } from './harness/shell.ts';
 import { shellBlocks, type ShellBlock } from './readme-blocks.ts';
 
@@ -23,6 +26,7 @@ const BLOCK_TIMEOUT_MS = 30_000;
 
 let home: string;
 let port: number;
+let overlayPort: number;
 const running: BackgroundShell[] = [];
 
 function freePort(): Promise<number> {
@@ -42,6 +46,13 @@ function shellOptions(cwd = ROOT): ShellOptions {
   return { cwd, env };
 }
 
+function onTestPorts(text: string): string {
+  return text
+    .replaceAll('127.0.0.1:3010', `127.0.0.1:${port}`)
+    .replaceAll('localhost:3010', `localhost:${port}`)
+    .replaceAll('localhost:8080', `localhost:${overlayPort}`);
+}
+
 /** The script as the test runs it; with `state`, the reader's shell state before and the script's own saved after. */
 function prepared(script: string, state: 'keep' | 'none'): string {
   const saved = join(home, '.readme-test-state');
@@ -50,7 +61,7 @@ function prepared(script: string, state: 'keep' | 'none'): string {
     'set -a',
     ...(state === 'keep' ? [`[ -f '${saved}' ] && source '${saved}'`] : []),
     'curl() { command curl --fail-with-body --silent --show-error "$@"; }',
-    script.replaceAll('127.0.0.1:3010', `127.0.0.1:${port}`).replaceAll('localhost:3010', `localhost:${port}`),
+    onTestPorts(script),
     ...(state === 'keep' ? [`export -p > '${saved}'`] : []),
   ].join('\n');
 }
@@ -83,7 +94,7 @@ function blockName(block: ShellBlock): string {
 
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'tabletop-relay-readme-'));
-  port = await freePort();
+  [port, overlayPort] = await Promise.all([freePort(), freePort()]);
   const dataDir = join(home, '.local', 'share', 'tabletop-relay');
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ port }));
@@ -104,6 +115,48 @@ describe('README shell blocks, in order', () => {
     if (block.mode.kind === 'skip') it.skip(blockName(block), () => {});
     else it(blockName(block), () => runBlock(block), BLOCK_TIMEOUT_MS * 2);
   }
+});
+
+/** Serves one page at /rolls.html, as `python3 -m http.server` would from the recipe's folder. */
+function servePage(html: string): Promise<Server> {
+  return new Promise((resolve) => {
+    const server = createHttpServer((request, response) => {
+      if (request.url !== '/rolls.html') response.writeHead(404).end();
+      else response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+    });
+    server.listen(overlayPort, '127.0.0.1', () => resolve(server));
+  });
+}
+
+describe('the OBS recipe', () => {
+  it('its page, served from the origin the README allows, shows a roll posted to chat', async () => {
+    const page = README.match(/```html\n([\s\S]*?)\n```/)?.[1];
+    expect(page, 'README.md has the OBS page in an html block').toBeDefined();
+    const dataDir = join(home, '.local', 'share', 'tabletop-relay');
+    const token = (JSON.parse(readFileSync(join(dataDir, 'admin-token'), 'utf8')) as { token: string }).token;
+    const admin = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const made = await fetch(`http://127.0.0.1:${port}/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'OBS', scopes: ['events:subscribe'] }) });
+    const { key } = (await made.json()) as { key: string };
+    const server = await servePage(onTestPorts(page!).replace("'ttr_…'", `'${key}'`));
+    const browser = await launchChromium();
+    try {
+      const overlay = await browser.newPage();
+      const streamOpen = overlay.waitForResponse((response) => response.url().endsWith('/rolls/subscribe') && response.status() === 200, { timeout: 10_000 });
+      await overlay.goto(`http://localhost:${overlayPort}/rolls.html`);
+      await streamOpen;
+      const roller = await fetch(`http://127.0.0.1:${port}/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'roller', scopes: ['roll:execute'] }) });
+      const rolled = await fetch(`http://127.0.0.1:${port}/roll`, {
+        method: 'POST',
+        headers: { 'x-api-key': ((await roller.json()) as { key: string }).key, 'content-type': 'application/json' },
+        body: JSON.stringify({ formula: '1d20+7', createChatMessage: true }),
+      });
+      const total = ((await rolled.json()) as { data: { roll: { total: number } } }).data.roll.total;
+      await overlay.waitForFunction((text) => document.getElementById('roll')?.textContent?.includes(text), { timeout: 10_000 }, `1d20+7 = ${total}`);
+    } finally {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }, BLOCK_TIMEOUT_MS);
 });
 
 /** The route groups, as the README lists them between its api-groups markers. */
