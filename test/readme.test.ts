@@ -11,12 +11,12 @@
 // Blocks marked `<!-- readme-test: skip (why) -->` are listed as skipped with their reason (test/readme-blocks.ts).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeGroups } from '../relay/api/index.ts';
 import { launchChromium } from '../scripts/chromium.ts';
+import { freePort } from './harness/ports.ts';
 import { runShell, startShell, type BackgroundShell, type ShellOptions } from './harness/shell.ts';
 import { shellBlocks, type ShellBlock } from './readme-blocks.ts';
 
@@ -28,16 +28,6 @@ let home: string;
 let port: number;
 let overlayPort: number;
 const running: BackgroundShell[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = server.address() as { port: number };
-      server.close(() => resolve(free));
-    });
-    server.on('error', reject);
-  });
-}
 
 function shellOptions(cwd = ROOT): ShellOptions {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
@@ -109,7 +99,7 @@ describe('README shell blocks, in order', () => {
   const blocks = shellBlocks(README);
   it('has blocks to run, and the path from a fresh clone to a roll among them', () => {
     const runnable = blocks.filter((block) => block.mode.kind !== 'skip').map((block) => block.script).join('\n');
-    for (const step of ['npm run serve', 'npm run sandbox:pair', '/approve', '/admin/keys', '/roll']) expect(runnable).toContain(step);
+    for (const step of ['npm run serve', 'npm run sandbox:pair', '/approve', '/admin/keys', '-d formula=1d20']) expect(runnable).toContain(step);
   });
   for (const block of blocks) {
     if (block.mode.kind === 'skip') it.skip(blockName(block), () => {});
