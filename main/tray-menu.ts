@@ -1,3 +1,4 @@
+import { worldSocketUrl } from '../relay/http/urls.ts';
 import type { TrayStatus, TrayWorld } from './tray-status.ts';
 
 /** Things the tray menu can do; main/tray.ts maps each to its handler. */
@@ -68,7 +69,7 @@ function statusLines(status: TrayStatus): TrayMenuItem[] {
   if (relay.portFallback) {
     lines.push(
       { type: 'status', label: `Port ${relay.portFallback.wanted} was in use: listening on ${relay.port}` },
-      { type: 'status', label: `Set the module's relay URL to ${relay.url.replace(/^http/, 'ws')}/relay` },
+      { type: 'status', label: `Set the module's relay URL to ${worldSocketUrl(relay.url)}` },
     );
   }
   if (relay.paused) lines.push({ type: 'status', label: 'Paused: API calls are refused' });

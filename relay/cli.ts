@@ -4,17 +4,22 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRelay, DEFAULT_HOST, DEFAULT_PORT, type Relay } from './relay.ts';
+import { worldSocketUrl } from './http/urls.ts';
 import { startDemoWorld } from './demo.ts';
+import { openInBrowser } from './open-browser.ts';
+import { DataDirError, dataDirProblem, prepareDataDir } from './storage/data-dir.ts';
 import { RELAY_VERSION } from './version.ts';
 
 const HELP = `Tabletop Relay ${RELAY_VERSION}: a local relay between Foundry VTT worlds and your tools.
 
-Usage:
-  tabletop-relay serve [options]   Run the relay; worlds connect to ws://<host>:<port>/relay
-  tabletop-relay demo  [options]   Run the relay with the built-in sandbox world connected, and print a ready API key
-  tabletop-relay login-link [--port <number>] [--data-dir <path>]
-                                   Print a new one-time link to the settings UI of the relay running on this computer
-  tabletop-relay --help            Show this help
+Usage, in the project folder (npm runs it on the project's own Node 24):
+  npm run serve -- [options]       Run the relay; worlds connect to ws://<host>:<port>/relay
+  npm run demo -- [options]        Run the relay with the built-in sandbox world connected, and print a ready API key
+  npm run settings -- [--port <number>] [--data-dir <path>]
+                                   Open the settings UI of the relay running on this computer: prints a new one-time
+                                   sign-in link and opens it in the default browser (login-link is the same command)
+  npm run serve -- --help          Show this help
+'npx tabletop-relay <command> [options]' runs the same commands.
 
 Options:
   --port <number>      Port to listen on for this run (default: the port setting, ${DEFAULT_PORT} until changed
@@ -28,7 +33,7 @@ Options:
 `;
 
 interface CliOptions {
-  command: 'serve' | 'demo' | 'login-link';
+  command: 'serve' | 'demo' | 'settings';
   port: number | undefined;
   host: string | undefined;
   lan: boolean;
@@ -36,9 +41,18 @@ interface CliOptions {
   seed: number;
 }
 
+const HELP_HINT = "Run 'npm run serve -- --help' in the project folder for the commands and options.";
+
+/** A wrong command line: the message and where the options are explained, exit code 2. */
 function fail(message: string): never {
-  process.stderr.write(`${message}\n\nRun 'tabletop-relay --help' for the options.\n`);
+  process.stderr.write(`${message}\n\n${HELP_HINT}\n`);
   process.exit(2);
+}
+
+/** Something the GM can fix outside the command line: one line that says what to do, no stack trace, exit code 1. */
+function stop(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
 }
 
 function wholeNumberOption(value: string | undefined, name: string, fallback: number, max: number): number {
@@ -69,10 +83,10 @@ function readOptions(argv: string[]): CliOptions | 'help' {
   const { values, positionals } = parsed;
   const command = positionals[0];
   if (values.help || command === undefined || command === 'help') return 'help';
-  if (command !== 'serve' && command !== 'demo' && command !== 'login-link') fail(`Unknown command '${command}'`);
+  if (command !== 'serve' && command !== 'demo' && command !== 'settings' && command !== 'login-link') fail(`Unknown command '${command}'`);
   if (values.lan && values.host) fail('Give either --lan or --host, not both');
   return {
-    command,
+    command: command === 'login-link' ? 'settings' : command,
     port: values.port === undefined ? undefined : wholeNumberOption(values.port, 'port', DEFAULT_PORT, 65535),
     host: values.host,
     lan: values.lan === true,
@@ -95,13 +109,15 @@ function readJsonIn(dataDir: string, name: string): Record<string, unknown> | un
 }
 
 /**
- * Asks the running relay for a new sign-in link with the admin token from its data directory. The token goes to
- * 127.0.0.1 only, as with any admin script.
+ * Asks the running relay for a new sign-in link with the admin token from its data directory, prints it and opens it in
+ * the default browser. The token goes to 127.0.0.1 only, as with any admin script.
  */
-async function printLoginLink(options: CliOptions): Promise<void> {
+async function openSettings(options: CliOptions): Promise<void> {
   const dataDir = options.dataDir ?? defaultDataDir();
   const token = readJsonIn(dataDir, 'admin-token')?.token;
-  if (typeof token !== 'string') fail(`No admin token in ${dataDir}: give the relay's data directory with --data-dir.`);
+  if (typeof token !== 'string') {
+    stop(`No admin token in ${dataDir}: start the relay with 'npm run serve', or give its data directory with --data-dir.`);
+  }
   const storedPort = readJsonIn(dataDir, 'settings.json')?.port;
   const base = `http://${DEFAULT_HOST}:${options.port ?? (typeof storedPort === 'number' ? storedPort : DEFAULT_PORT)}`;
   let answer: Response;
@@ -112,21 +128,29 @@ async function printLoginLink(options: CliOptions): Promise<void> {
       body: '{}',
     });
   } catch {
-    fail(`No Tabletop Relay answers at ${base}: start it with 'tabletop-relay serve', or give the port it listens on with --port.`);
+    stop(`No Tabletop Relay answers at ${base}: start it with 'npm run serve', or give the port it listens on with --port.`);
   }
   const body = (await answer.json().catch(() => ({}))) as { url?: string; error?: string };
-  if (!answer.ok || !body.url) fail(`The relay at ${base} gave no link: ${body.error ?? `HTTP ${answer.status}`}`);
+  if (!answer.ok || !body.url) stop(`The relay at ${base} gave no link: ${body.error ?? `HTTP ${answer.status}`}`);
   process.stdout.write(`Settings (one-time link, valid for two minutes): ${body.url}\n`);
+  if (await openInBrowser(body.url)) process.stdout.write('Opening it in your default browser.\n');
 }
 
+/** Starts the relay, or stops with one line that says what to do when the data directory or the address cannot be used. */
 async function startRelay(options: CliOptions, dataDir: string): Promise<Relay> {
-  const relay = createRelay({ dataDir, port: options.port, host: options.host, settings: options.lan ? { lanAccess: true } : {} });
+  let relay: Relay;
+  try {
+    prepareDataDir(dataDir);
+    relay = createRelay({ dataDir, port: options.port, host: options.host, settings: options.lan ? { lanAccess: true } : {} });
+  } catch (error) {
+    stop(error instanceof DataDirError ? error.message : dataDirProblem(dataDir, error));
+  }
   try {
     await relay.start();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') fail(`Port ${relay.port} is already in use: is Tabletop Relay already running? Pick another with --port.`);
-    if (code === 'EADDRNOTAVAIL') fail(`This computer has no address ${options.host ?? DEFAULT_HOST}; use --host 127.0.0.1 or --lan.`);
+    if (code === 'EADDRINUSE') stop(`Port ${relay.port} is already in use: is Tabletop Relay already running? Pick another with --port.`);
+    if (code === 'EADDRNOTAVAIL') stop(`This computer has no address ${options.host ?? DEFAULT_HOST}; use --host 127.0.0.1 or --lan.`);
     throw error;
   }
   return relay;
@@ -150,19 +174,20 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
-  if (options.command === 'login-link') {
-    await printLoginLink(options);
+  if (options.command === 'settings') {
+    await openSettings(options);
     return;
   }
   const temporary = options.command === 'demo' && !options.dataDir;
   const dataDir = options.dataDir ?? (temporary ? mkdtempSync(join(tmpdir(), 'tabletop-relay-demo-')) : defaultDataDir());
+  // On every way out, a failed start included; 'exit' handlers run on process.exit and on an uncaught error alike.
+  if (temporary) process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   const relay = await startRelay(options, dataDir);
-  const wsUrl = `${relay.url.replace(/^http/, 'ws')}/relay`;
+  const wsUrl = worldSocketUrl(relay.url);
   let stopDemo = async () => {};
   stopOnSignal(async () => {
     await stopDemo();
     await relay.stop();
-    if (temporary) rmSync(dataDir, { recursive: true, force: true });
   });
   if (options.command === 'demo') {
     const demo = await startDemoWorld(relay, options.seed);

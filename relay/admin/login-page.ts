@@ -8,8 +8,8 @@ export function adminLoginUrl(services: RelayServices): string {
 }
 
 export const HOW_TO_GET_A_LOGIN_LINK =
-  'Get a new one: in the desktop app, choose Open settings… in the Tabletop Relay tray menu; with tabletop-relay serve, '
-  + 'run tabletop-relay login-link on this computer. Each link works once, within two minutes.';
+  'Get a new one: in the desktop app, choose Open settings… in the Tabletop Relay tray menu; with npm run serve, '
+  + 'run npm run settings in the project folder on this computer. Each link works once, within two minutes.';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -18,7 +18,7 @@ function escapeHtml(text: string): string {
 const HOW_TO_GET_A_LOGIN_LINK_HTML = `<p>Get a new one:</p>
 <ul>
 <li>in the desktop app, choose <strong>Open settings…</strong> in the Tabletop Relay tray menu;</li>
-<li>with <code>tabletop-relay serve</code>, run <code>tabletop-relay login-link</code> on this computer.</li>
+<li>with <code>npm run serve</code>, run <code>npm run settings</code> in the project folder on this computer.</li>
 </ul>
 <p class="muted">Each link works once, within two minutes.</p>`;
 

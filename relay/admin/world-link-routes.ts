@@ -2,17 +2,14 @@ import { z } from 'zod';
 import { text } from '../api/parameters.ts';
 import { localRoute, type Route } from '../api/route.ts';
 import { WORLD_LINK_SCOPE } from '../auth/world-link.ts';
+import { worldSocketUrl } from '../http/urls.ts';
 import type { RelayServices } from '../services.ts';
-
-function socketUrlOf(baseUrl: string): string {
-  return `${baseUrl.replace(/^http/, 'ws')}/relay`;
-}
 
 /** What the GM types into the 2.x module: its settings are world settings, set under Configure Settings. */
 function moduleSettings(services: RelayServices, key: string) {
   return {
-    settings: { 'foundry-rest-api.wsRelayUrl': socketUrlOf(services.network.url()), 'foundry-rest-api.apiKey': key },
-    lanRelayUrls: services.network.lanUrls().map(socketUrlOf),
+    settings: { 'foundry-rest-api.wsRelayUrl': worldSocketUrl(services.network.url()), 'foundry-rest-api.apiKey': key },
+    lanRelayUrls: services.network.lanUrls().map(worldSocketUrl),
     steps:
       'In Foundry, as the GM: Game Settings → Configure Settings → Foundry REST API. Set the WebSocket relay URL and the ' +
       'API key to the values in settings (from another computer, use one of lanRelayUrls instead), save, and reload the world.',

@@ -3,6 +3,7 @@ import { flag, text } from './parameters.ts';
 import { localRoute, type Route } from './route.ts';
 import { HttpError } from '../http/errors.ts';
 import { originOf } from '../http/request-gate.ts';
+import { worldSocketUrl } from '../http/urls.ts';
 import { RetryLater, sourceAddress } from '../auth/pairing-limits.ts';
 import type { Request, Response } from 'express';
 
@@ -94,7 +95,7 @@ export const pairingRoutes: Route[] = [
       const pageOrigin = originOf(request.get('origin')) ?? originOf(parameters.serverOrigin);
       const exchange = { ...parameters, userAgent: request.get('user-agent'), origin: pageOrigin };
       const { token, clientId } = limited(response, () => services.pairing.exchange(exchange, sourceOf(request)));
-      const relayUrl = `${origin(request).replace(/^http/, 'ws')}/relay`;
+      const relayUrl = worldSocketUrl(origin(request));
       return { body: { token, clientId, relayUrl } };
     },
   }),

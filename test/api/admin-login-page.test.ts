@@ -1,5 +1,5 @@
 // Sign-in links: a used or expired one opened in a browser shows a page that says how to get a new one (real Chromium),
-// scripts still get JSON, and a running relay gives a new link to the admin (POST /admin/login-links, tabletop-relay login-link).
+// scripts still get JSON, and a running relay gives a new link to the admin (POST /admin/login-links, npm run settings).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdirSync } from 'node:fs';
@@ -44,7 +44,7 @@ describe('GET /admin/login with a used or expired link', () => {
     const text = await page.$eval('main', (main) => main.textContent!);
     expect(text).toContain('This sign-in link was already used or has expired.');
     expect(text).toContain('choose Open settings… in the Tabletop Relay tray menu');
-    expect(text).toContain('with tabletop-relay serve, run tabletop-relay login-link on this computer');
+    expect(text).toContain('with npm run serve, run npm run settings in the project folder on this computer');
     // The stylesheet loaded under the admin pages' CSP: the card has the settings UI's border radius.
     expect(await page.$eval('.card', (card) => getComputedStyle(card).borderTopLeftRadius)).not.toBe('0px');
     mkdirSync(SCREENSHOTS, { recursive: true });
@@ -74,16 +74,16 @@ describe('a new link from a running relay', () => {
     expect((await fetch(answer.body.url, { redirect: 'manual' })).status).toBe(401);
   });
 
-  it('tabletop-relay login-link prints one, with the admin token from the data directory', async () => {
+  it('tabletop-relay settings prints one, with the admin token from the data directory', async () => {
     // Not spawnSync: the relay answering the CLI runs in this process.
-    const result = await run(process.execPath, [CLI, 'login-link', '--data-dir', relay.dataDir, '--port', String(relay.relay.port)]);
+    const result = await run(process.execPath, [CLI, 'settings', '--data-dir', relay.dataDir, '--port', String(relay.relay.port)], { env: { ...process.env, CI: 'true' } });
     const link = /(http:\/\/127\.0\.0\.1:\d+\/admin\/login\?code=[0-9a-f]+)/.exec(result.stdout)![1]!;
     expect((await fetch(link, { redirect: 'manual' })).status).toBe(303);
   });
 
-  it('tabletop-relay login-link says what to do when no relay answers', async () => {
+  it('tabletop-relay settings (or login-link) says what to do when no relay answers', async () => {
     const failure = await run(process.execPath, [CLI, 'login-link', '--data-dir', relay.dataDir, '--port', '1']).catch((error: { code: number; stderr: string }) => error);
-    expect(failure).toMatchObject({ code: 2 });
-    expect((failure as { stderr: string }).stderr).toContain("No Tabletop Relay answers at http://127.0.0.1:1: start it with 'tabletop-relay serve'");
+    expect(failure).toMatchObject({ code: 1 });
+    expect((failure as { stderr: string }).stderr).toBe("No Tabletop Relay answers at http://127.0.0.1:1: start it with 'npm run serve', or give the port it listens on with --port.\n");
   });
 });

@@ -70,7 +70,7 @@ describe('settings UI', () => {
   it('shows the first-run guide with the relay URL until a world connects', async () => {
     await waitForText('Connect your world');
     const shown = await text();
-    expect(shown).toContain(relay.wsUrl);
+    expect(shown).toContain(`${relay.wsUrl}/relay`);
     expect(shown).toContain('Waiting for your world');
     await screenshot('status-first-run');
   });

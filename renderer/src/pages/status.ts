@@ -5,7 +5,7 @@ import { countdown, durationSince, plural, roleName, systemLine } from '../forma
 import { pairedWorldsSection } from './paired-worlds.ts';
 
 function relaySocketUrl(status: RelayStatus): string {
-  return `${status.url.replace(/^http/, 'ws')}`;
+  return `${status.url.replace(/^http/, 'ws')}/relay`;
 }
 
 function pairRequestCard(request: PairRequest): HTMLElement {
