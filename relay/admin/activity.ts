@@ -40,7 +40,8 @@ export function answeredCall(caller: CallerName, method: string, path: string, s
  */
 export function refusedCall(caller: CallerName, method: string, path: string, error: unknown, started: number): ActivityRecord {
   const { status, body } = answerFor(error) ?? UNEXPECTED_ANSWER;
-  const reason = typeof body.error === 'string' ? body.error : `Refused with ${status}`;
+  const said = [body.error, body.message].filter((text) => typeof text === 'string');
+  const reason = said.length > 0 ? said.join(': ') : `Refused with ${status}`;
   return { ...answeredCall(caller, method, withoutKeys(path), status, started), reason: shortened(withoutKeys(reason)) };
 }
 

@@ -115,6 +115,27 @@ describe('item 04: no body is read before the caller is let in, and each route h
     expect((await publicAnswer.json()).error).toBe('Request body too large: the limit is 64 KiB for POST /auth/pair-request, counted after decompression');
   });
 
+  it('holds the same for form bodies: none read before the key, 1 MiB after inflating, 64 KiB on a public route', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    expect(await answerBeforeTheBody('/roll', form)).toBe(401);
+    const formBomb = zlib.gzipSync(Buffer.from(`formula=1d20&flavor=${'x'.repeat(64 * MiB)}`));
+    const unkeyed = await post('/roll', formBomb, { ...form, 'content-encoding': 'gzip' });
+    expect(unkeyed.status).toBe(401);
+    expect(inflatedBytes).toBe(0);
+
+    const key = await harness.keyWith(['roll:execute']);
+    const answer = await post('/roll', formBomb, { ...form, 'x-api-key': key, 'content-encoding': 'gzip' });
+    expect(answer.status).toBe(413);
+    expect((await answer.json()).error).toBe('Request body too large: the limit is 1 MiB for POST /roll, counted after decompression');
+    expect(inflatedBytes).toBeLessThan(2 * (MiB + 64 * 1024));
+    const plain = await post('/roll', Buffer.from(`formula=1d20&flavor=${'x'.repeat(2 * MiB)}`), { ...form, 'x-api-key': key });
+    expect(plain.status).toBe(413);
+
+    const pairRequest = await post('/auth/pair-request', Buffer.from(`worldId=w&worldTitle=${'x'.repeat(100 * 1024)}`), form);
+    expect(pairRequest.status).toBe(413);
+    expect((await pairRequest.json()).error).toBe('Request body too large: the limit is 64 KiB for POST /auth/pair-request, counted after decompression');
+  }, 30_000);
+
   it('still takes a 20 MB upload with a valid key', async () => {
     const key = await harness.keyWith(['file:write']);
     const bytes = Buffer.alloc(20 * 1000 * 1000, 7);
