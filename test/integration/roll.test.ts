@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../harness/http.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;
@@ -106,6 +107,14 @@ describe('Roll', () => {
     expect(rolls.body.data.filter((roll: { id: string }) => roll.id === messageId)).toHaveLength(1);
     expect(rolls.body.data[0]).toEqual(last.body.data);
     stream.close();
+  });
+
+  it('/openapi.json and /docs say that only a roll posted to chat reaches /rolls/subscribe', async () => {
+    const openapi = (await call(harness.baseUrl, 'GET', '/openapi.json')).body;
+    const roll = openapi.paths['/roll'].post;
+    expect(roll.summary).toContain('Only a roll posted to chat (createChatMessage: true) reaches /rolls/subscribe');
+    expect(roll.requestBody.content['application/json'].schema.properties.createChatMessage.description).toContain('no roll event reaches /rolls/subscribe');
+    expect((await call(harness.baseUrl, 'GET', '/docs')).text).toContain('Only a roll posted to chat (createChatMessage: true) reaches /rolls/subscribe');
   });
 
   it('a roll not posted to chat reaches no stream, and keeps its own id in /lastroll', async () => {
