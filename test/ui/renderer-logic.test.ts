@@ -27,6 +27,11 @@ describe('LiveState', () => {
     expect(state.apply(event('status', { url: 'http://127.0.0.1:3010', paused: true }))).toMatchObject({ paused: true, pairRequests: [request('A')] });
   });
 
+  it('takes the counters into the status it has, leaving the rest as it was', () => {
+    const state = new LiveState(initial);
+    expect(state.apply(event('counters', { callsLastMinute: 7, eventStreams: 2 }))).toMatchObject({ url: 'http://127.0.0.1:3010', callsLastMinute: 7, eventStreams: 2, pairRequests: [request('A')] });
+  });
+
   it('adds a request that appears, drops one that is decided or expired, and replaces the list when the feed reopens', () => {
     const state = new LiveState(initial);
     expect(state.apply(event('pair-request', request('B')))?.pairRequests.map((r) => r.code)).toEqual(['A', 'B']);
