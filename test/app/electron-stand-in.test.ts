@@ -184,6 +184,10 @@ describe('an offscreen window, as main/capture drives it', () => {
   it('gives each in-memory partition a session of its own, shared by windows of the same partition', () => {
     expect(outcomes.get('otherPartition')).toEqual({ resolved: null });
     expect(outcomes.get('samePartition')).toEqual({ resolved: 'set' });
+  });
+
+  it('says render-process-gone when the renderer crashes, which main/capture takes as the page dying', () => {
+    expect(outcomes.get('renderProcessGone')).toBe('crashed');
     expect(outcomes.get('done')).toBe(0);
   });
 });
