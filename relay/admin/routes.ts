@@ -151,7 +151,7 @@ export const adminRoutes: Route[] = [
     method: 'POST',
     path: '/admin/login-links',
     from: 'body',
-    summary: 'A new one-time link that opens the settings UI in a browser on this computer (what tabletop-relay login-link prints)',
+    summary: 'A new one-time link that opens the settings UI in a browser on this computer (what npm run settings prints and opens)',
     access: admin,
     parameters: none,
     handle: ({ services }) => ({ status: 201, body: { url: adminLoginUrl(services) } }),

@@ -54,7 +54,7 @@ function signedOut(): void {
       h('img', { src: 'logo.svg', alt: '', width: 56, height: 56 }),
       h('h1', {}, 'Open the settings again'),
       h('p', { class: 'muted' }, 'This page is no longer signed in to the relay (it restarted, or the link was used before).'),
-      h('p', { class: 'muted' }, 'Use ', h('strong', {}, 'Open settings'), ' in the tray menu, or run ', h('code', {}, 'tabletop-relay serve'), ' and open the link it prints.'))));
+      h('p', { class: 'muted' }, 'Use ', h('strong', {}, 'Open settings'), ' in the tray menu, or run ', h('code', {}, 'npm run settings'), ' in the project folder.'))));
 }
 
 function start(): void {
