@@ -14,8 +14,8 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeGroups } from '../relay/api/index.ts';
 import { launchChromium } from '../scripts/chromium.ts';
+import { groupsTable, GROUPS_SECTION } from '../scripts/readme-groups.ts';
 import { freePort } from './harness/ports.ts';
 import { runShell, startShell, type BackgroundShell, type ShellOptions } from './harness/shell.ts';
 import { shellBlocks, type ShellBlock } from './readme-blocks.ts';
@@ -149,23 +149,11 @@ describe('the OBS recipe', () => {
   }, BLOCK_TIMEOUT_MS);
 });
 
-/** The route groups, as the README lists them between its api-groups markers. */
-function groupsTable(): string {
-  const operations = routeGroups.reduce((count, group) => count + group.routes.length, 0);
-  return [
-    `${routeGroups.length} groups, ${operations} operations:`,
-    '',
-    '| Group | Operations |',
-    '|---|---|',
-    ...routeGroups.map((group) => `| ${group.name} | ${group.routes.map((route) => `\`${route.method} ${route.path}\``).join(', ')} |`),
-  ].join('\n');
-}
-
 describe('README API groups', () => {
   it('lists every group and operation the relay serves, from the route tables', () => {
-    const listed = README.match(/<!-- api-groups:start -->\n([\s\S]*?)\n<!-- api-groups:end -->/)?.[1];
+    const listed = README.match(GROUPS_SECTION)?.[2];
     expect(listed, 'README.md needs the api-groups markers around the list of groups').toBeDefined();
-    expect(listed, 'Paste this between the api-groups markers of README.md').toBe(groupsTable());
+    expect(listed, 'The route tables changed: run npm run readme:groups').toBe(groupsTable());
   });
 });
 
