@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRelay, DEFAULT_HOST, DEFAULT_PORT, type Relay } from './relay.ts';
 import { worldSocketUrl } from './http/urls.ts';
-import { startDemoWorld } from './demo.ts';
 import { openInBrowser } from './open-browser.ts';
 import { DataDirError, dataDirProblem, prepareDataDir } from './storage/data-dir.ts';
 import { RELAY_VERSION } from './version.ts';
@@ -190,6 +189,8 @@ async function main(): Promise<void> {
     await relay.stop();
   });
   if (options.command === 'demo') {
+    // The sandbox world is loaded only for the demo: every other command starts faster without it.
+    const { startDemoWorld } = await import('./demo.ts');
     const demo = await startDemoWorld(relay, options.seed);
     stopDemo = demo.stop;
     process.stdout.write(

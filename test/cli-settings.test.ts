@@ -1,7 +1,7 @@
 // `tabletop-relay settings` (npm run settings): a new one-time link from the running relay, opened in the default
 // browser where one can be seen, printed only under CI or without a display, and never a failure because of the browser.
 // The browser opener is a stand-in `xdg-open` first on the PATH that records the URL it was given.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,5 +65,30 @@ describe('tabletop-relay settings', () => {
   it('login-link is the same command', async () => {
     const result = await settings({ CI: 'true' }, 'login-link');
     expect((await fetch(LINK.exec(result.stdout)![1]!, { redirect: 'manual' })).status).toBe(303);
+  });
+});
+
+describe('serve, then settings', () => {
+  it('serve prints a sign-in link at start, and settings gives a new one from that running relay', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-serve-'));
+    const serve = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let output = '';
+      serve.stdout.on('data', (chunk) => (output += chunk));
+      await expect.poll(() => output, { timeout: 15_000 }).toContain('Press Ctrl+C');
+      const port = /running at http:\/\/127\.0\.0\.1:(\d+)/.exec(output)![1]!;
+      expect(output).toContain(`Worlds connect to ws://127.0.0.1:${port}/relay`);
+      const atStart = /Settings \(one-time link\): (\S+)/.exec(output)![1]!;
+      expect((await fetch(atStart, { redirect: 'manual' })).status).toBe(303);
+      const fresh = await run(process.execPath, [CLI, 'settings', '--data-dir', dataDir, '--port', port], { env: { ...process.env, CI: 'true' } });
+      const link = LINK.exec(fresh.stdout)![1]!;
+      expect(link).not.toBe(atStart);
+      expect((await fetch(link, { redirect: 'manual' })).status).toBe(303);
+    } finally {
+      const exited = new Promise((resolve) => serve.once('exit', resolve));
+      serve.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
