@@ -3,13 +3,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionTokens } from '../../relay/auth/connection-tokens.ts';
 import { KnownWorlds } from '../../relay/auth/known-worlds.ts';
 import { Pairing } from '../../relay/auth/pairing.ts';
 import { connectSandbox, createSandboxWorld, exchangePairingCode } from '../../sandbox/index.ts';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
+import { mountTinyDisk } from '../security/tiny-disk.ts';
 
 let harness: TestRelay | undefined;
 afterEach(async () => {
@@ -62,6 +63,27 @@ describe('pairing across a restart', () => {
     expect((await call(harness.baseUrl, 'GET', `/auth/pair-request/${created.body.code}/status`)).body).toEqual({ status: 'denied' });
     // Three requests from this address already wait: the per-address cap holds across the restart.
     expect((await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'd' } })).status).toBe(429);
+  });
+  it('nothing changes unless it was stored: on a read-only disk a pair request and an approval are refused', async (context) => {
+    const disk = mountTinyDisk(512);
+    if ('reason' in disk) return context.skip(disk.reason);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      harness = await startTestRelay({ dataDir: disk.dir });
+      const waiting = await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'w-waiting' } });
+      disk.readOnly();
+      expect((await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'w-refused' } })).status).toBe(500);
+      expect((await harness.admin('POST', `/admin/pair-requests/${waiting.body.code}/approve`)).status).toBe(500);
+      expect((await pending(harness)).map((request) => request.world.worldId)).toEqual(['w-waiting']);
+      disk.writable();
+      await harness.restart();
+      expect((await pending(harness)).map((request) => request.world.worldId)).toEqual(['w-waiting']);
+    } finally {
+      await harness?.close();
+      harness = undefined;
+      disk.unmount();
+      logged.mockRestore();
+    }
   });
 });
 
