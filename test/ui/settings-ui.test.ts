@@ -291,6 +291,32 @@ describe('settings UI', () => {
     await screenshot('activity');
   });
 
+  it('lists refused calls on the Activity page with their reason and who made them, never the key, at 800×600', async () => {
+    const unknownKey = 'ttr_NoSuchKeyWasEverIssued0123456789abcdef';
+    const reader = await relay.createKey({ scopes: ['roll:read'], name: 'Stream Deck roll' });
+    const roller = await relay.createKey({ scopes: ['roll:execute'], name: 'Roll button' });
+    await call(relay.baseUrl, 'POST', '/roll', { body: { formula: '1d20' } });
+    await relay.api(unknownKey, 'POST', '/roll', { body: { formula: '1d20' } });
+    await relay.api(reader, 'POST', '/roll', { body: { formula: '1d20' } });
+    await relay.api(roller, 'POST', '/roll', { body: 'flavor=Attack', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    await page.setViewport({ width: 800, height: 600 });
+    await openPage('activity');
+    await waitForText("'formula' is required");
+    const refused = await page.$$eval('tr.activity-refused', (rows) => rows.slice(0, 4).map((row) => [...row.querySelectorAll('td')].map((cell) => (cell as HTMLElement).innerText.replace(/\s+/g, ' ').trim())));
+    // Newest first: time, key, endpoint and reason, status, duration.
+    expect(refused.map(([, key, call, status]) => [key, call, status])).toEqual([
+      ['Roll button', "POST /roll 'formula' is required", '400'],
+      ['Stream Deck roll', 'POST /roll API key lacks required scope: roll:execute', '403'],
+      ['Unknown key', 'POST /roll Invalid API key', '401'],
+      ['No key', 'POST /roll API key is required: send it in the x-api-key header', '401'],
+    ]);
+    const content = await page.content();
+    for (const key of [unknownKey, reader, roller]) expect(content).not.toContain(key.slice(4, 12));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+    await screenshot('activity-refused');
+    await page.setViewport({ width: 1024, height: 768 });
+  });
+
   it('turns LAN access on and off: the relay then answers, then refuses, on another address of this machine', async () => {
     await openPage('access');
     await page.waitForSelector('#lan-access');
