@@ -151,6 +151,7 @@ export function createRelay(options: RelayOptions): Relay {
     port,
     portFallback: () => portFallback,
     moveTo: (newPort: number, commit: () => void) => oneMoveAtATime(() => moveListener(newPort, commit)),
+    settled: () => moving,
     paused: () => paused,
     setPaused: (on: boolean) => {
       paused = on;

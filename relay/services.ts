@@ -28,6 +28,8 @@ export interface RelayNetwork {
    * moves back: either the relay listens on the new port and it is stored, or nothing changed.
    */
   moveTo(port: number, commit: () => void): Promise<void>;
+  /** Resolves once the listener has moved to where the settings say (LAN access on or off), so an answer never races it. */
+  settled(): Promise<void>;
   paused(): boolean;
   setPaused(on: boolean): void;
 }

@@ -78,7 +78,11 @@ export const adminRoutes: Route[] = [
     }),
     handle: async ({ parameters, services }) => {
       const changes = withoutUndefined(parameters);
-      if (changes.port === undefined) return { body: services.settings.update(changes) };
+      if (changes.port === undefined) {
+        const stored = services.settings.update(changes);
+        await services.network.settled();
+        return { body: stored };
+      }
       let stored = services.settings.get();
       await services.network.moveTo(changes.port, () => {
         stored = services.settings.update(changes);

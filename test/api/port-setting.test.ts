@@ -1,10 +1,10 @@
 // The port as a setting: PATCH /admin/settings moves the relay at once, a taken port changes nothing, and a start on a
 // taken port takes the next free one when asked to (the desktop app), all through real loopback sockets.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRelay, type Relay } from '../../relay/relay.ts';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
@@ -19,6 +19,7 @@ async function takenPort(): Promise<number> {
   return port;
 }
 afterEach(async () => {
+  vi.restoreAllMocks();
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
@@ -112,6 +113,22 @@ describe('PATCH /admin/settings port', () => {
     expect(new TextDecoder().decode(next.value)).toContain('event: status');
     await reader.cancel();
     expect((await relay.api(key, 'GET', '/clients')).status).toBe(200);
+  });
+});
+
+describe('PATCH /admin/settings lanAccess', () => {
+  it('answers only once the relay listens on its new address, so the next call never finds it closed', async () => {
+    const relay = await relayUnderTest();
+    // A loaded machine can leave a moment between closing the old listener and listening anew; this makes it 200 ms.
+    const listen = Server.prototype.listen;
+    vi.spyOn(Server.prototype, 'listen').mockImplementation(function (this: Server, ...args: unknown[]) {
+      setTimeout(() => listen.apply(this, args as Parameters<typeof listen>), 200);
+      return this;
+    });
+    for (const lanAccess of [true, false]) {
+      expect((await relay.admin('PATCH', '/admin/settings', { lanAccess })).status).toBe(200);
+      expect(await accepts(relay.relay.port)).toBe(true);
+    }
   });
 });
 
