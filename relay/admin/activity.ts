@@ -22,7 +22,7 @@ export function callerNamed(key: { name: string } | undefined, presented: unknow
   return { keyName: null, keyProblem: typeof presented === 'string' && presented !== '' ? 'unknown' : 'missing' };
 }
 
-/** A call that was answered as it asked; `started` is `performance.now()` when it came in. */
+/** A call the relay answered; `started` is `performance.now()` when it came in. */
 export function answeredCall(caller: CallerName, method: string, path: string, status: number, started: number): ActivityRecord {
   return {
     at: Date.now(),
@@ -40,8 +40,8 @@ export function answeredCall(caller: CallerName, method: string, path: string, s
  */
 export function refusedCall(caller: CallerName, method: string, path: string, error: unknown, started: number): ActivityRecord {
   const { status, body } = answerFor(error) ?? UNEXPECTED_ANSWER;
-  const said = [body.error, body.message].filter((text) => typeof text === 'string');
-  const reason = said.length > 0 ? said.join(': ') : `Refused with ${status}`;
+  // Some errors say what to do in `message` beside the `error` itself ("Invalid client ID": "No world is connected…").
+  const reason = [body.error, body.message].filter((text) => typeof text === 'string').join(': ');
   return { ...answeredCall(caller, method, withoutKeys(path), status, started), reason: shortened(withoutKeys(reason)) };
 }
 
