@@ -15,6 +15,7 @@ const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
 
 let appFolder: string;
 beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
   appFolder = await buildPrivateApp();
 }, 60_000);
 afterAll(() => rmSync(appFolder, { recursive: true, force: true }));
@@ -143,6 +144,8 @@ describe('the desktop app, started as Electron starts it', () => {
 
     // The settings window's switch goes through the preload's bridge to the same place.
     const [window] = (await app.state()).windows;
+    await app.call('evaluate', window!.id, `location.hash = '#access'`);
+    await waitForPageText(app, window!.id, 'This computer');
     await app.call('evaluate', window!.id, `document.getElementById('start-at-login').click()`);
     await app.waitFor('the checked Start at login item', (state) => theTray(state)?.menu.some((item) => item.label === 'Start at login' && item.checked));
     expect(existsSync(entry)).toBe(true);

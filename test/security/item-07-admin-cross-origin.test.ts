@@ -13,6 +13,7 @@ import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { createLanPeer, type LanPeer } from '../ui/lan-peer.ts';
 import { serveOtherOriginPage, type OtherOriginPage } from './other-origin-page.ts';
+import { openSettings } from '../ui/browser-page.ts';
 
 const TWELVE_HOURS_MS = 12 * 60 * 60_000;
 
@@ -25,9 +26,7 @@ let lanPeer: LanPeer | undefined;
 beforeAll(async () => {
   await buildRenderer();
   [relay, browser, other, lanPeer] = await Promise.all([startTestRelay(), launchChromium(), serveOtherOriginPage(), createLanPeer()]);
-  settingsPage = await browser.newPage();
-  await settingsPage.goto(relay.relay.createAdminLoginUrl());
-  await settingsPage.waitForSelector('.sidebar');
+  settingsPage = await openSettings(browser, relay.relay.createAdminLoginUrl());
 }, 30_000);
 
 afterAll(async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
+import { openPage } from './browser-page.ts';
 
 const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
 /** Longer than the page's 2 s between looks, so a state it should reach on its own has had time to show. */
@@ -32,11 +33,7 @@ async function askToPair(base: string, worldId: string, worldTitle: string): Pro
 }
 
 async function openPairPage(url: string): Promise<Page> {
-  const page = await browser.newPage();
-  await page.setViewport({ width: 800, height: 600 });
-  await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
-  await page.goto(url);
-  return page;
+  return openPage(browser, url, { width: 800, height: 600 });
 }
 
 /** Waits until the page shows this state, and only it. */

@@ -9,6 +9,7 @@ import { createRelay, type Relay } from '../../relay/relay.ts';
 import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { freePort, heldPort } from '../harness/ports.ts';
+import { openPage } from './browser-page.ts';
 
 const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -45,10 +46,7 @@ async function relayOn(port: number): Promise<Relay> {
 }
 
 async function accessPage(relay: Relay): Promise<Page> {
-  const page = await browser.newPage();
-  await page.setViewport({ width: 1024, height: 900 });
-  await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
-  await page.goto(relay.createAdminLoginUrl());
+  const page = await openPage(browser, relay.createAdminLoginUrl(), { width: 1024, height: 900 });
   await page.click('a[data-page="access"]');
   await page.waitForSelector('#relay-port');
   await page.waitForFunction((port) => (document.querySelector('#relay-port') as HTMLInputElement).value === String(port), {}, relay.port);

@@ -9,6 +9,7 @@ import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { connectSandbox, createSandboxWorld, pairSandbox, type SandboxLink } from '../../sandbox/index.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
+import { openSettings } from './browser-page.ts';
 
 const RENDERED = join(import.meta.dirname, 'screenshots');
 const COMMITTED = join(import.meta.dirname, '..', '..', 'docs', 'images');
@@ -49,11 +50,7 @@ beforeAll(async () => {
   mkdirSync(COMMITTED, { recursive: true });
   await buildRenderer();
   [relay, browser] = await Promise.all([startTestRelay(), launchChromium()]);
-  page = await browser.newPage();
-  await page.setViewport({ width: WIDTH, height: HEIGHT });
-  await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
-  await page.goto(relay.relay.createAdminLoginUrl());
-  await page.waitForSelector('.sidebar');
+  page = await openSettings(browser, relay.relay.createAdminLoginUrl(), { width: WIDTH, height: HEIGHT });
 }, 30_000);
 
 afterAll(async () => {

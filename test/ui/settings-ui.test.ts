@@ -11,6 +11,7 @@ import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { startRelayWithWorld } from '../harness/world.ts';
 import { createLanPeer, type LanPeer } from './lan-peer.ts';
+import { openSettings } from './browser-page.ts';
 
 const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
 
@@ -45,11 +46,7 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await buildRenderer();
   [relay, browser, lanPeer] = await Promise.all([startTestRelay(), launchChromium(), createLanPeer()]);
-  page = await browser.newPage();
-  await page.setViewport({ width: 1024, height: 768 });
-  await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
-  await page.goto(relay.relay.createAdminLoginUrl());
-  await page.waitForSelector('.sidebar');
+  page = await openSettings(browser, relay.relay.createAdminLoginUrl());
 }, 30_000);
 
 afterAll(async () => {
