@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { number, text } from './parameters.ts';
+import { flag, number, text } from './parameters.ts';
 import { worldRoute, type Route } from './route.ts';
 
 const playlist = {
@@ -73,5 +73,17 @@ export const playlistRoutes: Route[] = [
     access: scope,
     parameters: z.object({ src: text().optional().describe('Audio file path; omit to stop every sound') }),
     operation: 'stop-sound',
+  }),
+  worldRoute({
+    method: 'POST',
+    path: '/play-sound',
+    summary: 'Play a sound once for every client of the world, outside any playlist',
+    access: scope,
+    parameters: z.object({
+      src: text().describe('Audio file path, e.g. sounds/door.ogg'),
+      volume: number({ min: 0, max: 1 }).default(0.5).describe('0.0 (silent) to 1.0 (full)'),
+      loop: flag().default(false).describe('Keep playing until POST /stop-sound'),
+    }),
+    operation: 'play-sound',
   }),
 ];

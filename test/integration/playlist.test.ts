@@ -123,6 +123,25 @@ describe('Playlist', () => {
     expect(none.body.data.stopped).toBe(0);
   });
 
+  it('POST /play-sound plays a sound for every client, with the default volume and no loop, until /stop-sound', async () => {
+    const answer = await harness.post('/play-sound', { src: 'sounds/door.ogg' });
+    expect(answer.status).toBe(200);
+    expect(answer.body.type).toBe('play-sound-result');
+    expect(answer.body.data).toEqual({ src: 'sounds/door.ogg', volume: 0.5, loop: false });
+    const looped = await harness.post('/play-sound', { src: 'sounds/rain.ogg', volume: '0.2', loop: 'true' });
+    expect(looped.body.data).toEqual({ src: 'sounds/rain.ogg', volume: 0.2, loop: true });
+    expect((await harness.post('/stop-sound', { src: 'sounds/rain.ogg' })).body.data.stopped).toBe(1);
+  });
+
+  it.each([
+    [{}, "'src' is required"],
+    [{ src: 'a.ogg', volume: 2 }, "'volume'"],
+  ])('POST /play-sound with %j is a 400 naming the parameter', async (body, error) => {
+    const answer = await harness.post('/play-sound', body);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toContain(error);
+  });
+
   it('a player may not control playlists', async () => {
     const answer = await harness.post('/playlist/play', { playlistName: 'Tavern Songs', userId: 'Alice' });
     expect(answer.status).toBe(400);
