@@ -1,7 +1,7 @@
 // Issue 9, item 11: the relay answered whatever name a request was addressed to, so a page whose name was rebound to
 // 127.0.0.1 (DNS rebinding) reached the API, the admin API, the settings UI, /relay and /ws/api as same-origin.
 // Requests and upgrades addressed to any other name than the relay's own must be refused with 421.
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
@@ -20,15 +20,19 @@ interface RawAnswer {
   body: string;
 }
 
+function readAnswer(response: IncomingMessage, resolve: (answer: RawAnswer) => void): void {
+  let body = '';
+  response.setEncoding('utf8');
+  response.on('data', (chunk: string) => (body += chunk));
+  response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+}
+
 /** A request to the relay's loopback port that says it was addressed to `host`, as a rebound browser would send it. */
 function send(host: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: '127.0.0.1', port: relay.relay.port, path, method, headers: { ...headers, host } }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
+    const outgoing = httpRequest({ host: '127.0.0.1', port: relay.relay.port, path, method, headers: { ...headers, host } }, (response) =>
+      readAnswer(response, resolve),
+    );
     outgoing.on('error', reject);
     outgoing.end();
   });
@@ -43,12 +47,7 @@ function upgrade(host: string, path: string, headers: Record<string, string> = {
       socket.destroy();
       resolve({ status: response.statusCode ?? 0, body: '' });
     });
-    outgoing.on('response', (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-    });
+    outgoing.on('response', (response) => readAnswer(response, resolve));
     outgoing.on('error', reject);
     outgoing.end();
   });
