@@ -28,7 +28,7 @@ export function answeredCall(caller: CallerName, method: string, path: string, s
     at: Date.now(),
     ...caller,
     method,
-    path: path.length > MAX_TEXT_LENGTH ? `${path.slice(0, MAX_TEXT_LENGTH)}…` : path,
+    path: shortened(path),
     status,
     durationMs: Math.round((performance.now() - started) * 10) / 10,
   };

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { HttpError } from '../http/errors.ts';
 import type { RelayServices } from '../services.ts';
+import { escapeHtml } from '../http/html.ts';
 
 /** Opens the settings UI in a browser on this computer, once, within two minutes; the admin token never leaves the relay. */
 export function adminLoginUrl(services: RelayServices): string {
@@ -10,10 +11,6 @@ export function adminLoginUrl(services: RelayServices): string {
 export const HOW_TO_GET_A_LOGIN_LINK =
   'Get a new one: in the desktop app, choose Open settings… in the Tabletop Relay tray menu; with npm run serve, '
   + 'run npm run settings in the project folder on this computer. Each link works once, within two minutes.';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
 
 const HOW_TO_GET_A_LOGIN_LINK_HTML = `<p>Get a new one:</p>
 <ul>

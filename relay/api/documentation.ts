@@ -2,10 +2,7 @@ import { z } from 'zod';
 import type { RouteGroup } from './index.ts';
 import { openApiDocument } from './openapi.ts';
 import { localRoute, type Route } from './route.ts';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../http/html.ts';
 
 interface DocumentedOperation {
   summary?: string;

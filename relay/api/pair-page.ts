@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
 import { localRoute, type Route } from './route.ts';
-import { RetryLater, sourceAddress } from '../auth/pairing-limits.ts';
+import { normalisedAddress } from '../http/addresses.ts';
 import type { PairPageState } from '../auth/pairing.ts';
 import { HttpError } from '../http/errors.ts';
 import type { RelayServices } from '../services.ts';
+import { escapeHtml } from '../http/html.ts';
 
 // The page the module opens in a new tab when it asks to pair (pairUrl of POST /auth/pair-request). It follows the
 // request by itself through GET /pair/{code}/state, which never hands out the pairing code: the module's own poll
@@ -120,10 +121,6 @@ const SECTIONS: Record<ShownState, { pill: string; body: string }> = {
   },
 };
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
-
 function sha256(text: string): string {
   return `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 }
@@ -166,13 +163,12 @@ ${sections}
 `;
 }
 
-/** The request's state for this caller; a wait (429) carries its Retry-After header. */
-function stateOf(request: Request, response: Response, services: RelayServices): { state: ShownState; worldTitle?: string } {
+/** The request's state for this caller; an unknown code shows as such. */
+function stateOf(request: Request, services: RelayServices): { state: ShownState; worldTitle?: string } {
   try {
-    const { state, world } = services.pairing.pageState(String(request.params.code), sourceAddress(request.socket.remoteAddress));
+    const { state, world } = services.pairing.pageState(String(request.params.code), normalisedAddress(request.socket.remoteAddress));
     return { state, worldTitle: world.worldTitle ?? world.worldId };
   } catch (error) {
-    if (error instanceof RetryLater) response.setHeader('Retry-After', error.retryAfterSeconds);
     if (error instanceof HttpError && error.status === 404) return { state: 'unknown' };
     throw error;
   }
@@ -187,7 +183,7 @@ export const pairPageRoutes: Route[] = [
     parameters: z.object({}),
     handle: ({ request, response, services }) => {
       const code = String(request.params.code).toUpperCase();
-      const { state, worldTitle } = stateOf(request, response, services);
+      const { state, worldTitle } = stateOf(request, services);
       response.status(state === 'unknown' ? 404 : 200).set(PAGE_HEADERS).type('html').send(pairPage(code, worldTitle, state));
       return { body: undefined };
     },
@@ -199,7 +195,7 @@ export const pairPageRoutes: Route[] = [
     access: 'public',
     parameters: z.object({}),
     handle: ({ request, response, services }) => {
-      const { state } = stateOf(request, response, services);
+      const { state } = stateOf(request, services);
       response.set('Cache-Control', 'no-store');
       if (state === 'unknown') return { status: 404, body: { state, error: UNKNOWN_REQUEST } };
       return { body: { state } };

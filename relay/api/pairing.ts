@@ -4,8 +4,8 @@ import { localRoute, type Route } from './route.ts';
 import { HttpError } from '../http/errors.ts';
 import { originOf } from '../http/request-gate.ts';
 import { worldSocketUrl } from '../http/urls.ts';
-import { RetryLater, sourceAddress } from '../auth/pairing-limits.ts';
-import type { Request, Response } from 'express';
+import { normalisedAddress } from '../http/addresses.ts';
+import type { Request } from 'express';
 
 const optionalText = () => z.string({ error: 'must be a string' }).max(500, { error: 'is too long' }).optional();
 
@@ -13,18 +13,8 @@ function origin(request: Request): string {
   return `${request.protocol}://${request.get('host') ?? 'localhost'}`;
 }
 
-/** Runs a pairing step; a 429 from the attempt limits carries its Retry-After header. */
-function limited<T>(response: Response, step: () => T): T {
-  try {
-    return step();
-  } catch (error) {
-    if (error instanceof RetryLater) response.setHeader('Retry-After', error.retryAfterSeconds);
-    throw error;
-  }
-}
-
 function sourceOf(request: Request): string {
-  return sourceAddress(request.socket.remoteAddress);
+  return normalisedAddress(request.socket.remoteAddress);
 }
 
 // The endpoints the unmodified module calls while pairing (module-protocol.md §3.3–§3.5). They take no key: the GM's
@@ -47,8 +37,8 @@ export const pairingRoutes: Route[] = [
       clientId: optionalText(),
       upgradeOnly: flag().default(false),
     }),
-    handle: ({ parameters: { upgradeOnly, ...world }, services, request, response }) => {
-      const { request: pairRequest, created } = limited(response, () => services.pairing.request(world, { upgradeOnly, source: sourceOf(request) }));
+    handle: ({ parameters: { upgradeOnly, ...world }, services, request }) => {
+      const { request: pairRequest, created } = services.pairing.request(world, { upgradeOnly, source: sourceOf(request) });
       return {
         status: created ? 201 : 200,
         body: {
@@ -67,8 +57,8 @@ export const pairingRoutes: Route[] = [
     summary: 'Whether the GM approved a pair request; an approval carries the pairing code once',
     access: 'public',
     parameters: z.object({}),
-    handle: ({ request, response, services }) => {
-      const pairRequest = limited(response, () => services.pairing.poll(String(request.params.code), sourceOf(request)));
+    handle: ({ request, services }) => {
+      const pairRequest = services.pairing.poll(String(request.params.code), sourceOf(request));
       const body: Record<string, unknown> = { status: pairRequest.status };
       if (pairRequest.status === 'approved') {
         if (pairRequest.upgradeOnly) body.upgraded = true;
@@ -91,10 +81,10 @@ export const pairingRoutes: Route[] = [
       existingClientId: optionalText(),
       serverOrigin: optionalText(),
     }),
-    handle: ({ parameters, services, request, response }) => {
+    handle: ({ parameters, services, request }) => {
       const pageOrigin = originOf(request.get('origin')) ?? originOf(parameters.serverOrigin);
       const exchange = { ...parameters, userAgent: request.get('user-agent'), origin: pageOrigin };
-      const { token, clientId } = limited(response, () => services.pairing.exchange(exchange, sourceOf(request)));
+      const { token, clientId } = services.pairing.exchange(exchange, sourceOf(request));
       const relayUrl = worldSocketUrl(origin(request));
       return { body: { token, clientId, relayUrl } };
     },

@@ -1,21 +1,4 @@
-import { HttpError } from '../http/errors.ts';
-
-/** A 429 that says when to come back; the pairing routes copy `retryAfterSeconds` into the Retry-After header. */
-export class RetryLater extends HttpError {
-  readonly retryAfterSeconds: number;
-
-  constructor(message: string, retryAfterSeconds: number) {
-    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    super(429, message.replace('{seconds}', String(seconds)), { retryAfter: seconds });
-    this.retryAfterSeconds = seconds;
-  }
-}
-
-/** The address a request came from, as the GM reads it (an IPv4 address, not its IPv6-mapped form). */
-export function sourceAddress(remoteAddress: string | undefined): string {
-  if (!remoteAddress) return 'unknown';
-  return remoteAddress.startsWith('::ffff:') ? remoteAddress.slice(7) : remoteAddress;
-}
+import { RetryLater } from '../http/errors.ts';
 
 /** Above this many sources, the ones with nothing to remember are dropped so a spread of addresses costs little memory. */
 const PRUNE_ABOVE = 1_000;
@@ -61,14 +44,14 @@ export class SourceBuckets {
 }
 
 /** Wrong codes a source may try before it has to wait. */
-export const FREE_WRONG_CODES = 5;
+const FREE_WRONG_CODES = 5;
 /** The longest a source waits after a wrong code, however many it tried. */
-export const MAX_LOCKOUT_MS = 60 * 60_000;
+const MAX_LOCKOUT_MS = 60 * 60_000;
 /** A source that tried no wrong code for this long starts afresh. */
 const FORGET_SOURCE_MS = 24 * 60 * 60_000;
 /** Wrong codes from all sources together: this many at once, then one more every GLOBAL_REFILL_MS. */
-export const GLOBAL_WRONG_CODE_BURST = 30;
-export const GLOBAL_REFILL_MS = 20_000;
+const GLOBAL_WRONG_CODE_BURST = 30;
+const GLOBAL_REFILL_MS = 20_000;
 
 interface WrongCodes {
   count: number;

@@ -2,10 +2,10 @@ import { EventEmitter } from 'node:events';
 import { randomCode, randomHex } from './secrets.ts';
 import type { ConnectionTokens } from './connection-tokens.ts';
 import type { KnownWorld, KnownWorlds } from './known-worlds.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, RetryLater } from '../http/errors.ts';
 import { JsonFile } from '../storage/json-file.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
-import { CodeGuessLimits, RetryLater, SourceBuckets } from './pairing-limits.ts';
+import { CodeGuessLimits, SourceBuckets } from './pairing-limits.ts';
 
 const REQUEST_LIFETIME_MS = 10 * 60_000;
 const APPROVED_CODE_LIFETIME_MS = 5 * 60_000;
@@ -17,11 +17,11 @@ const REQUEST_CODE_LENGTH = 16;
 const PAIRING_CODE_LENGTH = 6;
 
 /** Pair requests waiting for the GM, from everyone together and from one address. */
-export const MAX_PENDING_REQUESTS = 20;
-export const MAX_PENDING_PER_SOURCE = 3;
+const MAX_PENDING_REQUESTS = 20;
+const MAX_PENDING_PER_SOURCE = 3;
 /** Pair requests one address may send: this many at once, then one more every REQUEST_REFILL_MS. */
-export const REQUEST_BURST = 10;
-export const REQUEST_REFILL_MS = 6_000;
+const REQUEST_BURST = 10;
+const REQUEST_REFILL_MS = 6_000;
 
 export type PairRequestStatus = 'pending' | 'approved' | 'denied' | 'exchanged' | 'expired';
 

@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Route } from '../api/route.ts';
 import type { RelayServices } from '../services.ts';
-import { answerFor, HttpError, UNEXPECTED_ANSWER, type ErrorAnswer } from './errors.ts';
+import { answerFor, HttpError, RetryLater, UNEXPECTED_ANSWER, type ErrorAnswer } from './errors.ts';
 import { handlerFor, recordMiss } from './run-route.ts';
 import { Router } from './router.ts';
 import { sendJson } from './respond.ts';
@@ -135,6 +135,7 @@ function errorHandler(log: RelayLog): ErrorRequestHandler {
       return;
     }
     const { status, body } = describeError(error, log);
+    if (error instanceof RetryLater) response.setHeader('Retry-After', error.retryAfterSeconds);
     sendJson(response, status, body);
   };
 }

@@ -14,6 +14,17 @@ export class HttpError extends Error {
   }
 }
 
+/** A 429 that says when to come back; the HTTP error handler sends `retryAfterSeconds` as the Retry-After header. */
+export class RetryLater extends HttpError {
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super(429, message.replace('{seconds}', String(seconds)), { retryAfter: seconds });
+    this.retryAfterSeconds = seconds;
+  }
+}
+
 export interface ErrorAnswer {
   status: number;
   body: Record<string, unknown>;
