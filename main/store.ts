@@ -67,8 +67,10 @@ export function openDesktopStore(options: { cwd?: string } = {}): DesktopStore {
       return this.get();
     },
     relayFieldsKeptHere: () => relayFieldsIn(store.store),
+    // Each delete rewrites the file, so only fields still there are deleted: after the move, a start writes nothing.
     forgetRelayFields: () => {
-      for (const field of RELAY_FIELDS) store.delete(field);
+      const stored = store.store;
+      for (const field of RELAY_FIELDS) if (field in stored) store.delete(field);
     },
   };
 }

@@ -8,7 +8,7 @@
  * - Linux: with the AppIndicator tray, `click` is ignored and the icon shows only while it has a context menu, so
  *   everything is in the menu, which is always set.
  */
-export interface TrayPlatform {
+interface TrayPlatform {
   /** A left click on the icon opens the settings window. */
   clickOpensSettings: boolean;
   /** Monochrome template images that the menu bar tints. */

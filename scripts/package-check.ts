@@ -43,7 +43,7 @@ export function copyProject(to: string): void {
   linkTree(root, to, LEFT_OUT_OF_THE_COPY);
 }
 
-export function installedElectronVersion(projectDir = root): string {
+function installedElectronVersion(projectDir = root): string {
   const manifest = JSON.parse(readFileSync(join(projectDir, 'node_modules', 'electron', 'package.json'), 'utf8')) as { version: string };
   return manifest.version;
 }

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { routeGroups } from '../relay/api/index.ts';
 
-export const README_PATH = join(import.meta.dirname, '..', 'README.md');
+const README_PATH = join(import.meta.dirname, '..', 'README.md');
 export const GROUPS_SECTION = /(<!-- api-groups:start -->\n)([\s\S]*?)(\n<!-- api-groups:end -->)/;
 
 /** Every group with its operations, as a markdown table under a count. */

@@ -14,7 +14,7 @@ const LOOPBACK_NAMES = new Set(['localhost', '[::1]']);
 const LOOPBACK_IPV4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 
 /** The host name of a Host header, lower-case and without port (IPv6 in brackets); undefined if it is not one. */
-export function hostnameOf(host: string | undefined): string | undefined {
+function hostnameOf(host: string | undefined): string | undefined {
   if (!host) return undefined;
   try {
     const url = new URL(`http://${host}`);
@@ -26,7 +26,7 @@ export function hostnameOf(host: string | undefined): string | undefined {
 }
 
 /** Whether the relay answers to this host name: its loopback names, its LAN addresses while LAN access is on, or a name the GM added. */
-export function isRelayHostname(hostname: string, context: HostContext): boolean {
+function isRelayHostname(hostname: string, context: HostContext): boolean {
   if (LOOPBACK_NAMES.has(hostname) || LOOPBACK_IPV4.test(hostname)) return true;
   if (hostname === new URL(context.network.url()).hostname) return true;
   if (context.settings.get().allowedHosts.includes(hostname)) return true;
@@ -41,7 +41,7 @@ function lanHostnames(): string[] {
 }
 
 /** The 421 message for a request addressed to a name the relay does not answer to, or undefined when the name is fine. */
-export function hostRefusal(request: IncomingMessage, context: HostContext): string | undefined {
+function hostRefusal(request: IncomingMessage, context: HostContext): string | undefined {
   const hostname = hostnameOf(request.headers.host);
   if (hostname === undefined) return 'The request has no valid Host header';
   if (isRelayHostname(hostname, context)) return undefined;

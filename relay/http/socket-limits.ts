@@ -7,8 +7,8 @@ export const UNAUTHENTICATED_FRAME_BYTES = 64 * 1024;
 export const MAX_UNAUTHENTICATED_SOCKETS = 32;
 /** How many of those one address may hold, so that one machine on the LAN cannot keep every world from connecting. */
 export const MAX_UNAUTHENTICATED_PER_ADDRESS = 8;
-export const TOO_MANY_WAITING = `Too many connections are waiting to authenticate (at most ${MAX_UNAUTHENTICATED_SOCKETS}); try again in a few seconds`;
-export const TOO_MANY_WAITING_HERE = `Too many connections from this address are waiting to authenticate (at most ${MAX_UNAUTHENTICATED_PER_ADDRESS}); authenticate or close one, then try again`;
+const TOO_MANY_WAITING = `Too many connections are waiting to authenticate (at most ${MAX_UNAUTHENTICATED_SOCKETS}); try again in a few seconds`;
+const TOO_MANY_WAITING_HERE = `Too many connections from this address are waiting to authenticate (at most ${MAX_UNAUTHENTICATED_PER_ADDRESS}); authenticate or close one, then try again`;
 
 /**
  * Lets an authenticated socket send larger frames. ws fixes the limit per server (`maxPayload`) and has no public way to

@@ -47,7 +47,7 @@ export class StorageWriteError extends HttpError {
  */
 export class JsonFile<T> {
   readonly path: string;
-  readonly backupPath: string;
+  private readonly backupPath: string;
   private readonly mode: number;
   /** Set when the last read came from the backup: the damaged file must not then become the backup. */
   private fileDamaged = false;

@@ -13,7 +13,7 @@ export interface LiveHandlers {
 const RETRY_MS = 2000;
 const POLL_MS = 2000;
 
-export interface ServerEvent {
+interface ServerEvent {
   event: string;
   data: string;
 }

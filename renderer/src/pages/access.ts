@@ -2,6 +2,7 @@ import { admin, type RelaySettings, type RelayStatus } from '../admin-api.ts';
 import type { AppState, Page } from '../app-state.ts';
 import { copyButton, h, icon, replaceChildren, toast } from '../dom.ts';
 import type { AppInfo, DesktopBridge } from '../../../main/ipc.ts';
+import { worldSocketUrl } from '../../../relay/http/urls.ts';
 
 function toggle(id: string, label: string, checked: boolean, onChange: (on: boolean) => Promise<void>): HTMLElement {
   const input = h('input', { type: 'checkbox', role: 'switch', id, class: 'switch-input', checked });
@@ -66,7 +67,7 @@ async function movePort(port: number): Promise<void> {
 function drawPortState(target: HTMLElement, input: HTMLInputElement, status: RelayStatus | undefined): void {
   if (!status) return;
   if (document.activeElement !== input) input.value = String(status.port);
-  const worldUrl = `${status.url.replace(/^http/, 'ws')}/relay`;
+  const worldUrl = worldSocketUrl(status.url);
   const moduleHint = h('p', { class: 'hint' }, "The Foundry module's relay URL must match: ", h('code', {}, worldUrl));
   if (!status.portFallback) {
     replaceChildren(target, moduleHint);

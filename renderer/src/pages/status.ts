@@ -3,10 +3,7 @@ import type { AppState, Page } from '../app-state.ts';
 import { copyButton, emptyState, h, icon, replaceChildren, toast } from '../dom.ts';
 import { countdown, durationSince, plural, roleName, systemLine } from '../format.ts';
 import { pairedWorldsSection } from './paired-worlds.ts';
-
-function relaySocketUrl(status: RelayStatus): string {
-  return `${status.url.replace(/^http/, 'ws')}/relay`;
-}
+import { worldSocketUrl } from '../../../relay/http/urls.ts';
 
 function pairRequestCard(request: PairRequest): HTMLElement {
   const approve = h('button', { type: 'button', class: 'button button-primary', 'data-action': 'approve' }, icon('check'), 'Approve');
@@ -101,7 +98,7 @@ function statsRow(status: RelayStatus): HTMLElement {
 }
 
 function guide(status: RelayStatus): HTMLElement {
-  const relayUrl = relaySocketUrl(status);
+  const relayUrl = worldSocketUrl(status.url);
   const step = (index: number, title: string, ...body: (Node | string)[]) =>
     h('li', { class: 'step' }, h('span', { class: 'step-number', 'aria-hidden': 'true' }, String(index)), h('div', {}, h('strong', {}, title), h('p', { class: 'muted' }, ...body)));
   return h('section', { class: 'card guide', 'aria-labelledby': 'guide-title' },
