@@ -56,7 +56,6 @@ export const apiKeyRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/auth/api-keys',
-    from: 'body',
     summary: 'Create an API key; the full key is in this answer only',
     access: 'admin',
     parameters: z.object({ name: text().max(100, { error: 'is at most 100 characters' }), scopes, ...bindings }),
@@ -75,7 +74,6 @@ export const apiKeyRoutes: Route[] = [
   localRoute({
     method: 'PATCH',
     path: '/auth/api-keys/{id}',
-    from: 'body',
     summary: "Change a key's name, scopes or bindings",
     access: 'admin',
     parameters: z.object({ name: text().max(100).optional(), scopes: scopes.optional(), ...bindings }),
@@ -95,7 +93,6 @@ export const apiKeyRoutes: Route[] = [
   localRoute({
     method: 'DELETE',
     path: '/auth/api-keys/{id}',
-    from: 'body',
     summary: 'Revoke a key',
     access: 'admin',
     parameters: z.object({}),
@@ -107,7 +104,6 @@ export const apiKeyRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/auth/api-keys/{id}/regenerate',
-    from: 'body',
     summary: 'Replace a key with a new one; the old one stops working at once',
     access: 'admin',
     parameters: z.object({}),

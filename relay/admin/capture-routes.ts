@@ -27,7 +27,6 @@ export const captureRoutes: Route[] = [
   localRoute({
     method: 'PUT',
     path: '/admin/capture',
-    from: 'body',
     summary: 'Set the browser capture settings; the password is stored encrypted, and kept when omitted',
     access: admin,
     parameters: z.object({
@@ -42,7 +41,6 @@ export const captureRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/capture/test',
-    from: 'body',
     summary: 'Log in with the capture settings and capture the first visible sheet (PNG bytes)',
     access: admin,
     parameters: z.object({}),

@@ -57,7 +57,6 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'PATCH',
     path: '/admin/settings',
-    from: 'body',
     summary: 'Change the settings; LAN access and the port take effect at once (a taken port is a 409 and changes nothing)',
     access: admin,
     parameters: z.object({
@@ -93,7 +92,6 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/pause',
-    from: 'body',
     summary: 'Stop answering API calls (503) while worlds stay connected',
     access: admin,
     parameters: none,
@@ -105,7 +103,6 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/resume',
-    from: 'body',
     summary: 'Answer API calls again',
     access: admin,
     parameters: none,
@@ -154,7 +151,6 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/login-links',
-    from: 'body',
     summary: 'A new one-time link that opens the settings UI in a browser on this computer (what npm run settings prints and opens)',
     access: admin,
     parameters: none,
@@ -179,7 +175,6 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/pair-requests/{code}/approve',
-    from: 'body',
     summary: 'Approve a pair request; the waiting module then receives its pairing code',
     access: admin,
     parameters: none,
@@ -188,7 +183,6 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/pair-requests/{code}/deny',
-    from: 'body',
     summary: 'Deny a pair request',
     access: admin,
     parameters: none,
@@ -197,7 +191,6 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/pairing-codes',
-    from: 'body',
     summary: "Issue a 6-character code to type into the module's Enter Code box; with clientId it pairs only that world",
     access: admin,
     parameters: z.object({ clientId: text().optional().describe('Add a browser to this already paired world') }),
@@ -220,7 +213,6 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/keys',
-    from: 'body',
     summary: 'Create an API key; the full key is in this answer only',
     access: admin,
     parameters: z.object({ ...keyFields, scopes: keyFields.scopes.default([...DEFAULT_SCOPES]) }),
@@ -233,7 +225,6 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'PATCH',
     path: '/admin/keys/{id}',
-    from: 'body',
     summary: "Change a key's name, scopes or bindings",
     access: admin,
     parameters: z.object({
@@ -250,7 +241,6 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/keys/{id}/rotate',
-    from: 'body',
     summary: 'Replace a key with a new one; the old one stops working at once',
     access: admin,
     parameters: none,
@@ -262,7 +252,6 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'DELETE',
     path: '/admin/keys/{id}',
-    from: 'body',
     summary: 'Revoke a key',
     access: admin,
     parameters: none,
@@ -282,7 +271,6 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'DELETE',
     path: '/admin/connection-tokens/{id}',
-    from: 'body',
     summary: 'Revoke a connection token and disconnect the world using it',
     access: admin,
     parameters: none,

@@ -21,7 +21,6 @@ export const worldLinkRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/world-links',
-    from: 'body',
     summary: "Connect a 2.x module: a key that links this one world and grants nothing else; the key is in this answer only",
     access: 'admin',
     parameters: z.object({

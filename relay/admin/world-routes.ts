@@ -35,7 +35,6 @@ export const worldRoutes: Route[] = [
   localRoute({
     method: 'PATCH',
     path: '/admin/worlds/{clientId}',
-    from: 'body',
     summary: "Set or clear the world's Foundry address, the only page a GM session for this world may open",
     access: admin,
     parameters: z.object({
@@ -50,7 +49,6 @@ export const worldRoutes: Route[] = [
   localRoute({
     method: 'DELETE',
     path: '/admin/worlds/{clientId}',
-    from: 'body',
     summary: "Forget a world: its connection tokens are revoked and it is disconnected; it must pair again to come back",
     access: admin,
     parameters: z.object({ clientId }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RELAY_VERSION } from '../version.ts';
 import type { RouteGroup } from './index.ts';
-import type { Route } from './route.ts';
+import { parameterSourceOf, type Route } from './route.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -44,7 +44,7 @@ function commonParameters(route: Route, inBody: boolean): JsonSchema[] {
 function operationOf(route: Route, group: string): JsonSchema {
   const { properties, required } = parameterSchema(route);
   const pathNames = pathParameterNames(route.path);
-  const from = route.from ?? (route.method === 'GET' ? 'query' : 'body+query');
+  const from = parameterSourceOf(route);
   const inBody = from !== 'query';
   const parameters: JsonSchema[] = pathNames.map((name) => ({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } }));
   const own = Object.entries(properties).filter(([name]) => !pathNames.includes(name));

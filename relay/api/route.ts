@@ -23,7 +23,7 @@ interface RouteBase<S extends ParameterSchema> {
   access: Access;
   /** Parses, defaults and documents the parameters; a bad one is a 400 that names it. */
   parameters: S;
-  /** Defaults to the query for GET and to body then query for everything else. */
+  /** Defaults to the query for GET, the JSON body for admin changes, and body then query for everything else. */
   from?: ParameterSource;
   /** Carries file bytes: the body may be as large as the relay's upload limit; other bodies stop at 1 MiB (public routes 64 KiB). */
   takesUploads?: boolean;
@@ -94,6 +94,16 @@ export interface LocalRoute<S extends ParameterSchema = ParameterSchema> extends
 }
 
 export type Route = WorldRoute | StreamRoute | LocalRoute;
+
+/**
+ * Where a route reads its parameters when its entry does not say: the query for GET; for admin changes the JSON body
+ * alone (a change taken from the query string is what a cross-site link would send); body then query otherwise.
+ */
+export function parameterSourceOf(route: Route): ParameterSource {
+  if (route.from) return route.from;
+  if (route.method === 'GET') return 'query';
+  return route.access === 'admin' ? 'body' : 'body+query';
+}
 
 // These keep each entry's parameter type for its callbacks while the tables hold plain `Route`s.
 export function worldRoute<S extends ParameterSchema>(route: Omit<WorldRoute<S>, 'kind'>): Route {

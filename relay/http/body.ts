@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import type { Route } from '../api/route.ts';
+import { parameterSourceOf, type Route } from '../api/route.ts';
 import { parse as parseQueryString } from 'node:querystring';
 import { HttpError } from './errors.ts';
 
@@ -24,7 +24,7 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
  * compressed body can swell the relay. A body of another type is a 415 that names the types the route takes.
  */
 export function bodyReaderFor(route: Route, uploadLimitBytes = DEFAULT_UPLOAD_LIMIT_BYTES): BodyReader {
-  const takesBody = (route.from ?? (route.method === 'GET' ? 'query' : 'body+query')) !== 'query';
+  const takesBody = parameterSourceOf(route) !== 'query';
   if (!takesBody) return noBody;
   const limit = bodyLimitOf(route, uploadLimitBytes);
   const takesForms = route.access !== 'admin';

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { LocalRoute, ParameterSource, Route, StreamRoute, WorldRoute } from '../api/route.ts';
+import { parameterSourceOf, type LocalRoute, type ParameterSource, type Route, type StreamRoute, type WorldRoute } from '../api/route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import { openEventStream } from '../events/sse.ts';
 import type { RelayServices } from '../services.ts';
@@ -21,7 +21,7 @@ const MAX_BODY_DEPTH = 64;
  * says. A call to a keyed route goes into the activity log, answered or refused, with the reason it was refused.
  */
 export function handlerFor(route: Route, services: RelayServices, readBody: BodyReader): RequestHandler {
-  const from: ParameterSource = route.from ?? (route.method === 'GET' ? 'query' : 'body+query');
+  const from = parameterSourceOf(route);
   const { access } = route;
   if (typeof access !== 'object') {
     return async (request, response) => {
