@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpus } from 'node:os';
 import { createRelay } from '../relay/relay.ts';
-import { SCOPES } from '../relay/auth/scopes.ts';
+import { TOOL_SCOPES } from '../relay/auth/scopes.ts';
 import { createSandboxWorld } from '../sandbox/index.ts';
 import { startSandboxWebClient } from '../sandbox/web/server.ts';
 import { percentile } from './statistics.ts';
@@ -23,7 +23,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-capture-bench-'));
 const relay = createRelay({ dataDir, port: 0, settings: { requestsPerMinute: 0 } });
 await relay.start();
 const web = await startSandboxWebClient({ flavour: 'v13', worldOptions: { seed: SEED }, passwords: { 'Assistant GM': 'bench' }, relayUrl: relay.url });
-const { key } = relay.services.keys.create({ name: 'capture bench', scopes: [...SCOPES] });
+const { key } = relay.services.keys.create({ name: 'capture bench', scopes: [...TOOL_SCOPES] });
 const uuid = createSandboxWorld({ seed: SEED }).game.actors.getName('Thorin Ironfoot')!.uuid;
 
 async function sheet(query: Record<string, string | number>): Promise<{ ms: number; bytes: number }> {

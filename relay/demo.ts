@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connectSandbox, createSandboxWorld } from '../sandbox/index.ts';
 import { startSandboxWebClient, type SandboxWebClient } from '../sandbox/web/server.ts';
 import { findChrome } from './capture/chrome-path.ts';
-import { SCOPES } from './auth/scopes.ts';
+import { TOOL_SCOPES } from './auth/scopes.ts';
 import type { Relay } from './relay.ts';
 
 export const SANDBOX_CLIENT_ID = 'fvtt_sandbox0000000';
@@ -25,7 +25,7 @@ export async function startDemoWorld(relay: Relay, seed: number): Promise<DemoWo
   const { token } = services.connectionTokens.issue(SANDBOX_CLIENT_ID, 'Sandbox world', 'demo');
   const link = await connectSandbox(world, { relayUrl: relay.url.replace(/^http/, 'ws'), clientId: SANDBOX_CLIENT_ID, token, reconnect: true });
   world.startAmbientActivity();
-  const { key } = services.keys.create({ name: 'Demo key', scopes: SCOPES.filter((scope) => scope !== 'execute-js' && scope !== 'world:link') });
+  const { key } = services.keys.create({ name: 'Demo key', scopes: TOOL_SCOPES.filter((scope) => scope !== 'execute-js') });
   const web = await startCaptureAgainstSandbox(relay, seed);
   return {
     apiKey: key,

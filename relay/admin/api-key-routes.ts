@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { ApiKeyView } from '../auth/api-keys.ts';
 import { SCOPES } from '../auth/scopes.ts';
-import { refuseMixedWorldLink } from '../auth/world-link.ts';
 import { HttpError } from '../http/errors.ts';
 import { oneOf, text, textList } from '../api/parameters.ts';
 import { localRoute, type Route } from '../api/route.ts';
@@ -61,7 +60,6 @@ export const apiKeyRoutes: Route[] = [
     parameters: z.object({ name: text().max(100, { error: 'is at most 100 characters' }), scopes, ...bindings }),
     handle: ({ parameters, services }) => {
       refusePerWorldUsers(parameters);
-      refuseMixedWorldLink(parameters.scopes);
       const { key, record } = services.keys.create({
         name: parameters.name,
         scopes: parameters.scopes,
@@ -79,7 +77,6 @@ export const apiKeyRoutes: Route[] = [
     parameters: z.object({ name: text().max(100).optional(), scopes: scopes.optional(), ...bindings }),
     handle: ({ parameters, request, services }) => {
       refusePerWorldUsers(parameters);
-      refuseMixedWorldLink(parameters.scopes);
       const hasBinding = parameters.scopedClientId !== undefined || parameters.scopedClientIds !== undefined;
       const updated = services.keys.update(String(request.params.id), {
         name: parameters.name,

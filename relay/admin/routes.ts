@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { withoutUndefined } from '../objects.ts';
 import { DEFAULT_SCOPES, SCOPES } from '../auth/scopes.ts';
-import { refuseMixedWorldLink } from '../auth/world-link.ts';
 import { HttpError } from '../http/errors.ts';
 import { flag, oneOf, text, textList, wholeNumber } from '../api/parameters.ts';
 import { localRoute, type Route } from '../api/route.ts';
@@ -217,7 +216,6 @@ export const adminRoutes: Route[] = [
     access: admin,
     parameters: z.object({ ...keyFields, scopes: keyFields.scopes.default([...DEFAULT_SCOPES]) }),
     handle: ({ parameters, services }) => {
-      refuseMixedWorldLink(parameters.scopes);
       const { key, record } = services.keys.create(parameters);
       return { status: 201, body: { ...record, key } };
     },
@@ -234,7 +232,6 @@ export const adminRoutes: Route[] = [
       worldIds: keyFields.worldIds,
     }),
     handle: ({ parameters, request, services }) => {
-      refuseMixedWorldLink(parameters.scopes);
       return { body: services.keys.update(String(request.params.id), parameters) ?? notFound('API key') };
     },
   }),

@@ -4,6 +4,7 @@ import { JsonFile } from '../storage/json-file.ts';
 import { hashSecret, randomSecret } from './secrets.ts';
 import type { Scope } from './scopes.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
+import { refuseMixedWorldLink } from './world-link.ts';
 
 export interface ApiKeyRecord {
   id: string;
@@ -55,6 +56,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
   }
 
   create(input: NewApiKey): { key: string; record: ApiKeyView } {
+    refuseMixedWorldLink(input.scopes);
     const key = randomSecret(KEY_PREFIX);
     const record: ApiKeyRecord = {
       id: randomUUID(),
@@ -89,6 +91,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
   }
 
   update(id: string, changes: Partial<NewApiKey>): ApiKeyView | undefined {
+    refuseMixedWorldLink(changes.scopes);
     const record = this.recordOf(id);
     if (!record) return undefined;
     const updated: ApiKeyRecord = { ...record };

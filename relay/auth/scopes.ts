@@ -37,6 +37,9 @@ export const SCOPES = [
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** Every scope a tool's key may hold: all but `world:link`, which a 2.x module's key holds alone (auth/world-link.ts). */
+export const TOOL_SCOPES: readonly Scope[] = SCOPES.filter((scope) => scope !== 'world:link');
+
 /** Read-only scopes a new key gets when its creator names none. `execute-js` is never among them. */
 export const DEFAULT_SCOPES: readonly Scope[] = [
   'entity:read',

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRelay, type Relay, type RelayOptions } from '../../relay/relay.ts';
-import { SCOPES, type Scope } from '../../relay/auth/scopes.ts';
+import { TOOL_SCOPES, type Scope } from '../../relay/auth/scopes.ts';
 import { call, type Answer, type CallOptions } from './http.ts';
 
 /** A `world:link` key holds no other scope, so "every scope" for a tool's key means all the others. */
-export const TOOL_SCOPES = SCOPES.filter((scope) => scope !== 'world:link');
+export { TOOL_SCOPES };
 
 export interface TestRelay {
   relay: Relay;

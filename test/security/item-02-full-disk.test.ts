@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SCOPES } from '../../relay/auth/scopes.ts';
+import { TOOL_SCOPES } from '../../relay/auth/scopes.ts';
 import { keyFileSecrets } from '../../relay/capture/secrets.ts';
 import { StorageWriteError } from '../../relay/storage/json-file.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
@@ -52,7 +52,7 @@ interface MadeKey {
 /** Keys with long names and every scope, so that api-keys.json spans several pages and a full disk cuts it short. */
 async function makeKeys(relay: TestRelay): Promise<MadeKey[]> {
   const keys: MadeKey[] = [];
-  const scopes = SCOPES.filter((scope) => scope !== 'world:link');
+  const scopes = TOOL_SCOPES;
   for (let index = 0; index < KEY_COUNT; index += 1) {
     const answer = await relay.admin('POST', '/admin/keys', { name: `${index} ${'long name '.repeat(9)}`, scopes });
     expect(answer.status).toBe(201);
