@@ -1,5 +1,5 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import { IPC, IPC_CHANNELS, type AppInfo, type IpcChannel } from './ipc.ts';
+import { IPC, IPC_CHANNELS, type AppInfo, type IpcChannel } from '../contracts/desktop-ipc.ts';
 
 export interface DesktopActions {
   appInfo(): AppInfo;

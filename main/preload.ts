@@ -1,5 +1,5 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { BRIDGE_NAME, IPC, type DesktopBridge } from './ipc.ts';
+import { BRIDGE_NAME, IPC, type DesktopBridge } from '../contracts/desktop-ipc.ts';
 
 const bridge: DesktopBridge = {
   appInfo: () => ipcRenderer.invoke(IPC.appInfo),

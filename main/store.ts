@@ -1,5 +1,5 @@
 import Store from 'electron-store';
-import type { RelaySettings } from '../relay/admin/admin-types.ts';
+import type { RelaySettings } from '../contracts/admin-api.ts';
 
 /**
  * What only the desktop app keeps between launches (electron-store, in the user-data folder). Whatever the relay uses

@@ -1,6 +1,6 @@
 // What the tray shows: the relay's /admin/status body and the app's own state. No Electron here.
-import type { RelayStatus, StatusWorld } from '../relay/admin/admin-types.ts';
-import type { PlayerListEntry } from '../relay/protocol/messages.ts';
+import type { RelayStatus, StatusWorld } from '../contracts/admin-api.ts';
+import type { PlayerListEntry } from '../contracts/world-protocol.ts';
 
 /** A world as the tray shows it: the status body's world, players optional. */
 export type TrayWorld = Omit<StatusWorld, 'players'> & { players?: PlayerListEntry[] };

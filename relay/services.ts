@@ -8,10 +8,10 @@ import type { KnownWorlds } from './auth/known-worlds.ts';
 import type { Pairing } from './auth/pairing.ts';
 import type { EventHub } from './events/event-hub.ts';
 import type { RollIds } from './events/roll-ids.ts';
-import type { RateLimiter } from './http/rate-limit.ts';
+import type { RateLimiter } from './routing/rate-limit.ts';
 import type { RelayLog } from './log.ts';
 import type { Settings } from './storage/settings.ts';
-import type { Tabletop } from './tabletop/tabletop.ts';
+import type { Tabletop } from './world-link/tabletop.ts';
 
 export interface RelayNetwork {
   /** The local base URL, e.g. http://127.0.0.1:3010. */

@@ -1,5 +1,5 @@
 // createSandboxWorld: a seeded, simulated Foundry world answering the module's operations.
-import type { EventChannel, PlayerListEntry, WorldMessage, WorldMetadata, WorldRequest } from '../relay/protocol/messages.ts';
+import type { EventChannel, PlayerListEntry, WorldMessage, WorldMetadata, WorldRequest } from '../contracts/world-protocol.ts';
 import { AmbientActivity } from './ambient.ts';
 import { EventChannels } from './events.ts';
 import type { FileStore } from './files/file-store.ts';

@@ -1,6 +1,6 @@
 // The module's native search index (module-operations.md §6): world entries kept in sync by document hooks,
 // compendium entries indexed once on first use and never refreshed.
-import { DOCUMENT_TYPES } from '../relay/protocol/messages.ts';
+import { DOCUMENT_TYPES } from '../contracts/world-protocol.ts';
 import type { WorldDocument } from './world/document.ts';
 import type { Game } from './world/game.ts';
 

@@ -2,7 +2,7 @@
 // its api-groups markers; test/readme.test.ts fails while the two differ.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { routeGroups } from '../relay/api/index.ts';
+import { routeGroups } from '../relay/routes.ts';
 
 const README_PATH = join(import.meta.dirname, '..', 'README.md');
 export const GROUPS_SECTION = /(<!-- api-groups:start -->\n)([\s\S]*?)(\n<!-- api-groups:end -->)/;

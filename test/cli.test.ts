@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
-const CLI = fileURLToPath(new URL('../relay/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../cli/index.ts', import.meta.url));
 let child: ChildProcess | undefined;
 let stream: ChildProcess | undefined;
 

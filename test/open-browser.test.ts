@@ -2,7 +2,7 @@
 // command line only): macOS `open`, Windows cmd's `start` (https://learn.microsoft.com/windows-server/administration/windows-commands/start,
 // whose first quoted argument is the window title), Linux `xdg-open` in a desktop session; nothing under CI.
 import { describe, expect, it } from 'vitest';
-import { browserOpener } from '../relay/open-browser.ts';
+import { browserOpener } from '../cli/open-browser.ts';
 
 const URL = 'http://127.0.0.1:3010/admin/login?code=abc';
 

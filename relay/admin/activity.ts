@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { answerFor, UNEXPECTED_ANSWER } from '../http/errors.ts';
-import type { ActivityEntry } from './admin-types.ts';
+import { answerFor, UNEXPECTED_ANSWER } from '../errors.ts';
+import type { ActivityEntry } from '../../contracts/admin-api.ts';
 
 export type { ActivityEntry };
 

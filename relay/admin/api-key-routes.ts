@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { ApiKeyView } from '../auth/api-keys.ts';
 import { SCOPES } from '../auth/scopes.ts';
-import { HttpError } from '../http/errors.ts';
-import { oneOf, text, textList } from '../api/parameters.ts';
-import { localRoute, type Route } from '../api/route.ts';
+import { HttpError } from '../errors.ts';
+import { oneOf, text, textList } from '../routing/parameters.ts';
+import { localRoute, type Route } from '../routing/route.ts';
 
 // Key management with the reference relay's bodies (`/auth/api-keys`), so scripts written for it work here too.
 // It takes the admin token, like the rest of the admin API.

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { text } from '../api/parameters.ts';
-import { localRoute, type Route } from '../api/route.ts';
+import { text } from '../routing/parameters.ts';
+import { localRoute, type Route } from '../routing/route.ts';
 import type { CaptureService } from '../capture/capture-service.ts';
 import { CaptureFailure } from '../capture/foundry-login.ts';
 import { ChromeNotFoundError } from '../capture/puppeteer-browser.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
 
 const admin = 'admin' as const;

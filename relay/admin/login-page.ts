@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
 import { escapeHtml } from '../http/html.ts';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { withoutUndefined } from '../objects.ts';
 import { DEFAULT_SCOPES, SCOPES } from '../auth/scopes.ts';
-import { HttpError } from '../http/errors.ts';
-import { flag, oneOf, text, textList, wholeNumber } from '../api/parameters.ts';
-import { localRoute, type Route } from '../api/route.ts';
+import { HttpError } from '../errors.ts';
+import { flag, oneOf, text, textList, wholeNumber } from '../routing/parameters.ts';
+import { localRoute, type Route } from '../routing/route.ts';
 import { pairRequestView, pairRequestViews, relayStatus } from './status.ts';
 import { openAdminFeed } from './admin-feed.ts';
 import { ADMIN_COOKIE, ADMIN_SESSION_LIFETIME_MS } from './admin-sessions.ts';

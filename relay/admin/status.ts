@@ -1,6 +1,6 @@
 import type { PairRequest } from '../auth/pairing.ts';
 import type { RelayServices } from '../services.ts';
-import type { LiveCounters, LiveStatus, PairRequestView, RelayStatus } from './admin-types.ts';
+import type { LiveCounters, LiveStatus, PairRequestView, RelayStatus } from '../../contracts/admin-api.ts';
 
 export function pairRequestView(request: PairRequest, services: RelayServices): PairRequestView {
   const paired = services.pairing.pairedWorldOf(request.world);

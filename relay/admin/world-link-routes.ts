@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { text } from '../api/parameters.ts';
-import { localRoute, type Route } from '../api/route.ts';
+import { text } from '../routing/parameters.ts';
+import { localRoute, type Route } from '../routing/route.ts';
 import { WORLD_LINK_SCOPE } from '../auth/world-link.ts';
 import { worldSocketUrl } from '../http/urls.ts';
 import type { RelayServices } from '../services.ts';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { text } from '../api/parameters.ts';
-import { localRoute, type Route } from '../api/route.ts';
+import { text } from '../routing/parameters.ts';
+import { localRoute, type Route } from '../routing/route.ts';
 import type { KnownWorld } from '../auth/known-worlds.ts';
-import { HttpError } from '../http/errors.ts';
-import { CloseCode } from '../protocol/messages.ts';
+import { HttpError } from '../errors.ts';
+import { CloseCode } from '../../contracts/world-protocol.ts';
 import type { RelayServices } from '../services.ts';
-import type { KnownWorldView } from './admin-types.ts';
+import type { KnownWorldView } from '../../contracts/admin-api.ts';
 
 const admin = 'admin' as const;
 const clientId = text().max(200).describe("The world's client id, as GET /admin/worlds lists it");

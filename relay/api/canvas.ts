@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { flag, number, oneOf, record, text } from './parameters.ts';
-import { worldRoute, type Route } from './route.ts';
+import { flag, number, oneOf, record, text } from '../routing/parameters.ts';
+import { worldRoute, type Route } from '../routing/route.ts';
 
 /** The embedded document collections of a scene, and the class name the module needs for each. */
 const CLASS_OF_DOCUMENT_TYPE = {

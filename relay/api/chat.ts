@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { flag, text, textList, wholeNumber } from './parameters.ts';
-import { streamRoute, worldRoute, type Route } from './route.ts';
+import { flag, text, textList, wholeNumber } from '../routing/parameters.ts';
+import { streamRoute, worldRoute, type Route } from '../routing/route.ts';
 
 const chatType = () => wholeNumber({ min: 0, max: 5 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { RelayServices } from '../services.ts';
-import { localRoute, type Route } from './route.ts';
+import { localRoute, type Route } from '../routing/route.ts';
 
 /** Connected worlds first, then the ones known from pairing that are offline. */
 function clientsFor(services: RelayServices, key: ApiKeyRecord | undefined) {

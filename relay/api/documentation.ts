@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { RouteGroup } from './index.ts';
 import { openApiDocument } from './openapi.ts';
-import { localRoute, type Route } from './route.ts';
+import { localRoute, type Route, type RouteGroup } from '../routing/route.ts';
 import { escapeHtml } from '../http/html.ts';
 
 interface DocumentedOperation {

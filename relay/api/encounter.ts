@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { flag, text, textList } from './parameters.ts';
-import { worldRoute, type Route } from './route.ts';
+import { flag, text, textList } from '../routing/parameters.ts';
+import { worldRoute, type Route } from '../routing/route.ts';
 
 // The reference relay sends `encounter` and `tokens`, which the module never reads; callers may use either name and
 // the world receives the module's own `encounterId` and `tokenUuids`.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { flag, number, record, text } from './parameters.ts';
-import { worldRoute, type Route } from './route.ts';
+import { flag, number, record, text } from '../routing/parameters.ts';
+import { worldRoute, type Route } from '../routing/route.ts';
 
 const target = {
   uuid: text().optional().describe('Document UUID'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { text, textList } from './parameters.ts';
-import { streamRoute, type Route } from './route.ts';
+import { text, textList } from '../routing/parameters.ts';
+import { streamRoute, type Route } from '../routing/route.ts';
 
 const scope = { scope: 'events:subscribe' } as const;
 

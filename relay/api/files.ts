@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { flag, oneOf, text } from './parameters.ts';
-import { worldRoute, type Route } from './route.ts';
+import { flag, oneOf, text } from '../routing/parameters.ts';
+import { worldRoute, type Route } from '../routing/route.ts';
 
 const source = text().default('data').describe('data, public, systems or modules');
 const DATA_URL = /^data:[^;,]*(;[^;,]*)*;base64,/;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { record, text } from './parameters.ts';
-import { worldRoute, type Route } from './route.ts';
+import { record, text } from '../routing/parameters.ts';
+import { worldRoute, type Route } from '../routing/route.ts';
 
 export const macroRoutes: Route[] = [
   worldRoute({

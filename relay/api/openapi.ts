@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { RELAY_VERSION } from '../version.ts';
-import type { RouteGroup } from './index.ts';
-import { parameterSourceOf, type Route } from './route.ts';
+import { parameterSourceOf, type Route, type RouteGroup } from '../routing/route.ts';
 
 type JsonSchema = Record<string, unknown>;
 

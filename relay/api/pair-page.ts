@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { z } from 'zod';
-import { localRoute, type Route } from './route.ts';
+import { localRoute, type Route } from '../routing/route.ts';
 import { normalisedAddress } from '../http/addresses.ts';
 import type { PairPageState } from '../auth/pairing.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
 import { escapeHtml } from '../http/html.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { flag, text } from './parameters.ts';
-import { localRoute, type Route } from './route.ts';
-import { HttpError } from '../http/errors.ts';
+import { flag, text } from '../routing/parameters.ts';
+import { localRoute, type Route } from '../routing/route.ts';
+import { HttpError } from '../errors.ts';
 import { originOf } from '../http/request-gate.ts';
 import { worldSocketUrl } from '../http/urls.ts';
 import { normalisedAddress } from '../http/addresses.ts';

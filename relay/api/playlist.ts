@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { flag, number, text } from './parameters.ts';
-import { worldRoute, type Route } from './route.ts';
+import { flag, number, text } from '../routing/parameters.ts';
+import { worldRoute, type Route } from '../routing/route.ts';
 
 const playlist = {
   playlistId: text().optional().describe('Playlist id'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { flag, number, oneOf, record, text, wholeNumber } from './parameters.ts';
-import { worldRoute, type Route } from './route.ts';
+import { flag, number, oneOf, record, text, wholeNumber } from '../routing/parameters.ts';
+import { worldRoute, type Route } from '../routing/route.ts';
 
 const read = { scope: 'scene:read' } as const;
 const write = { scope: 'scene:write' } as const;

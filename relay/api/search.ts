@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { flag, text, wholeNumber } from './parameters.ts';
-import { worldRoute, type Route } from './route.ts';
+import { flag, text, wholeNumber } from '../routing/parameters.ts';
+import { worldRoute, type Route } from '../routing/route.ts';
 
 export const searchRoutes: Route[] = [
   worldRoute({

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import type { CaptureService } from '../capture/capture-service.ts';
 import { CaptureFailure } from '../capture/foundry-login.ts';
 import { ChromeNotFoundError } from '../capture/puppeteer-browser.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
-import { text } from './parameters.ts';
-import { localRoute, type Route } from './route.ts';
+import { text } from '../routing/parameters.ts';
+import { localRoute, type Route } from '../routing/route.ts';
 
 const access = { scope: 'session:manage' } as const;
 

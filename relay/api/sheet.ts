@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { flag, number, oneOf, text } from './parameters.ts';
+import { flag, number, oneOf, text } from '../routing/parameters.ts';
 import { captureSheet } from '../capture/sheet-route.ts';
-import { worldRoute, type Route } from './route.ts';
+import { worldRoute, type Route } from '../routing/route.ts';
 
 export const sheetRoutes: Route[] = [
   worldRoute({

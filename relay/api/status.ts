@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { localRoute, type Route } from './route.ts';
+import { localRoute, type Route } from '../routing/route.ts';
 import { pairPageRoutes } from './pair-page.ts';
 import { RELAY_VERSION } from '../version.ts';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { DOCUMENT_TYPES } from '../protocol/messages.ts';
-import { HttpError } from '../http/errors.ts';
-import { flag, oneOf, text, textList, wholeNumber } from './parameters.ts';
-import { localRoute, worldRoute, type Route } from './route.ts';
+import { DOCUMENT_TYPES } from '../../contracts/world-protocol.ts';
+import { HttpError } from '../errors.ts';
+import { flag, oneOf, text, textList, wholeNumber } from '../routing/parameters.ts';
+import { localRoute, worldRoute, type Route } from '../routing/route.ts';
 
 const documentTypeList = textList().pipe(
   z.array(oneOf(DOCUMENT_TYPES), { error: `must list document types: ${DOCUMENT_TYPES.join(', ')}` }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { record, text, wholeNumber } from './parameters.ts';
-import { worldRoute, type Route } from './route.ts';
+import { record, text, wholeNumber } from '../routing/parameters.ts';
+import { worldRoute, type Route } from '../routing/route.ts';
 
 const read = { scope: 'user:read' } as const;
 const write = { scope: 'user:write' } as const;

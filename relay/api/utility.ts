@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { flag, record, text, textList } from './parameters.ts';
-import { worldRoute, type Route } from './route.ts';
+import { flag, record, text, textList } from '../routing/parameters.ts';
+import { worldRoute, type Route } from '../routing/route.ts';
 
 export const utilityRoutes: Route[] = [
   worldRoute({

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { JsonFile } from '../storage/json-file.ts';
 import { withoutUndefined } from '../objects.ts';
-import type { WorldMetadata } from '../protocol/messages.ts';
+import type { WorldMetadata } from '../../contracts/world-protocol.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 
 export interface KnownWorld extends WorldMetadata {

@@ -1,4 +1,4 @@
-import { RetryLater } from '../http/errors.ts';
+import { RetryLater } from '../errors.ts';
 
 /** Above this many sources, the ones with nothing to remember are dropped so a spread of addresses costs little memory. */
 const PRUNE_ABOVE = 1_000;

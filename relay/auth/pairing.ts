@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { randomCode, randomHex } from './secrets.ts';
 import type { ConnectionTokens } from './connection-tokens.ts';
 import type { KnownWorld, KnownWorlds } from './known-worlds.ts';
-import { HttpError, RetryLater } from '../http/errors.ts';
+import { HttpError, RetryLater } from '../errors.ts';
 import { JsonFile } from '../storage/json-file.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 import { CodeGuessLimits, SourceBuckets } from './pairing-limits.ts';

@@ -1,5 +1,5 @@
 // The grant that lets a 2.x module link its world with an API key in the URL (module-protocol.md §3.7).
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 import type { ApiKeyRecord } from './api-keys.ts';
 import type { Scope } from './scopes.ts';
 

@@ -5,14 +5,14 @@ import { constants, generateKeyPairSync, privateDecrypt, randomBytes, randomUUID
 import type { EventEmitter } from 'node:events';
 import type { ConnectionTokens } from '../auth/connection-tokens.ts';
 import type { KnownWorld, KnownWorlds } from '../auth/known-worlds.ts';
-import type { Tabletop } from '../tabletop/tabletop.ts';
+import type { Tabletop } from '../world-link/tabletop.ts';
 import type { BrowserPage } from './browser.ts';
 import type { BrowserHost } from './browser-host.ts';
 import { CaptureFailure, foundryBase, logIn, waitUntilReady, type FoundryAccount } from './foundry-login.ts';
 import { seedConnectionToken, type GameFacts } from './page-scripts.ts';
 import { originOf } from '../http/request-gate.ts';
 import { sessionWorld, WHERE_TO_CONFIGURE, worldsAt } from './session-worlds.ts';
-import type { WorldConnection } from '../tabletop/world-connection.ts';
+import type { WorldConnection } from '../world-link/world-connection.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 
 const HANDSHAKE_LIFETIME_MS = 5 * 60_000;

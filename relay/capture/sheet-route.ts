@@ -1,9 +1,10 @@
 // GET /sheet from the capture session: the relay renders the sheet in its own logged-in Foundry page instead of
 // asking the world's module, and answers with the same bytes, headers and JSON errors.
-import type { RelayBytes } from '../api/route.ts';
-import { HttpError } from '../http/errors.ts';
-import type { Caller, Fields } from '../http/route-call.ts';
-import { resolveWorld } from '../http/world-resolution.ts';
+import type { RelayBytes } from '../routing/route.ts';
+import { HttpError } from '../errors.ts';
+import type { Fields } from '../routing/call.ts';
+import type { Caller } from '../routing/route.ts';
+import { resolveWorld } from '../routing/world-resolution.ts';
 import type { RelayServices } from '../services.ts';
 import { CaptureFailure } from './foundry-login.ts';
 import { ChromeNotFoundError } from './puppeteer-browser.ts';

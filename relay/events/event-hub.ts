@@ -1,5 +1,5 @@
-import type { WorldMessage } from '../protocol/messages.ts';
-import { PUSH_TYPE_OF_CHANNEL } from '../protocol/messages.ts';
+import type { WorldMessage } from '../../contracts/world-protocol.ts';
+import { PUSH_TYPE_OF_CHANNEL } from '../../contracts/world-protocol.ts';
 import { STREAM_CHANNEL, passesFilter, streamEventOf, type StreamEvent, type StreamFilter, type StreamKind } from './streams.ts';
 
 const KEEPALIVE_INTERVAL_MS = 15_000;

@@ -1,4 +1,4 @@
-import type { WorldMessage } from '../protocol/messages.ts';
+import type { WorldMessage } from '../../contracts/world-protocol.ts';
 
 // One roll, one id. The module answers POST /roll with a made-up `manual_<ms>_<rand>` id and records that entry in its
 // recent rolls, while the chat message the roll was posted as reaches the roll stream (and the recent rolls, once more)

@@ -1,4 +1,4 @@
-import type { EventChannel, WorldMessage } from '../protocol/messages.ts';
+import type { EventChannel, WorldMessage } from '../../contracts/world-protocol.ts';
 
 /** The kinds of event stream a caller can open, each fed by one channel of the world. */
 export const STREAM_CHANNEL = {

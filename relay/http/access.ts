@@ -1,12 +1,12 @@
 import type { Request } from 'express';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import { sameSecret } from '../auth/secrets.ts';
-import type { Access } from '../api/route.ts';
+import type { Access } from '../routing/route.ts';
 import type { RelayServices } from '../services.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors.ts';
 import { ADMIN_COOKIE, cookieValue } from '../admin/admin-sessions.ts';
 import { isLoopback } from './addresses.ts';
-import { requireScope } from './route-call.ts';
+import { requireScope } from '../routing/call.ts';
 
 /** Checks who calls: returns the caller's key for scoped routes, throws the 401/403 that says what is missing. */
 export function checkAccess(access: Access, request: Request, services: RelayServices): ApiKeyRecord | undefined {

@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
-import type { Route } from '../api/route.ts';
+import type { Route } from '../routing/route.ts';
 import type { RelayServices } from '../services.ts';
-import { answerFor, HttpError, RetryLater, UNEXPECTED_ANSWER, type ErrorAnswer } from './errors.ts';
+import { answerFor, HttpError, RetryLater, UNEXPECTED_ANSWER, type ErrorAnswer } from '../errors.ts';
 import { handlerFor, recordMiss } from './run-route.ts';
 import { Router } from './router.ts';
 import { sendJson } from './respond.ts';

@@ -1,7 +1,7 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { parameterSourceOf, type Route } from '../api/route.ts';
+import { parameterSourceOf, type Route } from '../routing/route.ts';
 import { parse as parseQueryString } from 'node:querystring';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors.ts';
 
 /** The largest body an upload route takes, unless the relay is started with another `bodyLimitBytes`. */
 export const DEFAULT_UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
-import type { Route } from '../api/route.ts';
-import { HttpError } from './errors.ts';
+import type { Route } from '../routing/route.ts';
+import { HttpError } from '../errors.ts';
 
 interface Entry {
   route: Route;

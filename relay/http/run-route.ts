@@ -1,17 +1,17 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { parameterSourceOf, type LocalRoute, type ParameterSource, type Route, type StreamRoute, type WorldRoute } from '../api/route.ts';
+import { parameterSourceOf, type Caller, type LocalRoute, type ParameterSource, type Route, type StreamRoute, type WorldRoute } from '../routing/route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import { openEventStream } from '../events/sse.ts';
 import type { RelayServices } from '../services.ts';
-import type { WorldReply } from '../tabletop/pending-requests.ts';
-import type { WorldConnection } from '../tabletop/world-connection.ts';
+import type { WorldReply } from '../world-link/pending-requests.ts';
+import type { WorldConnection } from '../world-link/world-connection.ts';
 import { answeredCall, callerNamed, refusedCall } from '../admin/activity.ts';
 import { apiKeyOf, checkAccess } from './access.ts';
 import type { BodyReader } from './body.ts';
-import { HttpError } from './errors.ts';
-import { tooManyRequests } from './rate-limit.ts';
+import { HttpError } from '../errors.ts';
+import { tooManyRequests } from '../routing/rate-limit.ts';
 import { sendJson, sendJsonText } from './respond.ts';
-import { callWorld, hasError, parseParameters, prepareStream, requireScope, takeCaller, type Caller, type Fields } from './route-call.ts';
+import { callWorld, hasError, parseParameters, prepareStream, requireScope, takeCaller, type Fields } from '../routing/call.ts';
 
 const MAX_BODY_DEPTH = 64;
 

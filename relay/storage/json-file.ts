@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 
 const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);

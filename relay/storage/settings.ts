@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { JsonFile } from './json-file.ts';
-import type { RelaySettings } from '../admin/admin-types.ts';
+import type { RelaySettings } from '../../contracts/admin-api.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 
 export type { RelaySettings };

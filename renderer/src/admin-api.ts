@@ -1,6 +1,6 @@
 // The admin API as the settings UI sees it. The session cookie from /admin/login authorises every call.
-import type { ActivityEntry, KnownWorldView, PairRequestView, RelaySettings, RelayStatus, StatusWorld } from '../../relay/admin/admin-types.ts';
-import type { PlayerListEntry } from '../../relay/protocol/messages.ts';
+import type { ActivityEntry, KnownWorldView, PairRequestView, RelaySettings, RelayStatus, StatusWorld } from '../../contracts/admin-api.ts';
+import type { PlayerListEntry } from '../../contracts/world-protocol.ts';
 
 export type { ActivityEntry, RelaySettings, RelayStatus };
 export type Player = PlayerListEntry;

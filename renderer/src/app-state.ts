@@ -1,6 +1,6 @@
 import type { ActivityEntry, RelayStatus } from './admin-api.ts';
 import type { LiveConnection } from './live.ts';
-import type { DesktopBridge } from '../../main/ipc.ts';
+import type { DesktopBridge } from '../../contracts/desktop-ipc.ts';
 
 type Listener<T> = (value: T) => void;
 

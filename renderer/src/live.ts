@@ -1,5 +1,5 @@
 import { admin, ApiError, type ActivityEntry, type PairRequest, type RelayStatus } from './admin-api.ts';
-import type { LiveCounters, LiveStatus } from '../../relay/admin/admin-types.ts';
+import type { LiveCounters, LiveStatus } from '../../contracts/admin-api.ts';
 
 export type LiveConnection = 'connecting' | 'live' | 'offline';
 

@@ -7,7 +7,7 @@ import { activityPage } from './pages/activity.ts';
 import { capturePage } from './pages/capture.ts';
 import { keysPage } from './pages/keys.ts';
 import { statusPage } from './pages/status.ts';
-import { BRIDGE_NAME, type DesktopBridge } from '../../main/ipc.ts';
+import { BRIDGE_NAME, type DesktopBridge } from '../../contracts/desktop-ipc.ts';
 
 const PAGES: Page[] = [statusPage, keysPage, accessPage, capturePage, activityPage];
 

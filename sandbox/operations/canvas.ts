@@ -1,5 +1,5 @@
 // get/create/update/delete-canvas-document, move-token, measure-distance (module-protocol.md §4.11 Canvas).
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import { embeddedNamesOf, OWNERSHIP, type WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import { isPlainObject, type PlainObject } from '../world/objects.ts';

@@ -1,6 +1,6 @@
 // chat-messages, chat-send, chat-delete, chat-flush (module-protocol.md §4.11 Chat). Creating and deleting
 // messages fires the chat hooks, so the chat-events channel pushes them.
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import { createChatMessage, serializeChatMessage, type ChatSpeaker } from '../world/chat.ts';
 import type { WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';

@@ -1,5 +1,5 @@
 // What every operation handler gets, and the reply helpers shared by them (module-operations.md §0, §1).
-import { resultTypeOf, type WorldMessage, type WorldRequest } from '../../relay/protocol/messages.ts';
+import { resultTypeOf, type WorldMessage, type WorldRequest } from '../../contracts/world-protocol.ts';
 import type { FileStore } from '../files/file-store.ts';
 import type { SearchIndex } from '../search-index.ts';
 import type { WorldDocument } from '../world/document.ts';

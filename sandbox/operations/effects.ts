@@ -1,5 +1,5 @@
 // get-status-effects, get-effects, add-effect, remove-effect (module-operations.md §2).
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import type { WorldDocument } from '../world/document.ts';
 import type { Game, StatusEffectConfig } from '../world/game.ts';
 import { assertWritePermission, serializeWithPermission } from '../world/permissions.ts';

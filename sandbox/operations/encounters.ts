@@ -1,6 +1,6 @@
 // encounters, start-encounter, next/last turn and round, end-encounter, add-to/remove-from-encounter
 // (module-protocol.md §4.11 Encounter). Reads `encounterId` and `tokenUuids`, the field names the module reads.
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import { combatantName } from '../events.ts';
 import { beginCombat, currentCombatant, nextRound, nextTurn, previousRound, previousTurn, rollInitiative } from '../world/combat.ts';
 import type { WorldDocument } from '../world/document.ts';

@@ -1,5 +1,5 @@
 // give and remove: moving items between actors, stacking by name when the item has a quantity.
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import type { WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import { deepClone, getProperty, type PlainObject } from '../world/objects.ts';

@@ -1,5 +1,5 @@
 // entity, create, update, delete, increase, decrease, kill, give, remove (module-protocol.md §4.11 Entity).
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import type { WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import { getProperty, isPlainObject, type PlainObject } from '../world/objects.ts';

@@ -1,6 +1,6 @@
 // file-system, upload-file, download-file (module-protocol.md §4.11 File system) on the world's FileStore.
 // Every caller path goes through `storePath`, which refuses anything that would leave the data folder.
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import { FileStoreError, type FileStore } from '../files/file-store.ts';
 import { isUploadable, extensionOf, mimeTypeOf } from '../files/media-types.ts';
 import { baseNameOf, joinStorePath, storePath, UnsafePathError } from '../files/paths.ts';

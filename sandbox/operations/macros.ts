@@ -1,5 +1,5 @@
 // macros and macro-execute (module-protocol.md §4.11 Macro). Execution needs the module setting `allowMacroExecute`.
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import { evaluateRoll } from '../dice.ts';
 import { createChatMessage } from '../world/chat.ts';
 import { OWNERSHIP, type WorldDocument } from '../world/document.ts';

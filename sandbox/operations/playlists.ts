@@ -1,5 +1,5 @@
 // get-playlists, playlist-play/stop/next/volume, stop-sound, play-sound (module-operations.md §4).
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import type { WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import { assertGM } from '../world/permissions.ts';

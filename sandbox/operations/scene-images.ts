@@ -1,6 +1,6 @@
 // scene-screenshot and scene-raw-image (module-protocol.md §4.11 Scene images): generated pictures of the scene,
 // or the background file itself when the world's data folder holds it.
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import { dataUrl } from '../images/encoding.ts';
 import { encodeJpeg } from '../images/jpeg.ts';
 import { encodePng } from '../images/png.ts';

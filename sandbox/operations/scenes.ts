@@ -1,5 +1,5 @@
 // get-scene, create-scene, update-scene, delete-scene, switch-scene (module-protocol.md §4.11 Scene).
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import type { WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import { isPlainObject } from '../world/objects.ts';

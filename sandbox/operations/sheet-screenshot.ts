@@ -1,5 +1,5 @@
 // sheet-screenshot (module-operations.md §7): a generated image of the document's sheet, sized box × scale.
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import { dataUrl } from '../images/encoding.ts';
 import { encodeJpeg } from '../images/jpeg.ts';
 import { encodePng } from '../images/png.ts';

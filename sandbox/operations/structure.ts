@@ -1,5 +1,5 @@
 // structure, get-folder, create-folder, delete-folder (module-operations.md §5).
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import { OWNERSHIP, type WorldDocument } from '../world/document.ts';
 import type { CompendiumPack, Game } from '../world/game.ts';
 import type { PlainObject } from '../world/objects.ts';

@@ -1,6 +1,6 @@
 // get-users, get-user, create-user, update-user, delete-user (module-protocol.md §4.11 User); GM-only.
 // User changes fire the user hooks, which also re-send the player list to the relay.
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import type { WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import { isPlainObject } from '../world/objects.ts';

@@ -1,5 +1,5 @@
 // select, selected, players, world-info (module-operations.md §8.1–8.4).
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import type { WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import { getProperty, isPlainObject } from '../world/objects.ts';

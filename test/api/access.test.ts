@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../relay/auth/scopes.ts';
 import { startTestRelay, TOOL_SCOPES, type TestRelay } from '../harness/relay.ts';
-import { allRoutes } from '../../relay/api/index.ts';
+import { allRoutes } from '../../relay/routes.ts';
 
 // The scope table of relay-http-interface.md "Authentication", plus GET /clients.
 const SCOPE_OF_ENDPOINT: Array<[string, string, Scope]> = [

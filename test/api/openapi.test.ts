@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { buildRouter } from '../../relay/http/app.ts';
-import { allRoutes } from '../../relay/api/index.ts';
+import { allRoutes } from '../../relay/routes.ts';
 
 let harness: TestRelay;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BRIDGE_NAME, IPC, IPC_CHANNELS, isIpcChannel } from '../../main/ipc.ts';
+import { BRIDGE_NAME, IPC, IPC_CHANNELS, isIpcChannel } from '../../contracts/desktop-ipc.ts';
 import { registerDesktopBridge } from '../../main/desktop-bridge.ts';
 
 const exposed: Record<string, unknown> = {};

@@ -2,8 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { WebSocket } from 'ws';
-import { allRoutes } from '../../relay/api/index.ts';
-import type { Route } from '../../relay/api/route.ts';
+import { allRoutes } from '../../relay/routes.ts';
+import type { Route } from '../../relay/routing/route.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 
 // Generated bad input for every route: the relay must answer each with a 4xx JSON {error} or a normal success,

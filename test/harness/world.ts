@@ -1,7 +1,7 @@
 import { connectSandbox, createSandboxWorld, type SandboxLink, type SandboxWorld } from '../../sandbox/index.ts';
 import type { RelayOptions } from '../../relay/relay.ts';
 import type { Scope } from '../../relay/auth/scopes.ts';
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import type { Answer, CallOptions } from './http.ts';
 import { EventStream } from './sse.ts';
 import { startTestRelay, type TestRelay } from './relay.ts';

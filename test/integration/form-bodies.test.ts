@@ -1,7 +1,7 @@
 // Form bodies (application/x-www-form-urlencoded, what curl -d and many Stream Deck HTTP plugins send) against the
 // sandbox world over the real protocol: read wherever a JSON body is, coerced exactly as the query string is.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WorldRequest } from '../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import { requestsSeenDuring, startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { WorldMessage } from '../../relay/protocol/messages.ts';
+import type { WorldMessage } from '../../contracts/world-protocol.ts';
 import { createSandboxWorld, type SandboxWorld, type SandboxWorldOptions, type WorldDocument } from '../../sandbox/index.ts';
 
 export const NOW = 1_750_000_000_000;

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminSessions } from '../../relay/admin/admin-sessions.ts';
 import { adminRoutes } from '../../relay/admin/routes.ts';
-import type { LocalRoute } from '../../relay/api/route.ts';
+import type { LocalRoute } from '../../relay/routing/route.ts';
 import { buildRenderer, RENDERER_OUT } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { call } from '../harness/http.ts';

@@ -1,7 +1,7 @@
 import { admin, type RelaySettings, type RelayStatus } from '../admin-api.ts';
 import type { AppState, Page } from '../app-state.ts';
 import { copyButton, h, icon, replaceChildren, toast } from '../dom.ts';
-import type { AppInfo, DesktopBridge } from '../../../main/ipc.ts';
+import type { AppInfo, DesktopBridge } from '../../../contracts/desktop-ipc.ts';
 import { worldSocketUrl } from '../../../relay/http/urls.ts';
 
 function toggle(id: string, label: string, checked: boolean, onChange: (on: boolean) => Promise<void>): HTMLElement {

@@ -1,6 +1,6 @@
 // What the dnd5e system derives from an actor's source data (modifiers, proficiency, skill totals), and the
 // lookups its routes share: actor and item by uuid or name, the concentration effect.
-import type { WorldRequest } from '../../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../../contracts/world-protocol.ts';
 import type { WorldDocument } from '../../world/document.ts';
 import type { Game } from '../../world/game.ts';
 import { getProperty, type PlainObject } from '../../world/objects.ts';

@@ -1,5 +1,5 @@
 // skill-check, ability-save, ability-check, death-save and the concentration routes.
-import type { WorldRequest } from '../../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../../contracts/world-protocol.ts';
 import type { WorldDocument } from '../../world/document.ts';
 import type { Game } from '../../world/game.ts';
 import { assertWritePermission, serializeWithPermission } from '../../world/permissions.ts';

@@ -1,6 +1,6 @@
 // dnd5e's d20 tests (checks and saves): 1d20, or 2d20 keep highest/lowest, plus the bonus; posted to chat unless
 // `createChatMessage` is false, which also feeds the roll-events channel.
-import type { WorldRequest } from '../../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../../contracts/world-protocol.ts';
 import { evaluateRoll, type EvaluatedRoll } from '../../dice.ts';
 import { createChatMessage } from '../../world/chat.ts';
 import type { WorldDocument } from '../../world/document.ts';

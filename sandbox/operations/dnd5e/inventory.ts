@@ -1,6 +1,6 @@
 // modify-item-charges, use-ability/feature/spell/item, equip-item, attune-item, transfer-currency,
 // modify-currency, prepare-spell.
-import type { WorldRequest } from '../../../relay/protocol/messages.ts';
+import type { WorldRequest } from '../../../contracts/world-protocol.ts';
 import { createChatMessage } from '../../world/chat.ts';
 import type { WorldDocument } from '../../world/document.ts';
 import type { Game } from '../../world/game.ts';

@@ -1,5 +1,5 @@
 // A dnd5e route: resolves the request's user first, then reports any thrown error as `{error}`, as the module does.
-import type { WorldMessage, WorldRequest } from '../../../relay/protocol/messages.ts';
+import type { WorldMessage, WorldRequest } from '../../../contracts/world-protocol.ts';
 import type { WorldDocument } from '../../world/document.ts';
 import type { Game } from '../../world/game.ts';
 import { withUser, type OperationContext, type OperationHandler } from '../context.ts';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { connectSandbox, createSandboxWorld } from '../sandbox/index.ts';
 import { startSandboxWebClient, type SandboxWebClient } from '../sandbox/web/server.ts';
-import { findChrome } from './capture/chrome-path.ts';
-import { TOOL_SCOPES } from './auth/scopes.ts';
-import type { Relay } from './relay.ts';
+import { findChrome } from '../relay/capture/chrome-path.ts';
+import { TOOL_SCOPES } from '../relay/auth/scopes.ts';
+import type { Relay } from '../relay/relay.ts';
 
 export const SANDBOX_CLIENT_ID = 'fvtt_sandbox0000000';
 

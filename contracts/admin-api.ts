@@ -1,5 +1,5 @@
 // The shapes the admin API answers with, free of any runtime import so the settings UI and the tray can share them.
-import type { PlayerListEntry, WorldMetadata } from '../protocol/messages.ts';
+import type { PlayerListEntry, WorldMetadata } from './world-protocol.ts';
 
 export interface StatusWorld extends WorldMetadata {
   clientId: string;

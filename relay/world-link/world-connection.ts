@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { EventChannel, PlayerListEntry, WorldMetadata } from '../protocol/messages.ts';
+import type { EventChannel, PlayerListEntry, WorldMetadata } from '../../contracts/world-protocol.ts';
 
 /** How the world authenticated: the 3.x connection token, or a 2.x module's API key in the URL. */
 export type Handshake = 'token' | 'legacy-key';

@@ -1,14 +1,14 @@
 import type { WebSocket } from 'ws';
 import { answeredCall, callerNamed, refusedCall } from '../admin/activity.ts';
-import { allRoutes } from '../api/index.ts';
-import type { StreamRoute, WorldRoute } from '../api/route.ts';
+import { allRoutes } from '../routes.ts';
+import type { StreamRoute, WorldRoute } from '../routing/route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { StreamKind } from '../events/streams.ts';
 import { STREAM_CHANNEL } from '../events/streams.ts';
-import { HttpError } from '../http/errors.ts';
-import { tooManyRequests } from '../http/rate-limit.ts';
-import { callWorld, hasError, parseParameters, prepareStream, requireScope, takeCaller, type Fields } from '../http/route-call.ts';
-import { CloseCode, type EventChannel } from '../protocol/messages.ts';
+import { HttpError } from '../errors.ts';
+import { tooManyRequests } from '../routing/rate-limit.ts';
+import { callWorld, hasError, parseParameters, prepareStream, requireScope, takeCaller, type Fields } from '../routing/call.ts';
+import { CloseCode, type EventChannel } from '../../contracts/world-protocol.ts';
 import type { RelayServices } from '../services.ts';
 
 const MAX_IN_FLIGHT = 100;

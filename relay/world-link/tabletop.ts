@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 import { refuseUpgrade } from '../http/request-gate.ts';
 import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
 import {
@@ -12,7 +12,7 @@ import {
   type PlayerListEntry,
   type WorldMessage,
   type WorldRequest,
-} from '../protocol/messages.ts';
+} from '../../contracts/world-protocol.ts';
 import { authTokenOf, readUpgrade, type WorldUpgrade } from './handshake.ts';
 import { PendingRequests, type WorldReply } from './pending-requests.ts';
 import { WorldConnection } from './world-connection.ts';

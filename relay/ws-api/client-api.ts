@@ -1,14 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CloseCode, EVENT_CHANNELS } from '../protocol/messages.ts';
+import { CloseCode, EVENT_CHANNELS } from '../../contracts/world-protocol.ts';
 import type { RelayServices } from '../services.ts';
 import { corsAllows, isRelayOrigin, refuseUpgrade } from '../http/request-gate.ts';
 import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
 import { normalisedAddress } from '../http/addresses.ts';
 import { ClientSession, parseObject, SUPPORTED_TYPES } from './client-session.ts';
 import { refusedCall, type CallerName } from '../admin/activity.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError } from '../errors.ts';
 
 const AUTH_TIMEOUT_MS = 10_000;
 /** An authenticated caller's largest frame: as large as an HTTP upload body, so an upload's fileData fits in one message. */

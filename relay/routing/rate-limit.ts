@@ -1,4 +1,4 @@
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors.ts';
 
 export interface RateDecision {
   allowed: boolean;

@@ -1,7 +1,7 @@
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
-import type { Tabletop } from '../tabletop/tabletop.ts';
-import type { WorldConnection } from '../tabletop/world-connection.ts';
-import { HttpError } from './errors.ts';
+import type { Tabletop } from '../world-link/tabletop.ts';
+import type { WorldConnection } from '../world-link/world-connection.ts';
+import { HttpError } from '../errors.ts';
 
 /** The world a call goes to: the `clientId` named, or the only one connected (module-protocol.md §5.4). */
 export function resolveWorld(tabletop: Tabletop, clientId: string | undefined, key: ApiKeyRecord | undefined): WorldConnection {

@@ -1,5 +1,5 @@
-import { HttpError } from '../http/errors.ts';
-import type { WorldMessage, WorldRequest } from '../protocol/messages.ts';
+import { HttpError } from '../errors.ts';
+import type { WorldMessage, WorldRequest } from '../../contracts/world-protocol.ts';
 
 /** A world's answer: the parsed message and the text it arrived as, so the text can be passed on without re-encoding. */
 export interface WorldReply {

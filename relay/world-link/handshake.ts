@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { WORLD_METADATA_KEYS, type WorldMetadata } from '../protocol/messages.ts';
+import { WORLD_METADATA_KEYS, type WorldMetadata } from '../../contracts/world-protocol.ts';
 import { normalisedAddress } from '../http/addresses.ts';
 
 export const WORLD_LINK_PATHS = new Set(['/relay', '/relay/', '/']);

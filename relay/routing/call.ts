@@ -1,13 +1,13 @@
-import { describeIssue } from '../api/parameters.ts';
-import type { Route, StreamRoute, WorldRoute } from '../api/route.ts';
+import { describeIssue } from './parameters.ts';
+import type { Caller, Route, StreamRoute, WorldRoute } from './route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { StreamFilter } from '../events/streams.ts';
 import { withoutUndefined } from '../objects.ts';
 import type { RelayServices } from '../services.ts';
-import type { WorldReply } from '../tabletop/pending-requests.ts';
-import type { WorldConnection } from '../tabletop/world-connection.ts';
-import { HttpError } from './errors.ts';
+import type { WorldReply } from '../world-link/pending-requests.ts';
+import type { WorldConnection } from '../world-link/world-connection.ts';
+import { HttpError } from '../errors.ts';
 import { resolveUserId, resolveWorld } from './world-resolution.ts';
 
 // What a route call means whatever carries it (HTTP or /ws/api): parameters, the world, the user, the request.
@@ -15,13 +15,6 @@ import { resolveUserId, resolveWorld } from './world-resolution.ts';
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 export type Fields = Record<string, unknown>;
-
-/** Who calls and for which world and user: the parameters every tabletop route shares. */
-export interface Caller {
-  clientId: string | undefined;
-  userId: string | undefined;
-  key: ApiKeyRecord | undefined;
-}
 
 export function requireScope(key: ApiKeyRecord, scope: Scope): void {
   if (!key.scopes.includes(scope)) throw new HttpError(403, `API key lacks required scope: ${scope}`, { requiredScope: scope });

@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRelay, DEFAULT_HOST, DEFAULT_PORT, type Relay } from './relay.ts';
-import { worldSocketUrl } from './http/urls.ts';
+import { createRelay, DEFAULT_HOST, DEFAULT_PORT, type Relay } from '../relay/relay.ts';
+import { worldSocketUrl } from '../relay/http/urls.ts';
 import { openInBrowser } from './open-browser.ts';
-import { DataDirError, dataDirProblem, prepareDataDir } from './storage/data-dir.ts';
-import { RELAY_VERSION } from './version.ts';
+import { DataDirError, dataDirProblem, prepareDataDir } from '../relay/storage/data-dir.ts';
+import { RELAY_VERSION } from '../relay/version.ts';
 
 const HELP = `Tabletop Relay ${RELAY_VERSION}: a local relay between Foundry VTT worlds and your tools.
 

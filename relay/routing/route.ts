@@ -4,7 +4,13 @@ import type { Scope } from '../auth/scopes.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { StreamFilter, StreamKind } from '../events/streams.ts';
 import type { RelayServices } from '../services.ts';
-import type { Caller } from '../http/route-call.ts';
+
+/** Who calls and for which world and user: the parameters every tabletop route shares. */
+export interface Caller {
+  clientId: string | undefined;
+  userId: string | undefined;
+  key: ApiKeyRecord | undefined;
+}
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -94,6 +100,12 @@ export interface LocalRoute<S extends ParameterSchema = ParameterSchema> extends
 }
 
 export type Route = WorldRoute | StreamRoute | LocalRoute;
+
+/** Routes under the name the documentation files them under. */
+export interface RouteGroup {
+  name: string;
+  routes: Route[];
+}
 
 /**
  * Where a route reads its parameters when its entry does not say: the query for GET; for admin changes the JSON body
