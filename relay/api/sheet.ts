@@ -26,7 +26,7 @@ export const sheetRoutes: Route[] = [
     operation: 'sheet-screenshot',
     timeoutMs: 20_000,
     reply: 'image',
-    headers: { 'X-Sheet-Source': 'world' },
+    replyHeaders: { 'X-Sheet-Source': 'world' },
     answerInRelay: captureSheet,
   }),
 ];

@@ -10,8 +10,9 @@ import { apiKeyOf, checkAccess } from './access.ts';
 import type { BodyReader } from './body.ts';
 import { HttpError } from '../errors.ts';
 import { tooManyRequests } from '../routing/rate-limit.ts';
-import { sendJson, sendJsonText } from './respond.ts';
-import { callWorld, hasError, parseParameters, prepareStream, requireScope, takeCaller, type Fields } from '../routing/call.ts';
+import { sendJsonText } from './respond.ts';
+import { httpCallContext, writeAnswer } from './write-answer.ts';
+import { callWorld, hasError, parseHeaders, parseParameters, prepareStream, requireScope, takeCaller, type Fields } from '../routing/call.ts';
 
 const MAX_BODY_DEPTH = 64;
 
@@ -164,7 +165,7 @@ function sendBytes(route: WorldRoute, kind: 'image' | 'file', world: WorldConnec
     headers['Content-Type'] = mimeType();
     headers['Content-Disposition'] = attachment(world, message.filename ?? nested.filename);
   }
-  response.status(200).set({ ...headers, ...route.headers }).end(bytes);
+  response.status(200).set({ ...headers, ...route.replyHeaders }).end(bytes);
 }
 
 // A world's answer is not trusted to be well formed: a value that cannot go into a header as it is would break
@@ -212,8 +213,10 @@ function openStream(route: StreamRoute, parameters: Fields, caller: Caller, serv
 }
 
 async function answerLocally(route: LocalRoute, parameters: Fields, key: ApiKeyRecord | undefined, services: RelayServices, request: Request, response: Response): Promise<void> {
-  const answer = await route.handle({ parameters, key, request, response, services });
+  const call = httpCallContext(request);
+  const headers = parseHeaders(route, call.header);
+  const answer = await route.handle({ parameters, headers, key, call, services, request, response });
   if (response.headersSent) return;
-  sendJson(response, answer.status ?? 200, answer.body);
+  writeAnswer(response, answer);
 }
 

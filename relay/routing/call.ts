@@ -46,6 +46,22 @@ export function parseParameters(route: Route, raw: Fields): Fields {
   return result.data;
 }
 
+/**
+ * Parses, defaults and checks the headers the route declares, read by `header` (a request header over HTTP, the message
+ * field of the same name over /ws/api); an empty value counts as absent, a missing or bad one is a 400 naming it.
+ */
+export function parseHeaders(route: Route, header: (name: string) => unknown): Fields {
+  if (!route.headers) return {};
+  const raw: Fields = {};
+  for (const name of Object.keys(route.headers.shape)) {
+    const value = header(name);
+    if (value !== undefined && value !== '') raw[name] = value;
+  }
+  const result = route.headers.safeParse(raw);
+  if (!result.success) throw new HttpError(400, `Header ${describeIssue(result.error.issues[0]!, raw)}`);
+  return result.data;
+}
+
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const MAY_NAME_PROTOTYPE = /__proto__|constructor|prototype/;
 

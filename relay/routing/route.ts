@@ -22,7 +22,13 @@ export type ParameterSource = 'query' | 'body' | 'body+query';
 
 export type ParameterSchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
-interface RouteBase<S extends ParameterSchema> {
+/** Request headers a route reads, by lower-case name; over /ws/api they are message fields of the same name. */
+export type HeaderSchema = z.ZodObject;
+
+/** What a route answers with besides JSON, for the documentation: e.g. `text/html`, `image/png`, `text/event-stream`. */
+export type MediaType = string;
+
+interface RouteBase<S extends ParameterSchema, H extends HeaderSchema = HeaderSchema> {
   method: HttpMethod;
   path: string;
   summary: string;
@@ -33,6 +39,10 @@ interface RouteBase<S extends ParameterSchema> {
   from?: ParameterSource;
   /** Carries file bytes: the body may be as large as the relay's upload limit; other bodies stop at 1 MiB (public routes 64 KiB). */
   takesUploads?: boolean;
+  /** Parses, defaults and documents the request headers the route reads; a missing or bad one is a 400 that names it. */
+  headers?: H;
+  /** The media type of a successful answer when it is not JSON. */
+  produces?: MediaType;
 }
 
 /** A route answered by the world: its parameters become a request message and the world's result the answer. */
@@ -48,7 +58,7 @@ export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends
    */
   reply?: 'json' | 'image' | 'file';
   /** Headers added to a byte answer, e.g. which path rendered a sheet. */
-  headers?: Record<string, string>;
+  replyHeaders?: Record<string, string>;
   /**
    * Lets the relay answer itself instead of the world, when it can (GET /sheet from the browser capture session):
    * resolves with the bytes and headers to send, or undefined to ask the world.
@@ -80,23 +90,51 @@ export interface StreamRoute<S extends ParameterSchema = ParameterSchema> extend
   filter: (parameters: z.output<S>) => StreamFilter;
 }
 
-export interface LocalContext<P> {
+/** The call as its transport received it, told without any of the transport's own objects. */
+export interface CallContext {
+  transport: 'http' | 'ws';
+  /** The caller's address, normalised (see relay/http/addresses.ts normalisedAddress). */
+  remoteAddress: string;
+  /** `protocol://host` as the caller reached the relay. */
+  relayOrigin: string;
+  /** A request header by its lower-case name. */
+  header(name: string): string | undefined;
+}
+
+export interface LocalContext<P, H = Record<string, unknown>> {
   parameters: P;
+  /** The headers the route declares, parsed. */
+  headers: H;
   key: ApiKeyRecord | undefined;
+  call: CallContext;
+  services: RelayServices;
+  /** Going away: the handlers that still read Express's objects move to `call` and answers. */
   request: Request;
   response: Response;
-  services: RelayServices;
 }
 
-export interface LocalAnswer {
-  status?: number;
-  body: unknown;
+export type AnswerHeaders = Record<string, string | string[]>;
+
+/** A stream of Server-Sent Events the adapter keeps open until the caller hangs up or `end` is called. */
+export interface EventStream {
+  send(name: string, json: string): void;
+  comment(text: string): void;
+  onClose(listener: () => void): void;
+  end(): void;
 }
+
+/** What a local route answers with; the transport writes it. Cookies go out as `Set-Cookie` in `headers`. */
+export type Answer =
+  | { kind?: 'json'; status?: number; body: unknown; headers?: AnswerHeaders }
+  | { kind: 'html'; status?: number; html: string; headers?: AnswerHeaders }
+  | { kind: 'bytes'; status?: number; bytes: Uint8Array; headers: AnswerHeaders }
+  | { kind: 'redirect'; location: string; status?: 302 | 303; headers?: AnswerHeaders }
+  | { kind: 'events'; open(stream: EventStream): void };
 
 /** A route the relay answers itself. */
-export interface LocalRoute<S extends ParameterSchema = ParameterSchema> extends RouteBase<S> {
+export interface LocalRoute<S extends ParameterSchema = ParameterSchema, H extends HeaderSchema = HeaderSchema> extends RouteBase<S, H> {
   kind: 'local';
-  handle: (context: LocalContext<z.output<S>>) => LocalAnswer | Promise<LocalAnswer>;
+  handle: (context: LocalContext<z.output<S>, z.output<H>>) => Answer | Promise<Answer>;
 }
 
 export type Route = WorldRoute | StreamRoute | LocalRoute;
@@ -126,6 +164,6 @@ export function streamRoute<S extends ParameterSchema>(route: Omit<StreamRoute<S
   return { ...route, kind: 'stream' } as unknown as Route;
 }
 
-export function localRoute<S extends ParameterSchema>(route: Omit<LocalRoute<S>, 'kind'>): Route {
+export function localRoute<S extends ParameterSchema, H extends HeaderSchema = z.ZodObject<{}>>(route: Omit<LocalRoute<S, H>, 'kind'>): Route {
   return { ...route, kind: 'local' } as unknown as Route;
 }
