@@ -1,0 +1,169 @@
+import { parameterSourceOf, type Answer, type CallContext, type Caller, type LocalRoute, type Route, type StreamRoute, type WorldRoute } from './route.ts';
+import type { ApiKeyRecord } from '../auth/api-keys.ts';
+import type { RelayServices } from '../services.ts';
+import { answeredCall, callerNamed, refusedCall } from '../admin/activity.ts';
+import { HttpError } from '../errors.ts';
+import { checkAdmin, verifiedKey } from './access.ts';
+import { callWorld, parseHeaders, parseParameters, prepareStream, requireScope, takeCaller, type Fields } from './call.ts';
+import { tooManyRequests, type RateDecision } from './rate-limit.ts';
+import { relayBytesAnswer, worldAnswer, type WorldJsonAnswer } from './world-answer.ts';
+
+export type { WorldJsonAnswer };
+
+/** What a call answers with: a local route's typed answer, or the world's JSON as it sent it. */
+export type CallAnswer = Answer | WorldJsonAnswer;
+
+/**
+ * One call of a route, as a transport hands it over. HTTP fills it from the request (`x-api-key`, the query string,
+ * the path's `{name}` segments, a body reader); /ws/api from the socket's key and the message's fields.
+ */
+export interface CallInput {
+  route: Route;
+  call: CallContext;
+  /** How the activity log names the call: the HTTP method and path, or `WS` and the message type. */
+  logged: { method: string; path: string };
+  /** The API key as the caller presented it, whatever it is; only keyed routes look at it. */
+  presentedKey: unknown;
+  /** The `clientId` the caller asked for (HTTP: the query's); undefined picks the only world or the key's. */
+  clientId: unknown;
+  query: Fields;
+  pathParameters?: Fields;
+  /** Reads the body's fields; called only once the caller is let in, and only for routes that take a body. */
+  readBody?: () => Promise<Fields>;
+  /** Told the key's rate-limit figures as soon as they are known, even when the call then fails (HTTP's RateLimit-*). */
+  onRateLimit?: (decision: RateDecision) => void;
+}
+
+/**
+ * Runs one call of any route, for any transport, in the one order every call takes: access (key and scope, public, or
+ * admin) → pause → rate limit → body → caller and bindings → parameters and declared headers → the world's, the
+ * stream's or the local handler's answer → the activity log. Resolves with the answer for the adapter to write, or
+ * throws the HttpError to answer with. A call of a keyed route is logged answered or refused, with the refusal's reason.
+ *
+ * An adapter turns its input into a `CallInput`, awaits `runCall`, then writes the `CallAnswer` (JSON, HTML, bytes,
+ * redirect, events, or the world's JSON text) or the thrown error's `{error}` in its own terms.
+ */
+export async function runCall(input: CallInput, services: RelayServices): Promise<CallAnswer> {
+  const { access } = input.route;
+  if (typeof access !== 'object') {
+    if (access === 'admin') checkAdmin({ method: input.route.method, call: input.call, hasQuery: hasFields(input.query) }, services);
+    return answer(input, undefined, services);
+  }
+  const started = performance.now();
+  let key: ApiKeyRecord | undefined;
+  let result: CallAnswer;
+  try {
+    key = verifiedKey(input.presentedKey, services);
+    requireScope(key, access.scope);
+    if (services.network.paused()) throw new HttpError(503, 'Tabletop Relay is paused; resume it from the tray menu');
+    applyRateLimit(key, services, input.onRateLimit);
+    result = await answer(input, key, services);
+  } catch (error) {
+    services.activity.record(refusedCall(callerNamed(key, input.presentedKey), input.logged.method, input.logged.path, error, started));
+    throw error;
+  }
+  services.activity.record(activityOf(result, { keyName: key.name }, input.logged, started));
+  return result;
+}
+
+/**
+ * Notes a call that found no route (a wrong path, method or message type) when it carries an API key: a tool's typo
+ * explains a button that does nothing as much as a refusal does. Calls without a key (browsers, scanners) are not noted.
+ */
+export function recordMiss(presentedKey: unknown, logged: { method: string; path: string }, error: unknown, services: RelayServices): void {
+  if (presentedKey === undefined) return;
+  const key = typeof presentedKey === 'string' && presentedKey !== '' ? services.keys.verify(presentedKey) : undefined;
+  services.activity.record(refusedCall(callerNamed(key, presentedKey), logged.method, logged.path, error, performance.now()));
+}
+
+/** Whether a route reads a body at all: GET routes and others that read the query alone never do. */
+export function takesBody(route: Route): boolean {
+  return parameterSourceOf(route) !== 'query';
+}
+
+function activityOf(result: CallAnswer, caller: { keyName: string }, logged: { method: string; path: string }, started: number) {
+  if (result.kind === 'world-json' && result.status !== 200) {
+    const error = typeof result.message.error === 'string' ? result.message.error : 'The world refused the call';
+    return refusedCall(caller, logged.method, logged.path, new HttpError(result.status, error), started);
+  }
+  return answeredCall(caller, logged.method, logged.path, statusOf(result), started);
+}
+
+function statusOf(result: CallAnswer): number {
+  switch (result.kind) {
+    case 'events':
+      return 200;
+    case 'redirect':
+      return result.status ?? 302;
+    default:
+      return result.status ?? 200;
+  }
+}
+
+/** Counts the call against its key; over the limit it is a 429 that says when to come back. */
+function applyRateLimit(key: ApiKeyRecord, services: RelayServices, onRateLimit: CallInput['onRateLimit']): void {
+  const decision = services.rateLimiter.take(key.id);
+  if (!decision) return;
+  onRateLimit?.(decision);
+  if (!decision.allowed) throw tooManyRequests(decision);
+}
+
+async function answer(input: CallInput, key: ApiKeyRecord | undefined, services: RelayServices): Promise<CallAnswer> {
+  const { route } = input;
+  const raw = await rawParameters(input);
+  if (route.kind === 'local') return answerLocally(route, parseParameters(route, raw), key, input.call, services);
+  const caller = takeCaller(raw, input.clientId, key);
+  const parameters = parseParameters(route, raw);
+  if (route.kind === 'world') return answerFromWorld(route, parameters, caller, services);
+  return streamAnswer(route, parameters, caller, services);
+}
+
+const NO_FIELDS: Fields = Object.freeze({}) as Fields;
+
+/** The query, the body and the path's parameters, merged as the route's parameter source says (the path wins). */
+async function rawParameters(input: CallInput): Promise<Fields> {
+  const { route, query } = input;
+  const path = input.pathParameters ?? NO_FIELDS;
+  const from = parameterSourceOf(route);
+  if (from === 'query') return { ...query, ...path };
+  const body = input.readBody ? await input.readBody() : NO_FIELDS;
+  return from === 'body' ? { ...body, userId: body.userId ?? query.userId, ...path } : { ...query, ...body, ...path };
+}
+
+async function answerFromWorld(route: WorldRoute, parameters: Fields, caller: Caller, services: RelayServices): Promise<CallAnswer> {
+  const own = await route.answerInRelay?.(parameters, caller, services);
+  if (own) return relayBytesAnswer(own);
+  const { world, reply } = await callWorld(route, parameters, caller, services);
+  return worldAnswer(route, world, reply, parameters);
+}
+
+/** Events of one world, from the moment the adapter opens the stream until the caller hangs up or the relay stops. */
+function streamAnswer(route: StreamRoute, parameters: Fields, caller: Caller, services: RelayServices): Answer {
+  const { clientId, filter, ownerId } = prepareStream(route, parameters, caller, services);
+  const connected = JSON.stringify(route.stream === 'actor' ? { clientId, actorUuid: filter.actorUuid ?? '' } : { clientId });
+  return {
+    kind: 'events',
+    open: (stream) => {
+      stream.send('connected', connected);
+      const unsubscribe = services.events.subscribe({
+        clientId,
+        kind: route.stream,
+        filter,
+        ownerId,
+        deliver: (event, payloadJson) => stream.send(event.name, payloadJson),
+        close: () => stream.end(),
+      });
+      stream.onClose(unsubscribe);
+    },
+  };
+}
+
+async function answerLocally(route: LocalRoute, parameters: Fields, key: ApiKeyRecord | undefined, call: CallContext, services: RelayServices): Promise<Answer> {
+  const context = { parameters, headers: parseHeaders(route, call.header), key, call, services };
+  return route.handle(context as Parameters<LocalRoute['handle']>[0]);
+}
+
+function hasFields(fields: Fields): boolean {
+  for (const _name in fields) return true;
+  return false;
+}
