@@ -4,7 +4,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRelay, DEFAULT_HOST, DEFAULT_PORT, type Relay } from '../relay/relay.ts';
-import { worldSocketUrl } from '../relay/http/urls.ts';
+import { worldSocketUrl } from '../contracts/world-protocol.ts';
 import { openInBrowser } from './open-browser.ts';
 import { DataDirError, dataDirProblem, prepareDataDir } from '../relay/storage/data-dir.ts';
 import { RELAY_VERSION } from '../relay/version.ts';

@@ -1,5 +1,6 @@
-// The message shapes exchanged between the relay and a world over /relay (module-protocol.md §2, §4).
-// Shared by the relay and the sandbox world, so neither may import anything platform-specific here.
+// The message shapes exchanged between the relay and a world over /relay, and that socket's address
+// (module-protocol.md §2, §4). Shared by the relay, the sandbox world and the settings UI, so none may import anything
+// platform-specific here.
 
 export const DOCUMENT_TYPES = [
   'Scene',
@@ -87,4 +88,13 @@ export const WORLD_METADATA_KEYS = [
 
 export function resultTypeOf(requestType: string): string {
   return `${requestType}-result`;
+}
+
+/**
+ * The address a Foundry world connects to, derived from the relay's HTTP base URL (http://127.0.0.1:3010 →
+ * ws://127.0.0.1:3010/relay). The one form shown everywhere: the 3.x module strips and re-appends `/relay`, and a 2.x
+ * module uses the URL as given, which the relay serves on `/relay` too (module-protocol.md §2).
+ */
+export function worldSocketUrl(httpBaseUrl: string): string {
+  return `${httpBaseUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/relay`;
 }

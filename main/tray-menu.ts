@@ -1,4 +1,4 @@
-import { worldSocketUrl } from '../relay/http/urls.ts';
+import { worldSocketUrl } from '../contracts/world-protocol.ts';
 import type { TrayStatus, TrayWorld } from './tray-status.ts';
 
 /** Things the tray menu can do; main/tray.ts maps each to its handler. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { WORLD_LINK_SCOPE } from '../auth/world-link.ts';
-import { worldSocketUrl } from '../http/urls.ts';
+import { worldSocketUrl } from '../../contracts/world-protocol.ts';
 import type { RelayServices } from '../services.ts';
 
 /** What the GM types into the 2.x module: its settings are world settings, set under Configure Settings. */

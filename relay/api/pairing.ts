@@ -3,7 +3,7 @@ import { flag, text } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { HttpError } from '../errors.ts';
 import { originOf } from '../http/request-gate.ts';
-import { worldSocketUrl } from '../http/urls.ts';
+import { worldSocketUrl } from '../../contracts/world-protocol.ts';
 import { normalisedAddress } from '../http/addresses.ts';
 import type { Request } from 'express';
 

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BRIDGE_NAME, IPC, IPC_CHANNELS, isIpcChannel } from '../../contracts/desktop-ipc.ts';
-import { registerDesktopBridge } from '../../main/desktop-bridge.ts';
+import type { IpcMain } from 'electron';
+import { BRIDGE_NAME, IPC, IPC_CHANNELS, isIpcChannel, type AppInfo, type DesktopBridge } from '../../contracts/desktop-ipc.ts';
+import { handle, registerDesktopBridge } from '../../main/desktop-bridge.ts';
 
 const exposed: Record<string, unknown> = {};
 const invoke = vi.fn(async (..._args: unknown[]) => undefined);
@@ -15,6 +16,31 @@ describe('IPC allow-list', () => {
     expect([...IPC_CHANNELS].sort()).toEqual(['desktop:app-info', 'desktop:open-logs-folder', 'desktop:set-start-at-login']);
     expect(isIpcChannel('desktop:app-info')).toBe(true);
     expect(isIpcChannel('relay:admin-token')).toBe(false);
+  });
+});
+
+describe('IPC contract', () => {
+  // Never called: tsc (npm run typecheck) fails when a line marked @ts-expect-error compiles.
+  function wrongUses(invoke: typeof import('../../main/preload.ts').invoke, ipcMain: IpcMain, bridge: DesktopBridge, info: AppInfo): void {
+    const trusted = () => true;
+    // @ts-expect-error the page sends a boolean on this channel
+    void invoke(IPC.setStartAtLogin, 'yes');
+    // @ts-expect-error the channel takes one argument
+    void invoke(IPC.setStartAtLogin);
+    // @ts-expect-error this channel answers AppInfo
+    void (invoke(IPC.appInfo) satisfies Promise<string>);
+    // @ts-expect-error no such channel
+    void invoke('relay:admin-token');
+    // @ts-expect-error a handler must answer AppInfo on this channel
+    handle(ipcMain, IPC.appInfo, () => 'version 1', trusted);
+    // @ts-expect-error a handler takes the channel's arguments
+    handle(ipcMain, IPC.setStartAtLogin, (enabled: string) => ({ ...info, startAtLogin: enabled === 'yes' }), trusted);
+    // @ts-expect-error the bridge answers what the channel answers
+    void (bridge.openLogsFolder() satisfies Promise<AppInfo>);
+  }
+
+  it('types every channel, its arguments and its answer, on both sides', () => {
+    expect(wrongUses).toBeTypeOf('function');
   });
 });
 

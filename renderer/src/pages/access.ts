@@ -2,7 +2,7 @@ import { admin, type RelaySettings, type RelayStatus } from '../admin-api.ts';
 import type { AppState, Page } from '../app-state.ts';
 import { copyButton, h, icon, replaceChildren, toast } from '../dom.ts';
 import type { AppInfo, DesktopBridge } from '../../../contracts/desktop-ipc.ts';
-import { worldSocketUrl } from '../../../relay/http/urls.ts';
+import { worldSocketUrl } from '../../../contracts/world-protocol.ts';
 
 function toggle(id: string, label: string, checked: boolean, onChange: (on: boolean) => Promise<void>): HTMLElement {
   const input = h('input', { type: 'checkbox', role: 'switch', id, class: 'switch-input', checked });

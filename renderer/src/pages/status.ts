@@ -3,7 +3,7 @@ import type { AppState, Page } from '../app-state.ts';
 import { copyButton, emptyState, h, icon, replaceChildren, toast } from '../dom.ts';
 import { countdown, durationSince, plural, roleName, systemLine } from '../format.ts';
 import { pairedWorldsSection } from './paired-worlds.ts';
-import { worldSocketUrl } from '../../../relay/http/urls.ts';
+import { worldSocketUrl } from '../../../contracts/world-protocol.ts';
 
 function pairRequestCard(request: PairRequest): HTMLElement {
   const approve = h('button', { type: 'button', class: 'button button-primary', 'data-action': 'approve' }, icon('check'), 'Approve');
