@@ -1,11 +1,10 @@
-import type { ServerResponse } from 'node:http';
 import type { PairRequest } from '../auth/pairing.ts';
 import type { RelayServices } from '../services.ts';
+import type { EventStream } from '../routing/route.ts';
 import { liveCounters, liveStatus, pairRequestView, pairRequestViews } from './status.ts';
 import { activityEntryOf, type ActivityRecord } from './activity.ts';
 
 const STATUS_SETTLE_MS = 100;
-const KEEPALIVE_MS = 15_000;
 /** Calls in the last minute change with every call and as calls age: looked at once a second, sent only when changed. */
 const COUNTERS_CHECK_MS = 1000;
 /** After an `activity` event, the next waits this long and carries the calls made meanwhile, ACTIVITY_BATCH at most. */
@@ -18,13 +17,10 @@ const ACTIVITY_BATCH = 20;
  * the API calls as they happen, at most one `activity` event per window with the newest calls, so a flood of calls
  * (refused ones cost a caller nothing) keeps the feed to a few KiB a second.
  */
-export function openAdminFeed(services: RelayServices, response: ServerResponse): void {
-  response.socket?.setTimeout(0);
-  response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
-  const sendText = (name: string, json: string) => response.write(`event: ${name}\ndata: ${json}\n\n`);
-  const send = (name: string, data: unknown) => sendText(name, JSON.stringify(data));
+export function openAdminFeed(services: RelayServices, stream: EventStream): void {
+  const send = (name: string, data: unknown) => stream.send(name, JSON.stringify(data));
   let lastStatus = JSON.stringify(liveStatus(services));
-  sendText('status', lastStatus);
+  stream.send('status', lastStatus);
   send('pair-requests', { pairRequests: pairRequestViews(services) });
   let pending: NodeJS.Timeout | undefined;
   const onStatus = () => {
@@ -33,26 +29,24 @@ export function openAdminFeed(services: RelayServices, response: ServerResponse)
       const status = JSON.stringify(liveStatus(services));
       if (status === lastStatus) return;
       lastStatus = status;
-      sendText('status', status);
+      stream.send('status', status);
     }, STATUS_SETTLE_MS);
   };
   const onPairRequest = (request: PairRequest) => send('pair-request', pairRequestView(request, services));
   const onActivity = followActivity((calls, skipped) => send('activity', { entries: calls.reverse().map(activityEntryOf), skipped }));
-  const keepalive = setInterval(() => response.write(': keepalive\n\n'), KEEPALIVE_MS);
   let lastCounters = JSON.stringify(liveCounters(services));
   const countersCheck = setInterval(() => {
     const counters = JSON.stringify(liveCounters(services));
     if (counters === lastCounters) return;
     lastCounters = counters;
-    sendText('counters', counters);
+    stream.send('counters', counters);
   }, COUNTERS_CHECK_MS);
   services.changes.on('status', onStatus);
   services.pairing.on('changed', onPairRequest);
   services.activity.on('entry', onActivity);
-  response.on('close', () => {
+  stream.onClose(() => {
     clearTimeout(pending);
     onActivity.stop();
-    clearInterval(keepalive);
     clearInterval(countersCheck);
     services.changes.off('status', onStatus);
     services.pairing.off('changed', onPairRequest);

@@ -8,6 +8,7 @@ import { localRoute, type Route } from '../routing/route.ts';
 // Key management with the reference relay's bodies (`/auth/api-keys`), so scripts written for it work here too.
 // It takes the admin token, like the rest of the admin API.
 
+const keyId = text().describe('The API key id');
 const scopes = textList().pipe(z.array(oneOf(SCOPES), { error: 'must list known scopes' }).min(1, { error: 'must name at least one scope' }));
 const bindings = {
   scopedClientId: text().optional().describe('The one world the key may reach'),
@@ -74,11 +75,11 @@ export const apiKeyRoutes: Route[] = [
     path: '/auth/api-keys/{id}',
     summary: "Change a key's name, scopes or bindings",
     access: 'admin',
-    parameters: z.object({ name: text().max(100).optional(), scopes: scopes.optional(), ...bindings }),
-    handle: ({ parameters, request, services }) => {
+    parameters: z.object({ id: keyId, name: text().max(100).optional(), scopes: scopes.optional(), ...bindings }),
+    handle: ({ parameters, services }) => {
       refusePerWorldUsers(parameters);
       const hasBinding = parameters.scopedClientId !== undefined || parameters.scopedClientIds !== undefined;
-      const updated = services.keys.update(String(request.params.id), {
+      const updated = services.keys.update(parameters.id, {
         name: parameters.name,
         scopes: parameters.scopes,
         userId: parameters.scopedUserId,
@@ -92,9 +93,9 @@ export const apiKeyRoutes: Route[] = [
     path: '/auth/api-keys/{id}',
     summary: 'Revoke a key',
     access: 'admin',
-    parameters: z.object({}),
-    handle: ({ request, services }) => {
-      if (!services.keys.revoke(String(request.params.id))) keyNotFound();
+    parameters: z.object({ id: keyId }),
+    handle: ({ parameters, services }) => {
+      if (!services.keys.revoke(parameters.id)) keyNotFound();
       return { body: { success: true } };
     },
   }),
@@ -103,9 +104,9 @@ export const apiKeyRoutes: Route[] = [
     path: '/auth/api-keys/{id}/regenerate',
     summary: 'Replace a key with a new one; the old one stops working at once',
     access: 'admin',
-    parameters: z.object({}),
-    handle: ({ request, services }) => {
-      const rotated = services.keys.rotate(String(request.params.id)) ?? keyNotFound();
+    parameters: z.object({ id: keyId }),
+    handle: ({ parameters, services }) => {
+      const rotated = services.keys.rotate(parameters.id) ?? keyNotFound();
       return { body: { ...referenceView(rotated.record), key: rotated.key } };
     },
   }),

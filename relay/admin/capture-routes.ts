@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { text } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import type { CaptureService } from '../capture/capture-service.ts';
-import { CaptureFailure } from '../capture/foundry-login.ts';
-import { ChromeNotFoundError } from '../capture/puppeteer-browser.ts';
+import { captureHttpError } from '../capture/capture-errors.ts';
 import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
 
@@ -44,20 +43,15 @@ export const captureRoutes: Route[] = [
     summary: 'Log in with the capture settings and capture the first visible sheet (PNG bytes)',
     access: admin,
     parameters: z.object({}),
-    handle: async ({ services, response }) => {
+    produces: 'image/png',
+    handle: async ({ services }) => {
+      const capture = captureOf(services);
       try {
-        const image = await captureOf(services).testCapture();
-        response.writeHead(200, {
-          'Content-Type': image.mimeType,
-          'Content-Length': String(image.bytes.byteLength),
-          'X-Image-Width': String(image.width),
-          'X-Image-Height': String(image.height),
-        }).end(image.bytes);
-        return { body: undefined };
+        const image = await capture.testCapture();
+        const headers = { 'Content-Type': image.mimeType, 'X-Image-Width': String(image.width), 'X-Image-Height': String(image.height) };
+        return { kind: 'bytes', bytes: image.bytes, headers };
       } catch (error) {
-        if (error instanceof CaptureFailure) throw new HttpError(error.status, error.message);
-        if (error instanceof ChromeNotFoundError) throw new HttpError(503, error.message);
-        throw new HttpError(502, `The test capture failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw captureHttpError(error, 'The test capture');
       }
     },
   }),

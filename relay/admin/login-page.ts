@@ -1,6 +1,6 @@
-import type { Request, Response } from 'express';
 import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
+import type { Answer, CallContext } from '../routing/route.ts';
 import { escapeHtml } from '../http/html.ts';
 
 /** Opens the settings UI in a browser on this computer, once, within two minutes; the admin token never leaves the relay. */
@@ -46,8 +46,27 @@ ${body}
  * A refused admin link: a page a person can read when a browser opened it, the usual JSON error for scripts. Nothing
  * else differs, so the link keeps its rules (loopback only, single use) whatever the caller accepts.
  */
-export function refuseLogin(request: Request, response: Response, status: 401 | 403, message: string): { body: undefined } {
-  if (request.accepts(['json', 'html']) !== 'html') throw new HttpError(status, message);
-  response.status(status).type('html').send(refusedPage(status, message));
-  return { body: undefined };
+export function refuseLogin(call: CallContext, status: 401 | 403, message: string): Answer {
+  if (!prefersHtml(call.header('accept'))) throw new HttpError(status, message);
+  return { kind: 'html', status, html: refusedPage(status, message) };
+}
+
+/** Whether the Accept header ranks HTML above JSON: a browser's does; a script's, which accepts anything, or none does not. */
+function prefersHtml(accept = '*/*'): boolean {
+  return qualityOf('text/html', accept) > qualityOf('application/json', accept);
+}
+
+/** The quality the Accept header gives a media type: that of its most specific matching range. */
+function qualityOf(mediaType: string, accept: string): number {
+  const [type] = mediaType.split('/');
+  let best = { specificity: -1, quality: 0 };
+  for (const part of accept.split(',')) {
+    const [range = '', ...parameters] = part.split(';').map((piece) => piece.trim().toLowerCase());
+    const specificity = range === mediaType ? 2 : range === `${type}/*` ? 1 : range === '*/*' ? 0 : -1;
+    if (specificity <= best.specificity) continue;
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    const quality = q === undefined ? 1 : Number(q.slice(2));
+    best = { specificity, quality: Number.isFinite(quality) ? quality : 0 };
+  }
+  return best.quality;
 }

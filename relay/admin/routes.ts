@@ -34,6 +34,14 @@ function notFound(what: string): never {
 
 const admin = 'admin' as const;
 const none = z.object({});
+const keyId = text().describe('The API key id');
+const pairRequestCode = text().describe('The pair request code');
+
+/** The settings UI session cookie: sent only to this relay, never to scripts, for as long as the session lasts. */
+function sessionCookie(session: string): string {
+  const expires = new Date(Date.now() + ADMIN_SESSION_LIFETIME_MS).toUTCString();
+  return `${ADMIN_COOKIE}=${session}; Max-Age=${ADMIN_SESSION_LIFETIME_MS / 1000}; Path=/; Expires=${expires}; HttpOnly; SameSite=Strict`;
+}
 
 /** The admin API: what the tray UI and local scripts use to manage keys, pairing and worlds. Loopback and admin token only. */
 export const adminRoutes: Route[] = [
@@ -124,10 +132,8 @@ export const adminRoutes: Route[] = [
     summary: 'Server-Sent Events: status when it changes, pair-requests once then each pair-request that changes, activity for each API call',
     access: admin,
     parameters: none,
-    handle: ({ services, response }) => {
-      openAdminFeed(services, response);
-      return { body: undefined };
-    },
+    produces: 'text/event-stream',
+    handle: ({ services }) => ({ kind: 'events', open: (stream) => openAdminFeed(services, stream) }),
   }),
   localRoute({
     method: 'GET',
@@ -135,16 +141,13 @@ export const adminRoutes: Route[] = [
     summary: 'Trade a one-time login code for a settings UI session, then open the UI',
     access: 'public',
     parameters: z.object({ code: text().describe('The code from the one-time admin URL') }),
-    handle: ({ parameters, request, services, response }) => {
-      if (!isLoopback(request.socket.remoteAddress)) {
-        return refuseLogin(request, response, 403, 'Admin links work only in a browser on the computer running Tabletop Relay.');
+    handle: ({ parameters, call, services }) => {
+      if (!isLoopback(call.remoteAddress)) {
+        return refuseLogin(call, 403, 'Admin links work only in a browser on the computer running Tabletop Relay.');
       }
       const session = services.adminSessions.redeem(parameters.code);
-      if (!session) return refuseLogin(request, response, 401, `This sign-in link was already used or has expired. ${HOW_TO_GET_A_LOGIN_LINK}`);
-      response
-        .cookie(ADMIN_COOKIE, session, { httpOnly: true, sameSite: 'strict', path: '/', maxAge: ADMIN_SESSION_LIFETIME_MS })
-        .redirect(303, '/admin/');
-      return { body: undefined };
+      if (!session) return refuseLogin(call, 401, `This sign-in link was already used or has expired. ${HOW_TO_GET_A_LOGIN_LINK}`);
+      return { kind: 'redirect', status: 303, location: '/admin/', headers: { 'Set-Cookie': sessionCookie(session) } };
     },
   }),
   localRoute({
@@ -176,16 +179,16 @@ export const adminRoutes: Route[] = [
     path: '/admin/pair-requests/{code}/approve',
     summary: 'Approve a pair request; the waiting module then receives its pairing code',
     access: admin,
-    parameters: none,
-    handle: ({ request, services }) => ({ body: pairRequestView(services.pairing.approve(String(request.params.code)), services) }),
+    parameters: z.object({ code: pairRequestCode }),
+    handle: ({ parameters, services }) => ({ body: pairRequestView(services.pairing.approve(parameters.code), services) }),
   }),
   localRoute({
     method: 'POST',
     path: '/admin/pair-requests/{code}/deny',
     summary: 'Deny a pair request',
     access: admin,
-    parameters: none,
-    handle: ({ request, services }) => ({ body: pairRequestView(services.pairing.deny(String(request.params.code)), services) }),
+    parameters: z.object({ code: pairRequestCode }),
+    handle: ({ parameters, services }) => ({ body: pairRequestView(services.pairing.deny(parameters.code), services) }),
   }),
   localRoute({
     method: 'POST',
@@ -226,23 +229,22 @@ export const adminRoutes: Route[] = [
     summary: "Change a key's name, scopes or bindings",
     access: admin,
     parameters: z.object({
+      id: keyId,
       name: keyFields.name.optional(),
       scopes: keyFields.scopes.optional(),
       userId: keyFields.userId,
       worldIds: keyFields.worldIds,
     }),
-    handle: ({ parameters, request, services }) => {
-      return { body: services.keys.update(String(request.params.id), parameters) ?? notFound('API key') };
-    },
+    handle: ({ parameters: { id, ...changes }, services }) => ({ body: services.keys.update(id, changes) ?? notFound('API key') }),
   }),
   localRoute({
     method: 'POST',
     path: '/admin/keys/{id}/rotate',
     summary: 'Replace a key with a new one; the old one stops working at once',
     access: admin,
-    parameters: none,
-    handle: ({ request, services }) => {
-      const rotated = services.keys.rotate(String(request.params.id)) ?? notFound('API key');
+    parameters: z.object({ id: keyId }),
+    handle: ({ parameters, services }) => {
+      const rotated = services.keys.rotate(parameters.id) ?? notFound('API key');
       return { body: { ...rotated.record, key: rotated.key } };
     },
   }),
@@ -251,9 +253,9 @@ export const adminRoutes: Route[] = [
     path: '/admin/keys/{id}',
     summary: 'Revoke a key',
     access: admin,
-    parameters: none,
-    handle: ({ request, services }) => {
-      if (!services.keys.revoke(String(request.params.id))) notFound('API key');
+    parameters: z.object({ id: keyId }),
+    handle: ({ parameters, services }) => {
+      if (!services.keys.revoke(parameters.id)) notFound('API key');
       return { body: { revoked: true } };
     },
   }),
@@ -270,9 +272,9 @@ export const adminRoutes: Route[] = [
     path: '/admin/connection-tokens/{id}',
     summary: 'Revoke a connection token and disconnect the world using it',
     access: admin,
-    parameters: none,
-    handle: ({ request, services }) => {
-      const revoked = services.connectionTokens.revoke(String(request.params.id)) ?? notFound('connection token');
+    parameters: z.object({ id: text().describe('The connection token id') }),
+    handle: ({ parameters, services }) => {
+      const revoked = services.connectionTokens.revoke(parameters.id) ?? notFound('connection token');
       services.tabletop.disconnectToken(revoked.id, 'Connection token revoked');
       return { body: { revoked: true } };
     },

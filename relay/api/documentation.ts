@@ -8,6 +8,14 @@ interface DocumentedOperation {
   description?: string;
   parameters?: Array<{ name: string; in: string; required?: boolean; description?: string }>;
   requestBody?: { content: { 'application/json': { schema: { properties: Record<string, { description?: string }>; required: string[] } } } };
+  responses: { '200': { content: Record<string, unknown> } };
+}
+
+/** The media types of a success that is not JSON, e.g. a page or an image. */
+function answerNote(operation: DocumentedOperation): string {
+  const mediaTypes = Object.keys(operation.responses['200'].content);
+  if (mediaTypes.includes('application/json')) return '';
+  return `<p class="note">Answers with ${mediaTypes.map((type) => `<code>${escapeHtml(type)}</code>`).join(' or ')}.</p>`;
 }
 
 function parameterRows(operation: DocumentedOperation): string {
@@ -25,7 +33,7 @@ function apiPage(document: ReturnType<typeof openApiDocument>): string {
   const sections = new Map<string, string[]>();
   for (const [path, methods] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(methods)) {
-      const entry = `<article><h3><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3><p>${escapeHtml(operation.summary ?? '')}</p><p class="note">${escapeHtml(operation.description ?? '')}</p>${parameterRows(operation)}</article>`;
+      const entry = `<article><h3><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3><p>${escapeHtml(operation.summary ?? '')}</p><p class="note">${escapeHtml(operation.description ?? '')}</p>${answerNote(operation)}${parameterRows(operation)}</article>`;
       const tag = operation.tags[0]!;
       sections.set(tag, [...(sections.get(tag) ?? []), entry]);
     }
@@ -40,7 +48,6 @@ table{border-collapse:collapse;width:100%}td,th{border:1px solid #ddd;padding:.2
 }
 
 export function documentationRoutes(groups: readonly RouteGroup[]): Route[] {
-  const serverUrl = (host: string | undefined, protocol: string) => `${protocol}://${host ?? '127.0.0.1:3010'}`;
   return [
     localRoute({
       method: 'GET',
@@ -48,7 +55,7 @@ export function documentationRoutes(groups: readonly RouteGroup[]): Route[] {
       summary: 'The OpenAPI 3.1 document of every route',
       access: 'public',
       parameters: z.object({}),
-      handle: ({ request }) => ({ body: openApiDocument(groups, serverUrl(request.get('host'), request.protocol)) }),
+      handle: ({ call }) => ({ body: openApiDocument(groups, call.relayOrigin) }),
     }),
     localRoute({
       method: 'GET',
@@ -56,10 +63,8 @@ export function documentationRoutes(groups: readonly RouteGroup[]): Route[] {
       summary: 'A readable page of the API',
       access: 'public',
       parameters: z.object({}),
-      handle: ({ request, response }) => {
-        response.type('html').send(apiPage(openApiDocument(groups, serverUrl(request.get('host'), request.protocol))));
-        return { body: undefined };
-      },
+      produces: 'text/html',
+      handle: ({ call }) => ({ kind: 'html', html: apiPage(openApiDocument(groups, call.relayOrigin)) }),
     }),
   ];
 }

@@ -31,6 +31,14 @@ function pathParameterNames(path: string): string[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
 }
 
+/** The request headers the route declares, as header parameters. */
+function headerParameters(route: Route): JsonSchema[] {
+  if (!route.headers) return [];
+  const properties = (schemaOf(route.headers, 'output').properties as Record<string, JsonSchema>) ?? {};
+  const required = (schemaOf(route.headers, 'input').required as string[]) ?? [];
+  return Object.entries(properties).map(([name, schema]) => ({ name, in: 'header', required: required.includes(name), description: schema.description, schema }));
+}
+
 function commonParameters(route: Route, inBody: boolean): JsonSchema[] {
   if (route.kind === 'local') return [];
   const parameters: JsonSchema[] = [
@@ -52,7 +60,7 @@ function operationOf(route: Route, group: string): JsonSchema {
       parameters.push({ name, in: 'query', required: required.includes(name), description: schema.description, schema });
     }
   }
-  parameters.push(...commonParameters(route, inBody));
+  parameters.push(...headerParameters(route), ...commonParameters(route, inBody));
   const operation: JsonSchema = {
     tags: [group],
     summary: route.summary,
@@ -90,8 +98,16 @@ function responsesOf(route: Route): JsonSchema {
   if (route.kind === 'world' && route.reply === 'file') {
     return { '200': { description: 'The file bytes, or JSON with a data URL when format=base64', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } }, 'application/json': { schema: { type: 'object' } } } }, ...errors };
   }
+  if (route.kind === 'local' && route.produces !== undefined) return { '200': producedAnswer(route.produces), ...errors };
   const success = route.kind === 'world' ? `The world's result: {type: "${route.operation}-result", requestId, …}` : 'Success';
   return { '200': { description: success, content: { 'application/json': { schema: { type: 'object' } } } }, ...errors };
+}
+
+/** A local route's answer that is not JSON: a page, a stream of events or bytes. */
+function producedAnswer(mediaType: string): JsonSchema {
+  if (mediaType === 'text/event-stream') return { description: 'A stream of Server-Sent Events', content: { [mediaType]: { schema: { type: 'string' } } } };
+  if (mediaType.startsWith('text/')) return { description: 'A page', content: { [mediaType]: { schema: { type: 'string' } } } };
+  return { description: 'The bytes', content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } } };
 }
 
 /** The OpenAPI 3.1 document of every route, generated from the route tables. */

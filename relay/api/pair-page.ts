@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Request } from 'express';
 import { z } from 'zod';
-import { localRoute, type Route } from '../routing/route.ts';
-import { normalisedAddress } from '../http/addresses.ts';
+import { localRoute, type CallContext, type Route } from '../routing/route.ts';
+import { text } from '../routing/parameters.ts';
 import type { PairPageState } from '../auth/pairing.ts';
 import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
@@ -164,9 +163,9 @@ ${sections}
 }
 
 /** The request's state for this caller; an unknown code shows as such. */
-function stateOf(request: Request, services: RelayServices): { state: ShownState; worldTitle?: string } {
+function stateOf(code: string, call: CallContext, services: RelayServices): { state: ShownState; worldTitle?: string } {
   try {
-    const { state, world } = services.pairing.pageState(String(request.params.code), normalisedAddress(request.socket.remoteAddress));
+    const { state, world } = services.pairing.pageState(code, call.remoteAddress);
     return { state, worldTitle: world.worldTitle ?? world.worldId };
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) return { state: 'unknown' };
@@ -174,18 +173,20 @@ function stateOf(request: Request, services: RelayServices): { state: ShownState
   }
 }
 
+const codeParameters = z.object({ code: text().describe('The pair request code, from pairUrl of POST /auth/pair-request') });
+
 export const pairPageRoutes: Route[] = [
   localRoute({
     method: 'GET',
     path: '/pair/{code}',
     summary: 'The page the module opens while pairing: what to do next, following the request by itself until it is paired',
     access: 'public',
-    parameters: z.object({}),
-    handle: ({ request, response, services }) => {
-      const code = String(request.params.code).toUpperCase();
-      const { state, worldTitle } = stateOf(request, services);
-      response.status(state === 'unknown' ? 404 : 200).set(PAGE_HEADERS).type('html').send(pairPage(code, worldTitle, state));
-      return { body: undefined };
+    parameters: codeParameters,
+    produces: 'text/html',
+    handle: ({ parameters, call, services }) => {
+      const { state, worldTitle } = stateOf(parameters.code, call, services);
+      const html = pairPage(parameters.code.toUpperCase(), worldTitle, state);
+      return { kind: 'html', status: state === 'unknown' ? 404 : 200, html, headers: PAGE_HEADERS };
     },
   }),
   localRoute({
@@ -193,12 +194,12 @@ export const pairPageRoutes: Route[] = [
     path: '/pair/{code}/state',
     summary: 'What the pairing page shows: waiting, approved, paired, denied, expired (404 unknown); never the pairing code',
     access: 'public',
-    parameters: z.object({}),
-    handle: ({ request, response, services }) => {
-      const { state } = stateOf(request, services);
-      response.set('Cache-Control', 'no-store');
-      if (state === 'unknown') return { status: 404, body: { state, error: UNKNOWN_REQUEST } };
-      return { body: { state } };
+    parameters: codeParameters,
+    handle: ({ parameters, call, services }) => {
+      const { state } = stateOf(parameters.code, call, services);
+      const headers = { 'Cache-Control': 'no-store' };
+      if (state === 'unknown') return { status: 404, body: { state, error: UNKNOWN_REQUEST }, headers };
+      return { body: { state }, headers };
     },
   }),
 ];

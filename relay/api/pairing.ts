@@ -4,18 +4,8 @@ import { localRoute, type Route } from '../routing/route.ts';
 import { HttpError } from '../errors.ts';
 import { originOf } from '../http/request-gate.ts';
 import { worldSocketUrl } from '../../contracts/world-protocol.ts';
-import { normalisedAddress } from '../http/addresses.ts';
-import type { Request } from 'express';
 
 const optionalText = () => z.string({ error: 'must be a string' }).max(500, { error: 'is too long' }).optional();
-
-function origin(request: Request): string {
-  return `${request.protocol}://${request.get('host') ?? 'localhost'}`;
-}
-
-function sourceOf(request: Request): string {
-  return normalisedAddress(request.socket.remoteAddress);
-}
 
 // The endpoints the unmodified module calls while pairing (module-protocol.md §3.3–§3.5). They take no key: the GM's
 // approval in the tray (or the admin API) is what authorises a world.
@@ -37,13 +27,13 @@ export const pairingRoutes: Route[] = [
       clientId: optionalText(),
       upgradeOnly: flag().default(false),
     }),
-    handle: ({ parameters: { upgradeOnly, ...world }, services, request }) => {
-      const { request: pairRequest, created } = services.pairing.request(world, { upgradeOnly, source: sourceOf(request) });
+    handle: ({ parameters: { upgradeOnly, ...world }, services, call }) => {
+      const { request: pairRequest, created } = services.pairing.request(world, { upgradeOnly, source: call.remoteAddress });
       return {
         status: created ? 201 : 200,
         body: {
           code: pairRequest.code,
-          pairUrl: `${origin(request)}/pair/${pairRequest.code}`,
+          pairUrl: `${call.relayOrigin}/pair/${pairRequest.code}`,
           upgradeOnly,
           expiresIn: Math.round((pairRequest.expiresAt - pairRequest.createdAt) / 1000),
           expiresAt: new Date(pairRequest.expiresAt).toISOString(),
@@ -56,9 +46,9 @@ export const pairingRoutes: Route[] = [
     path: '/auth/pair-request/{code}/status',
     summary: 'Whether the GM approved a pair request; an approval carries the pairing code once',
     access: 'public',
-    parameters: z.object({}),
-    handle: ({ request, services }) => {
-      const pairRequest = services.pairing.poll(String(request.params.code), sourceOf(request));
+    parameters: z.object({ code: text().describe('The pair request code') }),
+    handle: ({ parameters, call, services }) => {
+      const pairRequest = services.pairing.poll(parameters.code, call.remoteAddress);
       const body: Record<string, unknown> = { status: pairRequest.status };
       if (pairRequest.status === 'approved') {
         if (pairRequest.upgradeOnly) body.upgraded = true;
@@ -81,11 +71,15 @@ export const pairingRoutes: Route[] = [
       existingClientId: optionalText(),
       serverOrigin: optionalText(),
     }),
-    handle: ({ parameters, services, request }) => {
-      const pageOrigin = originOf(request.get('origin')) ?? originOf(parameters.serverOrigin);
-      const exchange = { ...parameters, userAgent: request.get('user-agent'), origin: pageOrigin };
-      const { token, clientId } = services.pairing.exchange(exchange, sourceOf(request));
-      const relayUrl = worldSocketUrl(origin(request));
+    headers: z.object({
+      origin: z.string().optional().describe('The page that pairs, as its browser sends it; serverOrigin when absent'),
+      'user-agent': z.string().optional().describe('The browser that pairs, shown with its connection token'),
+    }),
+    handle: ({ parameters, headers, services, call }) => {
+      const pageOrigin = originOf(headers.origin) ?? originOf(parameters.serverOrigin);
+      const exchange = { ...parameters, userAgent: headers['user-agent'], origin: pageOrigin };
+      const { token, clientId } = services.pairing.exchange(exchange, call.remoteAddress);
+      const relayUrl = worldSocketUrl(call.relayOrigin);
       return { body: { token, clientId, relayUrl } };
     },
   }),
@@ -94,9 +88,8 @@ export const pairingRoutes: Route[] = [
     path: '/api/clients/{clientId}/active',
     summary: 'Whether a paired world is connected right now',
     access: 'public',
-    parameters: z.object({}),
-    handle: ({ request, services }) => {
-      const clientId = String(request.params.clientId);
+    parameters: z.object({ clientId: text().describe('The world') }),
+    handle: ({ parameters: { clientId }, services }) => {
       if (!services.knownWorlds.get(clientId) && !services.tabletop.world(clientId)) {
         throw new HttpError(404, 'Unknown clientId');
       }

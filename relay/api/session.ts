@@ -1,8 +1,6 @@
-import type { Request } from 'express';
 import { z } from 'zod';
 import type { CaptureService } from '../capture/capture-service.ts';
-import { CaptureFailure } from '../capture/foundry-login.ts';
-import { ChromeNotFoundError } from '../capture/puppeteer-browser.ts';
+import { captureHttpError } from '../capture/capture-errors.ts';
 import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
 import { text } from '../routing/parameters.ts';
@@ -17,23 +15,12 @@ function captureOf(services: RelayServices): CaptureService {
   return services.capture;
 }
 
-function header(request: Request, name: string, required: boolean): string | undefined {
-  const value = request.get(name)?.trim();
-  if (required && !value) throw new HttpError(400, `The ${name} header is required`);
-  return value || undefined;
-}
-
-/** Turns capture failures into the HTTP errors the reference relay answers with. */
-async function asHttp<T>(work: () => Promise<T>): Promise<T> {
+/** Runs capture work, its failures turned into the HTTP errors the reference relay answers with. */
+async function asHttp<T>(work: () => Promise<T>, failedWork: string): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof CaptureFailure) {
-      const details = error.status === 408 ? { message: 'The session was stopped; check that the world has been paired with this relay' } : undefined;
-      throw new HttpError(error.status, error.message, details);
-    }
-    if (error instanceof ChromeNotFoundError) throw new HttpError(503, 'Headless sessions are unavailable', { message: error.message });
-    throw error;
+    throw captureHttpError(error, failedWork);
   }
 }
 
@@ -42,20 +29,27 @@ export const sessionRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/session-handshake',
-    summary: 'Start a GM session login: an RSA public key, a nonce and a handshake token valid 5 minutes (headers x-foundry-url, x-username, x-world-name); x-foundry-url must be a Foundry address the GM configured',
+    operation: 'session-handshake',
+    summary: 'Start a GM session login: an RSA public key, a nonce and a handshake token valid 5 minutes',
     access,
     parameters: z.object({}),
-    handle: async ({ request, services }) => {
-      const foundryUrl = header(request, 'x-foundry-url', true)!;
-      if (!/^https?:\/\/\S+$/.test(foundryUrl)) throw new HttpError(400, 'The x-foundry-url header must be an http(s) URL');
+    headers: z.object({
+      'x-foundry-url': text()
+        .regex(/^https?:\/\/\S+$/, { error: 'must be an http(s) URL' })
+        .describe('The Foundry server to log in to; it must be a Foundry address the GM configured'),
+      'x-username': text().describe('The Foundry user to log in as: a full Gamemaster'),
+      'x-world-name': text().optional().describe('The world expected to be running (id or title)'),
+    }),
+    handle: async ({ headers, services }) => {
       const sessions = captureOf(services).sessions;
-      const handshake = await asHttp(async () => sessions.handshake(foundryUrl, header(request, 'x-username', true)!, header(request, 'x-world-name', false)));
-      return { body: handshake };
+      const starting = async () => sessions.handshake(headers['x-foundry-url'], headers['x-username'], headers['x-world-name']);
+      return { body: await asHttp(starting, 'The GM session handshake') };
     },
   }),
   localRoute({
     method: 'POST',
     path: '/start-session',
+    operation: 'start-session',
     summary: 'Log a full GM user in to an offscreen page so the world connects to this relay without a GM browser tab',
     access,
     from: 'body',
@@ -65,12 +59,13 @@ export const sessionRoutes: Route[] = [
       worldName: text().optional().describe('The world expected to be running (id or title)'),
     }),
     handle: async ({ parameters, services }) => ({
-      body: await asHttp(() => captureOf(services).sessions.start(parameters.handshakeToken, parameters.encryptedPassword, parameters.worldName)),
+      body: await asHttp(() => captureOf(services).sessions.start(parameters.handshakeToken, parameters.encryptedPassword, parameters.worldName), 'Starting the GM session'),
     }),
   }),
   localRoute({
     method: 'DELETE',
     path: '/end-session',
+    operation: 'end-session',
     summary: "End a GM session: its page closes and the world goes offline",
     access,
     from: 'body+query',
@@ -83,6 +78,7 @@ export const sessionRoutes: Route[] = [
   localRoute({
     method: 'GET',
     path: '/session',
+    operation: 'get-sessions',
     summary: 'The GM sessions this relay runs',
     access,
     parameters: z.object({}),

@@ -61,9 +61,10 @@ export const structureRoutes: Route[] = [
   localRoute({
     method: 'GET',
     path: '/contents/{path}',
+    operation: 'contents',
     summary: 'Deprecated: use GET /structure?path=',
     access: { scope: 'structure:read' },
-    parameters: z.object({}),
+    parameters: z.object({ path: z.string().describe('The folder or compendium path') }),
     handle: () => {
       throw new HttpError(400, 'This endpoint has been deprecated.', {
         message: 'Use GET /structure with the path query parameter instead.',

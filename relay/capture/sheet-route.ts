@@ -6,8 +6,8 @@ import type { Fields } from '../routing/call.ts';
 import type { Caller } from '../routing/route.ts';
 import { resolveWorld } from '../routing/world-resolution.ts';
 import type { RelayServices } from '../services.ts';
-import { CaptureFailure } from './foundry-login.ts';
 import { ChromeNotFoundError } from './puppeteer-browser.ts';
+import { captureHttpError } from './capture-errors.ts';
 import type { CaptureService } from './capture-service.ts';
 
 const SELECTION_TIMEOUT_MS = 10_000;
@@ -40,8 +40,7 @@ export async function captureSheet(parameters: Fields, caller: Caller, services:
     };
   } catch (error) {
     if (error instanceof ChromeNotFoundError) return undefined;
-    if (error instanceof CaptureFailure) throw new HttpError(error.status, error.message);
-    throw new HttpError(502, `The capture session failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw captureHttpError(error, 'The capture session');
   }
 }
 

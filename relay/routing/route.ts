@@ -1,4 +1,3 @@
-import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Scope } from '../auth/scopes.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
@@ -108,9 +107,6 @@ export interface LocalContext<P, H = Record<string, unknown>> {
   key: ApiKeyRecord | undefined;
   call: CallContext;
   services: RelayServices;
-  /** Going away: the handlers that still read Express's objects move to `call` and answers. */
-  request: Request;
-  response: Response;
 }
 
 export type AnswerHeaders = Record<string, string | string[]>;
@@ -134,6 +130,8 @@ export type Answer =
 /** A route the relay answers itself. */
 export interface LocalRoute<S extends ParameterSchema = ParameterSchema, H extends HeaderSchema = HeaderSchema> extends RouteBase<S, H> {
   kind: 'local';
+  /** The /ws/api message type that calls it: every keyed route is reachable there too (test/contract/reachability.test.ts). */
+  operation?: string;
   handle: (context: LocalContext<z.output<S>, z.output<H>>) => Answer | Promise<Answer>;
 }
 

@@ -216,8 +216,8 @@ describe('item 07: the admin API refuses other web pages, takes changes as JSON 
     } else {
       // No network namespace could be made here: the route is called with another machine's socket address instead.
       const login = adminRoutes.find((route) => route.path === '/admin/login') as LocalRoute;
-      const request = { socket: { remoteAddress: '::ffff:192.168.1.20' } };
-      await expect(async () => login.handle({ parameters: { code: url.searchParams.get('code')! }, request, services: relay.relay.services } as never)).rejects.toMatchObject({ status: 403 });
+      const call = { transport: 'http', remoteAddress: '192.168.1.20', relayOrigin: relay.baseUrl, header: () => undefined };
+      await expect(async () => login.handle({ parameters: { code: url.searchParams.get('code')! }, call, services: relay.relay.services } as never)).rejects.toMatchObject({ status: 403 });
     }
     expect((await fetch(url, { redirect: 'manual' })).status).toBe(303);
   });
