@@ -29,6 +29,7 @@ export const clientRoutes: Route[] = [
     path: '/clients',
     summary: 'The worlds this relay knows, with whether each is connected',
     access: { scope: 'clients:read' },
+    operation: 'get-clients',
     parameters: z.object({}),
     handle: ({ services, key }) => {
       const clients = clientsFor(services, key);

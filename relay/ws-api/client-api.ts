@@ -6,6 +6,8 @@ import type { RelayServices } from '../services.ts';
 import { corsAllows, isRelayOrigin, refuseUpgrade } from '../http/request-gate.ts';
 import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
 import { normalisedAddress } from '../http/addresses.ts';
+import { httpCallContext } from '../http/write-answer.ts';
+import type { CallContext } from '../routing/route.ts';
 import { ClientSession, parseObject, SUPPORTED_TYPES } from './client-session.ts';
 import { refusedCall, type CallerName } from '../admin/activity.ts';
 import { HttpError } from '../errors.ts';
@@ -47,11 +49,12 @@ export class ClientApi {
     const address = normalisedAddress(request.socket.remoteAddress);
     const crowded = keyInHeader ? undefined : this.limits.unauthenticated.refusal(address);
     if (crowded !== undefined) return refuseUpgrade(socket, 503, crowded);
+    const upgrade: CallContext = { ...httpCallContext(request), transport: 'ws' };
     this.server.handleUpgrade(request, socket, head, (webSocket) => {
       webSocket.on('error', () => webSocket.terminate());
       const defaultClientId = url.searchParams.get('clientId') ?? undefined;
-      if (keyInHeader) this.admit(webSocket, headerKey, defaultClientId);
-      else this.awaitAuthFrame(webSocket, defaultClientId, address);
+      if (keyInHeader) this.admit(webSocket, headerKey, defaultClientId, upgrade);
+      else this.awaitAuthFrame(webSocket, defaultClientId, address, upgrade);
     });
   }
 
@@ -65,7 +68,7 @@ export class ClientApi {
     this.server.close();
   }
 
-  private awaitAuthFrame(socket: WebSocket, defaultClientId: string | undefined, address: string): void {
+  private awaitAuthFrame(socket: WebSocket, defaultClientId: string | undefined, address: string, upgrade: CallContext): void {
     const timer = setTimeout(() => socket.close(CloseCode.noAuth, 'Authentication timeout'), this.limits.authTimeoutMs);
     const release = this.limits.unauthenticated.hold(socket, address);
     socket.once('close', () => clearTimeout(timer));
@@ -78,7 +81,7 @@ export class ClientApi {
         return;
       }
       const clientId = typeof frame.clientId === 'string' && frame.clientId !== '' ? frame.clientId : defaultClientId;
-      this.admit(socket, frame.token, clientId);
+      this.admit(socket, frame.token, clientId, upgrade);
     });
   }
 
@@ -88,14 +91,14 @@ export class ClientApi {
     this.services.activity.record(refusedCall(caller, 'WS', '/ws/api', new HttpError(401, reason), performance.now()));
   }
 
-  private admit(socket: WebSocket, apiKey: string, clientId: string | undefined): void {
+  private admit(socket: WebSocket, apiKey: string, clientId: string | undefined, upgrade: CallContext): void {
     const key = this.services.keys.verify(apiKey);
     if (!key) {
       this.refuse(socket, { keyName: null, keyProblem: 'unknown' }, 'Invalid API key');
       return;
     }
     raiseFrameLimit(socket, CALLER_FRAME_BYTES);
-    const session = new ClientSession(socket, { apiKey, keyId: key.id }, clientId, this.services);
+    const session = new ClientSession(socket, { apiKey, keyId: key.id }, clientId, upgrade, this.services);
     this.sessions.add(session);
     socket.on('message', (data, isBinary) => {
       if (!isBinary) session.receive(data.toString());

@@ -1,20 +1,19 @@
 import type { WebSocket } from 'ws';
-import { answeredCall, callerNamed, refusedCall } from '../admin/activity.ts';
 import { allRoutes } from '../routes.ts';
-import type { StreamRoute, WorldRoute } from '../routing/route.ts';
-import type { ApiKeyRecord } from '../auth/api-keys.ts';
+import type { Answer, CallContext, EventStream, Route, StreamRoute } from '../routing/route.ts';
 import type { StreamKind } from '../events/streams.ts';
 import { STREAM_CHANNEL } from '../events/streams.ts';
-import { HttpError } from '../errors.ts';
-import { tooManyRequests } from '../routing/rate-limit.ts';
-import { callWorld, hasError, parseParameters, prepareStream, requireScope, takeCaller, type Fields } from '../routing/call.ts';
+import { answerFor, HttpError, UNEXPECTED_ANSWER } from '../errors.ts';
+import { recordMiss, runCall, type CallAnswer } from '../routing/pipeline.ts';
+import type { Fields } from '../routing/call.ts';
 import { CloseCode, type EventChannel } from '../../contracts/world-protocol.ts';
 import type { RelayServices } from '../services.ts';
 
 const MAX_IN_FLIGHT = 100;
 
-const WORLD_ROUTES = new Map(
-  allRoutes.filter((route): route is WorldRoute => route.kind === 'world').map((route) => [route.operation, route]),
+/** The routes a message type calls: every keyed world route and local route by its operation. */
+const OPERATION_ROUTES = new Map(
+  allRoutes.flatMap((route) => (typeof route.access === 'object' && route.kind !== 'stream' && route.operation !== undefined ? [[route.operation, route] as const] : [])),
 );
 const STREAM_ROUTES = new Map(
   allRoutes.filter((route): route is StreamRoute => route.kind === 'stream').map((route) => [STREAM_CHANNEL[route.stream] as EventChannel, route]),
@@ -28,24 +27,31 @@ const EVENT_TYPE_OF_KIND: Record<StreamKind, string> = {
   scene: 'scene-event',
 };
 
-export const SUPPORTED_TYPES = ['ping', 'subscribe', 'unsubscribe', ...WORLD_ROUTES.keys()];
+export const SUPPORTED_TYPES = ['ping', 'subscribe', 'unsubscribe', ...OPERATION_ROUTES.keys()];
 
-/** One caller's /ws/api socket: its key, its default world, its requests in flight and its subscriptions. */
+/**
+ * One caller's /ws/api socket: its key, its default world, its requests in flight and its subscriptions. Each message
+ * is one call of the pipeline every transport shares (relay/routing/pipeline.ts); this turns frames into calls and
+ * answers into frames, and nothing else.
+ */
 export class ClientSession {
   private readonly socket: WebSocket;
   private readonly apiKey: string;
   /** The id of the socket's API key, so changing or revoking the key can end the socket. */
   readonly keyId: string;
   private readonly defaultClientId: string | undefined;
+  /** The upgrade request as a call context; a message's own fields stand in for its headers. */
+  private readonly upgrade: CallContext;
   private readonly services: RelayServices;
   private readonly subscriptions = new Map<EventChannel, () => void>();
   private inFlight = 0;
 
-  constructor(socket: WebSocket, key: { apiKey: string; keyId: string }, defaultClientId: string | undefined, services: RelayServices) {
+  constructor(socket: WebSocket, key: { apiKey: string; keyId: string }, defaultClientId: string | undefined, upgrade: CallContext, services: RelayServices) {
     this.socket = socket;
     this.apiKey = key.apiKey;
     this.keyId = key.keyId;
     this.defaultClientId = defaultClientId;
+    this.upgrade = upgrade;
     this.services = services;
   }
 
@@ -54,13 +60,20 @@ export class ClientSession {
   }
 
   receive(text: string): void {
-    const started = performance.now();
     const message = parseObject(text);
-    if (!message) return this.refuseFrame(undefined, 'Invalid JSON: each message is one JSON object', started);
+    if (!message) return this.refuse('/ws/api', undefined, new HttpError(400, 'Invalid JSON: each message is one JSON object'));
     const { type, requestId } = message;
-    if (typeof type !== 'string') return this.refuseFrame(requestId, 'Missing "type" field', started);
+    if (typeof type !== 'string') return this.refuse('/ws/api', requestId, new HttpError(400, 'Missing "type" field'));
     if (type === 'ping') return this.send({ type: 'pong', requestId });
-    void this.handle(type, requestId, message, started);
+    if (type === 'unsubscribe') return this.unsubscribe(message);
+    if (type === 'subscribe') return void this.subscribe(message);
+    const route = OPERATION_ROUTES.get(type);
+    if (!route) return this.refuse(type, requestId, new HttpError(400, `Unknown message type: "${type}"`));
+    if (typeof requestId !== 'string' || requestId === '') {
+      return this.refuse(type, requestId, new HttpError(400, 'Missing "requestId" field: replies are matched to it'));
+    }
+    if (this.inFlight >= MAX_IN_FLIGHT) return this.refuse(type, requestId, new HttpError(429, `At most ${MAX_IN_FLIGHT} requests may be in flight on one socket`));
+    void this.call(route, type, requestId, message);
   }
 
   /** Ends the subscriptions when the socket closes. */
@@ -76,137 +89,160 @@ export class ClientSession {
     this.socket.close(CloseCode.noAuth, reason);
   }
 
-  /** Answers one message and notes it in the activity log like an HTTP call: the type for a path, refusals with their reason. */
-  private async handle(type: string, requestId: unknown, message: Fields, started: number): Promise<void> {
-    let key: ApiKeyRecord | undefined;
-    let worldRefusal: string | undefined;
-    try {
-      key = this.currentKey();
-      worldRefusal = await this.dispatch(type, message, key);
-    } catch (error) {
-      this.sendFailure(type, requestId, error);
-      this.services.activity.record(refusedCall(callerNamed(key, this.apiKey), 'WS', type, error, started));
-      return;
-    }
-    const caller = { keyName: key.name };
-    this.services.activity.record(
-      worldRefusal === undefined ? answeredCall(caller, 'WS', type, 200, started) : refusedCall(caller, 'WS', type, new HttpError(400, worldRefusal), started),
-    );
-  }
-
-  /** A frame that is no message at all: told so, and noted as a refused call of this key. */
-  private refuseFrame(requestId: unknown, reason: string, started: number): void {
-    const error = new HttpError(400, reason);
-    this.send({ type: 'error', requestId, status: error.status, error: reason });
-    const key = this.services.keys.verify(this.apiKey);
-    this.services.activity.record(refusedCall(callerNamed(key, this.apiKey), 'WS', '/ws/api', error, started));
-  }
-
-  /** Resolves with the world's error when the world refused the call. */
-  private async dispatch(type: string, message: Fields, key: ApiKeyRecord): Promise<string | undefined> {
-    if (type === 'subscribe') {
-      this.subscribe(message, key);
-      return undefined;
-    }
-    if (type === 'unsubscribe') {
-      this.unsubscribe(message);
-      return undefined;
-    }
-    const route = WORLD_ROUTES.get(type);
-    if (!route) throw new HttpError(400, `Unknown message type: "${type}"`);
-    if (typeof message.requestId !== 'string' || message.requestId === '') throw new HttpError(400, 'Missing "requestId" field: replies are matched to it');
-    return this.call(route, message, key);
-  }
-
-  private async call(route: WorldRoute, message: Fields, key: ApiKeyRecord): Promise<string | undefined> {
-    requireScope(key, scopeOf(route));
-    this.countRequest(key);
-    if (this.inFlight >= MAX_IN_FLIGHT) throw new HttpError(429, `At most ${MAX_IN_FLIGHT} requests may be in flight on one socket`);
-    const { type: _type, requestId, clientId, ...raw } = message;
-    const caller = takeCaller(raw, clientId ?? this.defaultClientId, key);
-    const parameters = parseParameters(route, raw);
+  private async call(route: Route, type: string, requestId: string, message: Fields): Promise<void> {
     this.inFlight += 1;
     try {
-      const { world, reply } = await callWorld(route, parameters, caller, this.services);
-      this.send({ ...reply.message, type: `${route.operation}-result`, requestId, clientId: world.clientId });
-      if (!hasError(reply.message)) return undefined;
-      return typeof reply.message.error === 'string' ? reply.message.error : 'The world refused the call';
+      const answer = await this.run(route, type, isDownload(route) ? { format: 'base64', ...message } : message);
+      this.send({ ...frameOf(answer, route), type: `${type}-result`, requestId });
+    } catch (error) {
+      this.sendFailure(`${type}-result`, requestId, error);
     } finally {
       this.inFlight -= 1;
     }
   }
 
-  private subscribe(message: Fields, key: ApiKeyRecord): void {
+  /** A subscription is the stream route's call: its filters are the parameters, its events go out as frames. */
+  private async subscribe(message: Fields): Promise<void> {
     const { channel, requestId } = message;
     const route = STREAM_ROUTES.get(channel as EventChannel);
-    if (!route) throw new HttpError(400, `Unknown channel: ${JSON.stringify(channel)}; channels are ${[...STREAM_ROUTES.keys()].join(', ')}`);
-    requireScope(key, scopeOf(route));
-    const filters = parseObject(JSON.stringify(message.filters ?? {})) ?? {};
-    const caller = takeCaller(filters, message.clientId ?? this.defaultClientId, key);
-    const parameters = parseParameters(route, filters);
-    this.subscriptions.get(channel as EventChannel)?.();
-    const { clientId, filter, ownerId } = prepareStream(route, parameters, caller, this.services);
-    const eventType = EVENT_TYPE_OF_KIND[route.stream];
-    const unsubscribe = this.services.events.subscribe({
-      clientId,
-      kind: route.stream,
-      filter,
-      ownerId,
-      deliver: (event, payloadJson) => {
+    if (!route) {
+      const error = new HttpError(400, `Unknown channel: ${JSON.stringify(channel)}; channels are ${[...STREAM_ROUTES.keys()].join(', ')}`);
+      return this.refuse('subscribe', requestId, error);
+    }
+    const filters = typeof message.filters === 'object' && message.filters !== null ? (message.filters as Fields) : {};
+    try {
+      const answer = await this.run(route, `subscribe ${channel as string}`, { ...filters, clientId: message.clientId });
+      if (answer.kind !== 'events') throw new Error(`the stream route ${route.path} answered with ${answer.kind}`);
+      answer.open(this.eventStream(route, channel as EventChannel, requestId));
+    } catch (error) {
+      this.sendFailure('error', requestId, error);
+    }
+  }
+
+  /** The pipeline's event stream as frames: `connected` becomes `subscribed`, then one frame per event. */
+  private eventStream(route: StreamRoute, channel: EventChannel, requestId: unknown): EventStream {
+    const eventType = JSON.stringify(EVENT_TYPE_OF_KIND[route.stream]);
+    let clientIdJson = 'null';
+    return {
+      send: (name, json) => {
+        if (name === 'connected') {
+          const { clientId } = JSON.parse(json) as { clientId: string };
+          clientIdJson = JSON.stringify(clientId);
+          this.send({ type: 'subscribed', channel, clientId, requestId });
+          return;
+        }
         if (this.socket.readyState !== this.socket.OPEN) return;
-        this.socket.send(`{"type":${JSON.stringify(eventType)},"event":${JSON.stringify(event.name)},"clientId":${JSON.stringify(clientId)},"data":${payloadJson}}`);
+        this.socket.send(`{"type":${eventType},"event":${JSON.stringify(name)},"clientId":${clientIdJson},"data":${json}}`);
       },
-      close: () => this.socket.close(1001, 'The relay is stopping'),
-    });
-    this.subscriptions.set(channel as EventChannel, unsubscribe);
-    this.send({ type: 'subscribed', channel, clientId, requestId });
+      comment: () => {},
+      onClose: (unsubscribe) => {
+        if (this.socket.readyState !== this.socket.OPEN) return unsubscribe();
+        this.subscriptions.get(channel)?.();
+        this.subscriptions.set(channel, unsubscribe);
+      },
+      end: () => this.socket.close(1001, 'The relay is stopping'),
+    };
   }
 
   private unsubscribe(message: Fields): void {
-    const channel = message.channel as EventChannel;
-    const unsubscribe = this.subscriptions.get(channel);
-    if (!unsubscribe) throw new HttpError(400, `Not subscribed to ${JSON.stringify(message.channel)}`);
+    const { channel, requestId } = message;
+    const unsubscribe = this.subscriptions.get(channel as EventChannel);
+    if (!unsubscribe) return this.refuse('unsubscribe', requestId, new HttpError(400, `Not subscribed to ${JSON.stringify(channel)}`));
     unsubscribe();
-    this.subscriptions.delete(channel);
-    this.send({ type: 'unsubscribed', channel, requestId: message.requestId });
+    this.subscriptions.delete(channel as EventChannel);
+    this.send({ type: 'unsubscribed', channel, requestId });
   }
 
-  /** The key is looked up on every message, so revoking it stops the socket's calls at once. */
-  private currentKey(): ApiKeyRecord {
-    const key = this.services.keys.verify(this.apiKey);
-    if (!key) {
-      this.socket.close(CloseCode.noAuth, 'API key revoked');
-      throw new HttpError(401, 'Invalid API key');
+  /** One call of the pipeline: the message's fields are the parameters and, for the routes that declare some, its headers. */
+  private async run(route: Route, logged: string, message: Fields): Promise<CallAnswer> {
+    const { type: _type, requestId: _requestId, clientId, ...fields } = message;
+    const header = (name: string) => (typeof fields[name] === 'string' ? fields[name] : this.upgrade.header(name));
+    try {
+      return await runCall(
+        {
+          route,
+          call: { ...this.upgrade, header },
+          logged: { method: 'WS', path: logged },
+          presentedKey: this.apiKey,
+          clientId: clientId ?? this.defaultClientId,
+          query: fields,
+          readBody: async () => fields,
+        },
+        this.services,
+      );
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 401) this.socket.close(CloseCode.noAuth, 'API key revoked');
+      throw error;
     }
-    return key;
   }
 
-  private countRequest(key: ApiKeyRecord): void {
-    const decision = this.services.rateLimiter.take(key.id);
-    if (decision && !decision.allowed) throw tooManyRequests(decision);
+  /** A message that calls no route: told so, and noted as a refused call of this key. */
+  private refuse(logged: string, requestId: unknown, error: HttpError): void {
+    const type = OPERATION_ROUTES.has(logged) ? `${logged}-result` : 'error';
+    this.send({ type, requestId, status: error.status, ...error.toBody() });
+    recordMiss(this.apiKey, { method: 'WS', path: logged }, error, this.services);
   }
 
   private sendFailure(type: string, requestId: unknown, error: unknown): void {
-    const isOperation = WORLD_ROUTES.has(type);
-    if (error instanceof HttpError) {
-      this.send({ type: isOperation ? `${type}-result` : 'error', requestId, status: error.status, ...error.toBody() });
-      return;
-    }
-    this.services.log.error('Unexpected error on /ws/api:', error);
-    this.send({ type: isOperation ? `${type}-result` : 'error', requestId, status: 500, error: 'The relay failed to answer this request' });
+    const answer = answerFor(error);
+    if (!answer) this.services.log.error('Unexpected error on /ws/api:', error);
+    const { status, body } = answer ?? UNEXPECTED_ANSWER;
+    this.send({ type, requestId, status, ...body });
   }
+}
+
+/**
+ * An answer as the fields of its frame: JSON as it is (the world's with the world's clientId), a status only when it
+ * is not 200, and bytes as a data URL, since every frame is JSON.
+ */
+function frameOf(answer: CallAnswer, route: Route): Fields {
+  switch (answer.kind) {
+    case 'world-json':
+      return withStatus({ ...answer.message, clientId: answer.clientId }, answer.status);
+    case undefined:
+    case 'json':
+      return withStatus(isObject(answer.body) ? answer.body : { data: answer.body }, answer.status);
+    case 'bytes':
+      return withStatus(bytesFrame(answer, route), answer.status);
+    case 'html':
+      return withStatus({ html: answer.html }, answer.status);
+    case 'redirect':
+      return withStatus({ location: answer.location }, answer.status ?? 302);
+    case 'events':
+      throw new Error(`${route.path} answered with events to a call; streams are opened with subscribe`);
+  }
+}
+
+/** A download comes as the world's JSON (a data URL and the file's name) unless the caller asks for another format. */
+function isDownload(route: Route): boolean {
+  return route.kind === 'world' && route.reply === 'file';
+}
+
+function withStatus(fields: Fields, status: number | undefined): Fields {
+  return status === undefined || status === 200 ? fields : { ...fields, status };
+}
+
+/** An image as `{imageData, mimeType, width, height}`, a file as `{fileData, mimeType}`: the world's own JSON fields. */
+function bytesFrame(answer: Extract<Answer, { kind: 'bytes' }>, route: Route): Fields {
+  const header = (name: string) => {
+    const value = answer.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  const mimeType = header('Content-Type') ?? 'application/octet-stream';
+  const dataUrl = `data:${mimeType};base64,${Buffer.from(answer.bytes).toString('base64')}`;
+  if (route.kind === 'world' && route.reply === 'file') return { fileData: dataUrl, mimeType };
+  return { imageData: dataUrl, mimeType, width: Number(header('X-Image-Width')), height: Number(header('X-Image-Height')) };
+}
+
+function isObject(value: unknown): value is Fields {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function parseObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
-}
-
-function scopeOf(route: WorldRoute | StreamRoute) {
-  if (typeof route.access !== 'object') throw new Error(`route ${route.path} has no scope`);
-  return route.access.scope;
 }
