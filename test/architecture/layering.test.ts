@@ -1,0 +1,294 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/** One import: the file that imports (a path from the repository root) and what it names, resolved the same way. */
+interface Import {
+  from: string;
+  to: string;
+}
+
+interface LayerRule {
+  /** The files the rule is about: those under this folder, or this one file. */
+  files: string;
+  /** Why an import from those files is refused, or undefined when it is allowed. */
+  refuses: (target: string) => string | undefined;
+}
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const SOURCE_FOLDERS = ['relay', 'cli', 'contracts', 'sandbox', 'main', 'renderer/src'];
+
+/**
+ * The module names a file imports: static imports and `export ... from` (type-only ones too) and dynamic `import()`.
+ * TypeScript's own pre-processor reads them, so an import inside a comment or a string is not one.
+ */
+function importedNames(source: string): string[] {
+  return ts.preProcessFile(source, true, true).importedFiles.map((file) => file.fileName);
+}
+
+/** A relative name becomes the imported file's path from the repository root; a package or built-in stays as named. */
+function resolved(from: string, name: string): string {
+  return name.startsWith('.') ? posix.normalize(posix.join(posix.dirname(from), name)) : name;
+}
+
+function importsOf(file: string, source: string): Import[] {
+  return importedNames(source).map((name) => ({ from: file, to: resolved(file, name) }));
+}
+
+function sourceFiles(): string[] {
+  return SOURCE_FOLDERS.flatMap((folder) =>
+    readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => posix.join(folder, name.split('\\').join('/'))),
+  );
+}
+
+function repositoryImports(): Import[] {
+  return sourceFiles().flatMap((file) => importsOf(file, readFileSync(join(ROOT, file), 'utf8')));
+}
+
+function isUnder(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(`${folder}/`);
+}
+
+function isElectron(target: string): boolean {
+  return target === 'electron' || target.startsWith('electron/');
+}
+
+/** Refuses Electron and the given folders. */
+function refusing(...folders: string[]): LayerRule['refuses'] {
+  return (target) => {
+    if (isElectron(target)) return 'Electron';
+    const folder = folders.find((candidate) => isUnder(target, candidate));
+    return folder === undefined ? undefined : `${folder}/`;
+  };
+}
+
+/** Allows only the given folders: packages and built-ins are refused too. */
+function onlyFrom(...folders: string[]): LayerRule['refuses'] {
+  return (target) => (folders.some((folder) => isUnder(target, folder)) ? undefined : 'outside its folders');
+}
+
+const LAYERS = {
+  relay: { files: 'relay', refuses: refusing('sandbox', 'main', 'renderer', 'cli') },
+  sandbox: { files: 'sandbox', refuses: refusing('relay', 'main', 'renderer', 'cli') },
+  renderer: { files: 'renderer', refuses: onlyFrom('renderer', 'contracts') },
+  contracts: { files: 'contracts', refuses: onlyFrom('contracts') },
+  errors: { files: 'relay/errors.ts', refuses: () => 'the bottom of the relay imports nothing' },
+} satisfies Record<string, LayerRule>;
+
+/** Each import the rule refuses, as one readable line. */
+function breaches(imports: Import[], rule: LayerRule): string[] {
+  return imports.flatMap(({ from, to }) => {
+    if (!isUnder(from, rule.files)) return [];
+    const reason = rule.refuses(to);
+    return reason === undefined ? [] : [`${from} imports ${to} (${reason})`];
+  });
+}
+
+/** The imports between files of one folder, as a map from each file to the files it imports. */
+function graphWithin(imports: Import[], folder: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const { from, to } of imports) {
+    if (!isUnder(from, folder) || !isUnder(to, folder)) continue;
+    graph.set(from, [...(graph.get(from) ?? []), to]);
+  }
+  return graph;
+}
+
+/** The groups of files that reach one another through imports (Tarjan's strongly connected components). */
+function stronglyConnected(graph: Map<string, string[]>): string[][] {
+  const order = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (file: string): void => {
+    order.set(file, order.size);
+    lowest.set(file, order.get(file) as number);
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!order.has(next)) {
+        visit(next);
+        lowest.set(file, Math.min(lowest.get(file) as number, lowest.get(next) as number));
+      } else if (onStack.has(next)) {
+        lowest.set(file, Math.min(lowest.get(file) as number, order.get(next) as number));
+      }
+    }
+    if (lowest.get(file) !== order.get(file)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    components.push(component.sort());
+  };
+  for (const file of [...graph.keys()].sort()) if (!order.has(file)) visit(file);
+  return components;
+}
+
+/** The shortest way back to `start` through files of `within`, as a path that begins and ends with `start`. */
+function shortestCircle(graph: Map<string, string[]>, start: string, within: Set<string>): string[] {
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  for (let index = 0; index < queue.length; index += 1) {
+    const file = queue[index];
+    for (const next of [...(graph.get(file) ?? [])].sort()) {
+      if (next === start) return [...pathFromStart(file, start, cameFrom), start];
+      if (within.has(next) && !cameFrom.has(next)) {
+        cameFrom.set(next, file);
+        queue.push(next);
+      }
+    }
+  }
+  return [];
+}
+
+/** The files the search went through from `start` to `file`. */
+function pathFromStart(file: string, start: string, cameFrom: Map<string, string>): string[] {
+  const path = [file];
+  while (path[0] !== start) path.unshift(cameFrom.get(path[0]) as string);
+  return path;
+}
+
+/**
+ * One line per import circle: the shortest circle through the first file of each group of files that import one
+ * another, then the whole group when it holds more files than that circle.
+ */
+function importCircles(graph: Map<string, string[]>): string[] {
+  return stronglyConnected(graph).flatMap((component) => {
+    const [first] = component;
+    const circle = shortestCircle(graph, first, new Set(component));
+    if (circle.length === 0) return [];
+    const whole = component.length > circle.length - 1 ? ` (${component.length} files: ${component.join(', ')})` : '';
+    return [`${circle.join(' → ')}${whole}`];
+  });
+}
+
+describe('layering of the source folders', () => {
+  const imports = repositoryImports();
+
+  it('reads the imports of every source folder', () => {
+    for (const folder of SOURCE_FOLDERS) expect(imports.some(({ from }) => isUnder(from, folder))).toBe(true);
+  });
+
+  it('has no import circle among the files of relay/, type-only imports counted', () => {
+    expect(importCircles(graphWithin(imports, 'relay'))).toEqual([]);
+  });
+
+  it('relay/ imports nothing from sandbox/, main/, renderer/, cli/ or Electron', () => {
+    expect(breaches(imports, LAYERS.relay)).toEqual([]);
+  });
+
+  it('sandbox/ imports nothing from relay/, main/, renderer/, cli/ or Electron: it reaches the relay over the wire', () => {
+    expect(breaches(imports, LAYERS.sandbox)).toEqual([]);
+  });
+
+  it('renderer/ imports only renderer/ and contracts/', () => {
+    expect(breaches(imports, LAYERS.renderer)).toEqual([]);
+  });
+
+  it('contracts/ imports only contracts/', () => {
+    expect(breaches(imports, LAYERS.contracts)).toEqual([]);
+  });
+
+  it('relay/errors.ts imports nothing', () => {
+    expect(breaches(imports, LAYERS.errors)).toEqual([]);
+  });
+});
+
+describe('the layering checks', () => {
+  it('read static, export-from, type-only and dynamic imports, and not those in comments or strings', () => {
+    const source = [
+      "import { a } from './a.ts';",
+      "import type {\n  B,\n} from '../b.ts';",
+      "import './side-effect.ts';",
+      "export { c } from './c.ts';",
+      "export type * from './d.ts';",
+      "const lazy = () => import('./e.ts');",
+      "// import { f } from './f.ts';",
+      'const text = "import { g } from \'./g.ts\'";',
+      "import { randomUUID } from 'node:crypto';",
+    ].join('\n');
+    expect(importsOf('relay/x/file.ts', source).map(({ to }) => to)).toEqual([
+      'relay/x/a.ts',
+      'relay/b.ts',
+      'relay/x/side-effect.ts',
+      'relay/x/c.ts',
+      'relay/x/d.ts',
+      'relay/x/e.ts',
+      'node:crypto',
+    ]);
+  });
+
+  it('find an import circle and name it as a path of files', () => {
+    const graph = new Map([
+      ['relay/a.ts', ['relay/b.ts', 'relay/d.ts']],
+      ['relay/b.ts', ['relay/c.ts']],
+      ['relay/c.ts', ['relay/a.ts']],
+      ['relay/d.ts', ['relay/e.ts']],
+    ]);
+    expect(importCircles(graph)).toEqual(['relay/a.ts → relay/b.ts → relay/c.ts → relay/a.ts']);
+  });
+
+  it('find a file that imports itself, and a circle inside a larger group, naming the group', () => {
+    expect(importCircles(new Map([['relay/self.ts', ['relay/self.ts']]]))).toEqual(['relay/self.ts → relay/self.ts']);
+    const graph = new Map([
+      ['relay/a.ts', ['relay/b.ts']],
+      ['relay/b.ts', ['relay/a.ts', 'relay/c.ts']],
+      ['relay/c.ts', ['relay/b.ts']],
+    ]);
+    expect(importCircles(graph)).toEqual([
+      'relay/a.ts → relay/b.ts → relay/a.ts (3 files: relay/a.ts, relay/b.ts, relay/c.ts)',
+    ]);
+  });
+
+  it('find no circle where imports only fan out and meet again', () => {
+    const graph = new Map([
+      ['relay/top.ts', ['relay/left.ts', 'relay/right.ts']],
+      ['relay/left.ts', ['relay/errors.ts']],
+      ['relay/right.ts', ['relay/errors.ts']],
+    ]);
+    expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('count only circles inside relay/', () => {
+    const imports = [
+      { from: 'relay/a.ts', to: 'contracts/b.ts' },
+      { from: 'contracts/b.ts', to: 'relay/a.ts' },
+    ];
+    expect(importCircles(graphWithin(imports, 'relay'))).toEqual([]);
+  });
+
+  it('refuse each import that points out of its layer, and allow the others', () => {
+    const imports = [
+      { from: 'relay/demo.ts', to: 'sandbox/world.ts' },
+      { from: 'relay/tray.ts', to: 'electron' },
+      { from: 'relay/ok.ts', to: 'contracts/world-protocol.ts' },
+      { from: 'sandbox/link.ts', to: 'main/ipc.ts' },
+      { from: 'sandbox/link.ts', to: 'relay/world-link/tabletop.ts' },
+      { from: 'sandbox/ok.ts', to: 'ws' },
+      { from: 'sandbox/ok.ts', to: 'contracts/world-protocol.ts' },
+      { from: 'renderer/src/page.ts', to: 'main/ipc.ts' },
+      { from: 'renderer/src/page.ts', to: 'zod' },
+      { from: 'renderer/src/ok.ts', to: 'contracts/admin-api.ts' },
+      { from: 'contracts/admin-api.ts', to: 'relay/errors.ts' },
+      { from: 'contracts/ok.ts', to: 'contracts/world-protocol.ts' },
+      { from: 'relay/errors.ts', to: 'node:http' },
+    ];
+    expect(Object.values(LAYERS).flatMap((rule) => breaches(imports, rule))).toEqual([
+      'relay/demo.ts imports sandbox/world.ts (sandbox/)',
+      'relay/tray.ts imports electron (Electron)',
+      'sandbox/link.ts imports main/ipc.ts (main/)',
+      'sandbox/link.ts imports relay/world-link/tabletop.ts (relay/)',
+      'renderer/src/page.ts imports main/ipc.ts (outside its folders)',
+      'renderer/src/page.ts imports zod (outside its folders)',
+      'contracts/admin-api.ts imports relay/errors.ts (outside its folders)',
+      'relay/errors.ts imports node:http (the bottom of the relay imports nothing)',
+    ]);
+  });
+});
