@@ -2,14 +2,21 @@
 // sends it the commands of server-child.ts.
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { buildBenchServer } from '../scripts/build.ts';
 import type { BenchCommand, ChildMessage, ProcessStats } from './server-child.ts';
 
 export type ServerKind = 'relay' | 'bare';
 
-const ENTRY: Record<ServerKind, string> = {
-  relay: fileURLToPath(new URL('./relay-server.ts', import.meta.url)),
-  bare: fileURLToPath(new URL('./bare-server.ts', import.meta.url)),
-};
+const SOURCE: Record<ServerKind, 'relay-server' | 'bare-server'> = { relay: 'relay-server', bare: 'bare-server' };
+
+/**
+ * Both servers run compiled, as `serve` runs the relay: no TypeScript is stripped in the measured process. A CPU
+ * profile is read by source file, so a profiled child runs the sources instead of one bundle.
+ */
+function entryOf(kind: ServerKind, profiled: boolean): Promise<string> {
+  if (profiled) return Promise.resolve(fileURLToPath(new URL(`./${SOURCE[kind]}.ts`, import.meta.url)));
+  return buildBenchServer(SOURCE[kind]);
+}
 
 export interface ServerProcess {
   readonly kind: ServerKind;
@@ -29,7 +36,7 @@ export interface StartOptions {
 
 export async function startServerProcess(kind: ServerKind, options: StartOptions = {}): Promise<ServerProcess> {
   const execArgv = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
-  const child = fork(ENTRY[kind], [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(await entryOf(kind, options.cpuProfileDir !== undefined), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ready = await firstMessage(child);
   const answers = new Map<number, (result: unknown) => void>();
   child.on('message', (message: ChildMessage) => {

@@ -1,17 +1,21 @@
-// Builds the desktop app: the settings UI (served by the relay at /admin/), the preload script and the main process.
+// Builds what runs: the settings UI (served by the relay at /admin/), the CLI (serve, demo, settings) and the desktop
+// app (the main process and its preload script).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
 export const RENDERER_OUT = join(root, 'dist', 'renderer');
+export const CLI_OUT = join(root, 'dist', 'cli');
+const BENCH_OUT = join(root, 'dist', 'bench');
 const APP_OUT = join(root, 'dist', 'app');
 
 /** Replaces a file in one step, so a relay serving the folder meanwhile (the UI tests) never sends half a file. */
-function writeAtomically(path: string, contents: Uint8Array | string): void {
-  writeFileSync(`${path}.tmp`, contents);
-  renameSync(`${path}.tmp`, path);
+function writeAtomically(path: string, contents: Uint8Array | string, mode = 0o644): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, contents, { mode });
+  renameSync(temporary, path);
 }
 
 /** The settings UI as static files: index.html, app.js, styles.css, logo.svg; no source maps. */
@@ -32,6 +36,56 @@ export async function buildRenderer(outDir = RENDERER_OUT): Promise<void> {
   rmSync(join(outDir, 'app.js.map'), { force: true });
   for (const file of bundle.outputFiles) writeAtomically(file.path, file.contents);
   for (const file of ['index.html', 'styles.css', 'logo.svg']) writeAtomically(join(outDir, file), readFileSync(join(root, 'renderer', file)));
+}
+
+/** A program for Node as the CLI runs: one ES module, the npm packages left to node_modules, with a source map. */
+const NODE_PROGRAM = {
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+} as const;
+
+/**
+ * The CLI as one ES module for Node, `dist/cli/index.js`, with the npm packages left to node_modules. The demo's
+ * sandbox world is a chunk of its own, which `serve` never loads. Each file is replaced in one step and chunks are named
+ * by their contents, so a CLI started meanwhile (tests build and run it in parallel) never loads half a build.
+ */
+export async function buildCli(outDir = CLI_OUT): Promise<string> {
+  const bundle = await build({
+    ...NODE_PROGRAM,
+    entryPoints: [join(root, 'cli', 'index.ts')],
+    outdir: outDir,
+    chunkNames: 'chunks/[name]-[hash]',
+    splitting: true,
+    write: false,
+  });
+  const entry = join(outDir, 'index.js');
+  const written = new Set(bundle.outputFiles.map((file) => file.path));
+  for (const file of bundle.outputFiles) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    // `bin` in package.json points at the entry, and npx runs it as a program.
+    writeAtomically(file.path, file.contents, file.path === entry ? 0o755 : 0o644);
+  }
+  removeAllBut(join(outDir, 'chunks'), written);
+  return entry;
+}
+
+/** Chunks of earlier builds, which no entry imports any more; not the files another build is writing. */
+function removeAllBut(folder: string, keep: Set<string>): void {
+  for (const name of readdirSync(folder)) {
+    if (!name.endsWith('.tmp') && !keep.has(join(folder, name))) rmSync(join(folder, name), { force: true });
+  }
+}
+
+/** A benchmark's server child, compiled as the CLI is, so that the relay it measures runs as `serve` runs it. */
+export async function buildBenchServer(name: 'relay-server' | 'bare-server'): Promise<string> {
+  const outfile = join(BENCH_OUT, `${name}.js`);
+  await build({ ...NODE_PROGRAM, entryPoints: [join(root, 'bench', `${name}.ts`)], outfile });
+  return outfile;
 }
 
 /** Sandboxed preload scripts cannot be ES modules, so the preload is bundled to CommonJS next to the compiled main. */
@@ -62,9 +116,16 @@ export async function buildApp(appOut = APP_OUT): Promise<void> {
   await buildRenderer(join(appOut, 'dist', 'renderer'));
 }
 
+const TARGETS = {
+  renderer: { build: buildRenderer, built: 'dist/renderer' },
+  cli: { build: async () => void (await Promise.all([buildRenderer(), buildCli()])), built: 'dist/cli and dist/renderer' },
+  all: { build: async () => void (await Promise.all([buildRenderer(), buildCli(), buildApp()])), built: 'dist/cli, dist/renderer and dist/app' },
+};
+
 if (process.argv[1] && dirname(process.argv[1]) === import.meta.dirname) {
   const what = process.argv[2] ?? 'all';
-  if (what === 'renderer' || what === 'all') await buildRenderer();
-  if (what === 'all') await buildApp();
-  process.stdout.write(`Built ${what === 'all' ? 'dist/app (main, preload) and dist/renderer' : 'dist/renderer'}\n`);
+  if (!Object.hasOwn(TARGETS, what)) throw new Error(`Build one of ${Object.keys(TARGETS).join(', ')}, not '${what}'`);
+  const target = TARGETS[what as keyof typeof TARGETS];
+  await target.build();
+  process.stdout.write(`Built ${target.built}\n`);
 }

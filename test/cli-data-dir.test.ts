@@ -7,9 +7,10 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { compiledCli } from './harness/cli.ts';
 import { mountTinyDisk } from './security/tiny-disk.ts';
 
-const CLI = join(import.meta.dirname, '..', 'relay', 'cli.ts');
+const CLI = await compiledCli();
 /** An account without rights to the test's folders, for the permission case when the tests run as root. */
 const NOBODY = 65534;
 

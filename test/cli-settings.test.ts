@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compiledCli } from './harness/cli.ts';
 import { startTestRelay, type TestRelay } from './harness/relay.ts';
 
 const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', 'relay', 'cli.ts');
+const CLI = await compiledCli();
 const LINK = /Settings \(one-time link, valid for two minutes\): (http:\/\/127\.0\.0\.1:\d+\/admin\/login\?code=[0-9a-f]+)\n/;
 
 let relay: TestRelay;

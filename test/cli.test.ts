@@ -1,9 +1,12 @@
 import { execSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { compiledCli } from './harness/cli.ts';
 
-const CLI = fileURLToPath(new URL('../cli/index.ts', import.meta.url));
+const CLI = await compiledCli();
+const ROOT = join(import.meta.dirname, '..');
 let child: ChildProcess | undefined;
 let stream: ChildProcess | undefined;
 
@@ -20,19 +23,28 @@ function printedCommand(output: string, urlEnd: string): string {
   return line!.trim();
 }
 
-function runDemo(): Promise<{ output: () => string; ready: string }> {
-  child = spawn(process.execPath, [CLI, 'demo', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Each module the process loads, on its stderr: Node's module hooks see every import, static or dynamic. */
+const LOG_LOADS = `data:text/javascript,${encodeURIComponent(
+  "import { registerHooks } from 'node:module'; registerHooks({ load(url, context, next) { process.stderr.write(`loads ${url}\\n`); return next(url, context); } });",
+)}`;
+
+function runCli(args: string[], execArgv: string[] = []): Promise<{ output: () => string; ready: string }> {
+  child = spawn(process.execPath, [...execArgv, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`demo did not start: ${output}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`${args[0]} did not start: ${output}`)), 15_000);
     child!.stdout!.on('data', () => {
       if (!output.includes('Press Ctrl+C')) return;
       clearTimeout(timer);
       resolve({ output: () => output, ready: output });
     });
   });
+}
+
+function runDemo(): Promise<{ output: () => string; ready: string }> {
+  return runCli(['demo', '--port', '0']);
 }
 
 describe('tabletop-relay demo', () => {
@@ -70,6 +82,29 @@ describe('tabletop-relay demo', () => {
     child!.kill('SIGINT');
     await exited;
     expect(existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe('the compiled CLI', () => {
+  it('is what package.json runs: serve, demo, settings and the tabletop-relay command', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string> };
+    expect(join(ROOT, manifest.bin['tabletop-relay']!)).toBe(CLI);
+    for (const command of ['serve', 'demo', 'settings']) expect(manifest.scripts[command]).toContain(`node dist/cli/index.js ${command}`);
+    const asProgram = spawnSync(CLI, ['--help'], { encoding: 'utf8' });
+    expect(asProgram.status).toBe(0);
+    expect(asProgram.stdout).toContain('Usage');
+  });
+
+  it('serve loads neither browser capture (puppeteer-core) nor the sandbox world, which only capture and demo use', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-cli-'));
+    try {
+      const serve = await runCli(['serve', '--port', '0', '--data-dir', dataDir], ['--import', LOG_LOADS]);
+      await expect.poll(serve.output).toContain('/dist/cli/index.js');
+      const loaded = serve.output().split('\n').filter((line) => line.startsWith('loads '));
+      expect(loaded.filter((line) => /puppeteer|chromium-bidi|\/sandbox\/|\/chunks\/demo-/.test(line))).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

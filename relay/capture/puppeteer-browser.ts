@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser as PuppeteerBrowser, type Page } from 'puppeteer-core';
+import type { Browser as PuppeteerBrowser, Page } from 'puppeteer-core';
 import type { Browser, BrowserPage, LaunchBrowser, ScreenshotOptions } from './browser.ts';
 import { findChrome } from './chrome-path.ts';
 
@@ -54,6 +54,8 @@ export function puppeteerLauncher(executablePath?: string, noSandbox?: boolean):
   return async () => {
     const path = findChrome(executablePath);
     if (!path) throw new ChromeNotFoundError();
+    // Loaded at the first capture, not with the relay: a relay that never captures never holds puppeteer in memory.
+    const { default: puppeteer } = await import('puppeteer-core');
     const userDataDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-chromium-'));
     try {
       const browser = await puppeteer.launch({

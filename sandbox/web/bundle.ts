@@ -1,8 +1,9 @@
 // Bundles the game page's script (the sandbox world core, its protocol peer and the Foundry-like client) for the
 // browser with esbuild, once per process.
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { WEB_FOLDER } from './web-folder.ts';
 
-const ENTRY = fileURLToPath(new URL('./client/game-page.ts', import.meta.url));
+const ENTRY = join(WEB_FOLDER, 'client', 'game-page.ts');
 
 let bundle: Promise<string> | undefined;
 

@@ -4,14 +4,16 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { encodePng } from '../images/png.ts';
 import { Raster, type Colour } from '../images/raster.ts';
 import { createSandboxWorld, type SandboxWorldOptions } from '../sandbox-world.ts';
 import { gamePageBundle } from './bundle.ts';
 import { FLAVOUR_VERSIONS, type Flavour } from './flavour.ts';
 import { gamePage, loginPage } from './pages.ts';
+import { WEB_FOLDER } from './web-folder.ts';
 
-const STYLESHEET = readFileSync(new URL('./public/sandbox-sheet.css', import.meta.url), 'utf8');
+const STYLESHEET = readFileSync(join(WEB_FOLDER, 'public', 'sandbox-sheet.css'), 'utf8');
 const SESSION_COOKIE = 'sandbox-session';
 const PORTRAIT_SIZE = 96;
 

@@ -8,11 +8,12 @@ import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
+import { compiledCli } from '../harness/cli.ts';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 
 const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', '..', 'relay', 'cli.ts');
+const CLI = await compiledCli();
 const SCREENSHOTS = join(import.meta.dirname, '..', 'app', 'screenshots');
 
 let relay: TestRelay;
