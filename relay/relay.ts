@@ -18,7 +18,7 @@ import type { RelayStatus } from '../contracts/admin-api.ts';
 import { EventHub } from './events/event-hub.ts';
 import { RollIds } from './events/roll-ids.ts';
 import { STREAM_CHANNEL } from './events/streams.ts';
-import { createApp } from './http/app.ts';
+import { createRequestListener } from './http/app.ts';
 import { ClientApi } from './ws-api/client-api.ts';
 import { refusedUpgradeHost, worldOriginAllowed } from './http/request-gate.ts';
 import { UnauthenticatedSockets } from './http/socket-limits.ts';
@@ -58,6 +58,8 @@ export interface RelayOptions {
   bodyLimitBytes?: number;
   /** Browser capture for GET /sheet and GM sessions; false turns it off. */
   capture?: CaptureOptions | false;
+  /** The folder of the settings UI's built files (index.html, app.js, …), served at /admin/; none without it. */
+  settingsUi?: { dir: string };
 }
 
 export interface Relay {
@@ -184,7 +186,13 @@ export function createRelay(options: RelayOptions): Relay {
   if (options.capture !== false) {
     services.capture = new CaptureService(options.dataDir, { connectionTokens, tabletop, activity: services.activity, knownWorlds, log }, options.capture);
   }
-  server = createServer(createApp(allRoutes, services, options.bodyLimitBytes));
+  server = createServer(
+    createRequestListener(allRoutes, services, {
+      uploadLimitBytes: options.bodyLimitBytes,
+      keepaliveMs: options.keepaliveIntervalMs,
+      settingsUiDir: options.settingsUi?.dir,
+    }),
+  );
   server.keepAliveTimeout = 65_000;
   const clientApi = new ClientApi(services, { authTimeoutMs: options.authTimeoutMs, unauthenticated });
   keys.on('changed', (id, change) => {

@@ -1,47 +1,52 @@
 import type { ServerResponse } from 'node:http';
-import type { EventHub } from './event-hub.ts';
-import type { StreamEvent, StreamFilter, StreamKind } from './streams.ts';
+import type { EventStream } from '../routing/route.ts';
 
-/** A subscriber that has not read this much of what it was sent is too slow to keep. */
-const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
+/** A reader that has not read this much of what it was sent is too slow to keep. */
+export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
+export const KEEPALIVE_INTERVAL_MS = 15_000;
 
-/** Starts a Server-Sent Events stream on the response; it lasts until the caller hangs up or the relay stops. */
-export function openEventStream(hub: EventHub, response: ServerResponse, clientId: string, kind: StreamKind, filter: StreamFilter, ownerId: string): void {
+const HEADERS = {
+  'Content-Type': 'text/event-stream',
+  'Cache-Control': 'no-cache',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
+
+/**
+ * Starts a Server-Sent Events stream on the response, for the world's event streams and the settings UI's feed alike:
+ * no socket timeout, no Nagle delay, no proxy buffering, a comment every `keepaliveMs` so idle connections stay open,
+ * and a reader that leaves more than MAX_UNREAD_BYTES unread is cut off. It lasts until the reader hangs up or `end`.
+ */
+export function openEventStream(response: ServerResponse, keepaliveMs = KEEPALIVE_INTERVAL_MS): EventStream {
   response.socket?.setTimeout(0);
   response.socket?.setNoDelay(true);
-  response.writeHead(200, {
-    'Content-Type': 'text/event-stream',
-    'Cache-Control': 'no-cache',
-    Connection: 'keep-alive',
-    'X-Accel-Buffering': 'no',
-  });
-  const connected = kind === 'actor' ? { clientId, actorUuid: filter.actorUuid ?? '' } : { clientId };
-  response.write(frame('connected', JSON.stringify(connected)));
+  response.writeHead(200, HEADERS);
   const write = (chunk: string | Buffer) => {
+    if (response.destroyed) return;
     if (response.writableLength > MAX_UNREAD_BYTES) response.destroy();
     else response.write(chunk);
   };
-  const unsubscribe = hub.subscribe({
-    clientId,
-    kind,
-    filter,
-    ownerId,
-    deliver: (event, payloadJson) => write(encodedFrame(event, payloadJson)),
-    keepalive: () => write(': keepalive\n\n'),
-    close: () => response.end(),
-  });
-  response.on('close', unsubscribe);
+  const keepalive = setInterval(() => write(': keepalive\n\n'), keepaliveMs);
+  response.on('close', () => clearInterval(keepalive));
+  return {
+    send: (name, json) => write(encodedFrame(name, json)),
+    comment: (text) => write(`: ${text}\n\n`),
+    onClose: (listener) => response.on('close', listener),
+    end: () => response.end(),
+  };
 }
 
-/** One push reaches every stream as the same event object, so its frame is encoded once for all of them. */
-const encodedFrames = new WeakMap<StreamEvent, Buffer>();
+// One push reaches every stream of its fan-out with the same name and the same JSON string, one after the other:
+// the frame is encoded once for all of them.
+let lastName = '';
+let lastJson = '';
+let lastFrame = Buffer.alloc(0);
 
-function encodedFrame(event: StreamEvent, payloadJson: string): Buffer {
-  let encoded = encodedFrames.get(event);
-  if (!encoded) encodedFrames.set(event, (encoded = Buffer.from(frame(event.name, payloadJson))));
-  return encoded;
-}
-
-function frame(name: string, data: string): string {
-  return `event: ${name}\ndata: ${data}\n\n`;
+function encodedFrame(name: string, json: string): Buffer {
+  if (json !== lastJson || name !== lastName) {
+    lastName = name;
+    lastJson = json;
+    lastFrame = Buffer.from(`event: ${name}\ndata: ${json}\n\n`);
+  }
+  return lastFrame;
 }

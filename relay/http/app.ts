@@ -1,40 +1,125 @@
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
+import express from 'express';
+import { existsSync } from 'node:fs';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
 import type { Route } from '../routing/route.ts';
+import type { Fields } from '../routing/call.ts';
+import { recordMiss, runCall, type CallInput } from '../routing/pipeline.ts';
+import type { RateDecision } from '../routing/rate-limit.ts';
 import type { RelayServices } from '../services.ts';
-import { answerFor, HttpError, RetryLater, UNEXPECTED_ANSWER, type ErrorAnswer } from '../errors.ts';
-import { handlerFor, recordMiss } from './run-route.ts';
-import { Router } from './router.ts';
-import { sendJson } from './respond.ts';
+import { HttpError } from '../errors.ts';
+import { Router, type RouteMatch } from './router.ts';
 import { isLoopback } from './addresses.ts';
 import { hostGate } from './request-gate.ts';
 import { bodyReaderFor, DEFAULT_UPLOAD_LIMIT_BYTES } from './body.ts';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { RelayLog } from '../log.ts';
+import { httpCallContext, writeAnswer, writeError, writeJson } from './write-answer.ts';
 
-const RENDERER_DIR = fileURLToPath(new URL('../../dist/renderer', import.meta.url));
+export interface HttpOptions {
+  /** The largest body an upload route takes. */
+  uploadLimitBytes?: number;
+  /** How often an event stream sends a keepalive comment. */
+  keepaliveMs?: number;
+  /** The settings UI's built files, served under /admin/; none without it. */
+  settingsUiDir?: string;
+}
 
 /**
- * The Express application: CORS for callers' browsers, every route table entry, and JSON errors. Each route reads its
- * own body once the caller is let in; `uploadLimitBytes` caps the routes that take files.
+ * The HTTP transport on node:http: the Host gate, CORS for callers' browsers, the settings UI's files, then every route
+ * table entry through the routing kernel's one call pipeline, its answer or error written as JSON, HTML, bytes, a
+ * redirect or an event stream. A route's body is read only once its caller is let in, and only if the route takes one.
  */
-export function createApp(routes: readonly Route[], services: RelayServices, uploadLimitBytes = DEFAULT_UPLOAD_LIMIT_BYTES): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
-  app.use(hostGate(services));
-  app.use(cors(services));
-  app.use('/admin', adminPages());
-  app.use(missesRecorded(buildRouter(routes, services, uploadLimitBytes).dispatch, services));
-  app.use(unknownEndpoint(services));
-  app.use(errorHandler(services.log));
-  return app;
+export function createRequestListener(routes: readonly Route[], services: RelayServices, options: HttpOptions = {}): RequestListener {
+  const router = buildRouter(routes, options.uploadLimitBytes);
+  const refusal = hostGate(services);
+  const adminPages = adminPagesOf(options.settingsUiDir);
+  const answer = async (request: IncomingMessage, response: ServerResponse, path: string, query: string) => {
+    if (isAdminPath(path) && (await adminPages(request, response, path))) return;
+    const match = routeOf(router, request, path, services);
+    const result = await runCall(callInput(match, request, response, path, query), services);
+    writeAnswer(response, result, options.keepaliveMs);
+  };
+  return (request, response) => {
+    const hostRefusal = refusal(request);
+    if (hostRefusal !== undefined) return writeJson(response, 421, { error: hostRefusal });
+    const url = request.url ?? '/';
+    const mark = url.indexOf('?');
+    const path = mark < 0 ? url : url.slice(0, mark);
+    if (cors(request, response, path, services)) return;
+    answer(request, response, path, mark < 0 ? '' : url.slice(mark + 1)).catch((error: unknown) => writeError(response, error, services.log));
+  };
+}
+
+/** Every route table entry behind one lookup, each with the body reader its calls use after the access check. */
+export function buildRouter(routes: readonly Route[], uploadLimitBytes = DEFAULT_UPLOAD_LIMIT_BYTES): Router {
+  const router = new Router();
+  for (const route of routes) router.add({ route, readBody: bodyReaderFor(route, uploadLimitBytes) });
+  return router;
+}
+
+/** The route for the request; a wrong method or path (or path segment) is noted in the activity log when a key came with it. */
+function routeOf(router: Router, request: IncomingMessage, path: string, services: RelayServices): RouteMatch {
+  const method = request.method ?? 'GET';
+  try {
+    const match = router.find(method, path);
+    if (match) return match;
+    throw new HttpError(404, `Unknown endpoint: ${method} ${path}`);
+  } catch (error) {
+    recordMiss(request.headers['x-api-key'], { method, path }, error, services);
+    throw error;
+  }
+}
+
+const NO_QUERY: Fields = Object.freeze({}) as Fields;
+
+function callInput({ entry, pathParameters }: RouteMatch, request: IncomingMessage, response: ServerResponse, path: string, queryText: string): CallInput {
+  // Express's default ("simple") query parser is node:querystring: a repeated key is a list, `a[b]` a plain name.
+  const query: Fields = queryText === '' ? NO_QUERY : parseQueryString(queryText);
+  const { readBody } = entry;
+  return {
+    route: entry.route,
+    call: httpCallContext(request),
+    logged: { method: request.method ?? 'GET', path },
+    presentedKey: request.headers['x-api-key'],
+    clientId: query.clientId,
+    query,
+    pathParameters,
+    readBody: readBody && (() => readBody(request)),
+    onRateLimit: (decision) => setRateLimitHeaders(response, decision),
+  };
+}
+
+function setRateLimitHeaders(response: ServerResponse, decision: RateDecision): void {
+  response.setHeader('RateLimit-Limit', decision.limit);
+  response.setHeader('RateLimit-Remaining', decision.remaining);
+  response.setHeader('RateLimit-Reset', decision.resetSeconds);
+  if (!decision.allowed) response.setHeader('Retry-After', decision.retryAfterSeconds);
 }
 
 const ADMIN_PATHS = ['/admin', '/auth/api-keys'];
 const EXPOSED_HEADERS = 'Content-Disposition, Content-Type, X-Image-Width, X-Image-Height, X-Sheet-Source';
 /** The module calls these from the Foundry page while pairing, whatever origins the GM allowed for API calls. */
 const PAIRING_PATHS = ['/auth/pair', '/api/clients/', '/api/self-unpair', '/api/status'];
+const PREFLIGHT_HEADERS = {
+  'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+  'Access-Control-Allow-Headers': 'Accept, Authorization, Content-Type, X-API-Key',
+  'Access-Control-Max-Age': '600',
+};
+
+/**
+ * The Foundry page may call the pairing paths; other web pages only from the origins the GM allowed; the admin API
+ * never. True when the request was a preflight, answered here.
+ */
+function cors(request: IncomingMessage, response: ServerResponse, path: string, services: RelayServices): boolean {
+  if (ADMIN_PATHS.some((prefix) => path.startsWith(prefix))) return false;
+  const origin = allowedOrigin(path, request.headers.origin, services.settings.get().corsOrigins);
+  if (origin === undefined) return false;
+  response.setHeader('Access-Control-Allow-Origin', origin);
+  response.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  if (origin !== '*') response.setHeader('Vary', 'Origin');
+  if (request.method !== 'OPTIONS') return false;
+  response.writeHead(204, PREFLIGHT_HEADERS).end();
+  return true;
+}
 
 /** The Access-Control-Allow-Origin for a request, or undefined when its page may not call the API. */
 function allowedOrigin(path: string, origin: string | undefined, corsOrigins: readonly string[]): string | undefined {
@@ -42,45 +127,8 @@ function allowedOrigin(path: string, origin: string | undefined, corsOrigins: re
   return origin !== undefined && corsOrigins.includes(origin) ? origin : undefined;
 }
 
-/** Every route table entry behind one dispatch, each with the body reader its handler calls after the access check. */
-export function buildRouter(routes: readonly Route[], services: RelayServices, uploadLimitBytes = DEFAULT_UPLOAD_LIMIT_BYTES): Router {
-  const router = new Router();
-  for (const route of routes) router.add(route, [handlerFor(route, services, bodyReaderFor(route, uploadLimitBytes))]);
-  return router;
-}
-
-/** The Foundry page may call the pairing paths; other web pages only from the origins the GM allowed; the admin API never. */
-function cors(services: RelayServices): RequestHandler {
-  return (request, response, next) => {
-    if (ADMIN_PATHS.some((prefix) => request.path.startsWith(prefix))) {
-      next();
-      return;
-    }
-    const origin = allowedOrigin(request.path, request.headers.origin, services.settings.get().corsOrigins);
-    if (origin === undefined) {
-      next();
-      return;
-    }
-    answerCors(origin, request, response, next);
-  };
-}
-
-function answerCors(origin: string, request: Request, response: Response, next: () => void): void {
-  response.setHeader('Access-Control-Allow-Origin', origin);
-  response.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-  if (origin !== '*') response.vary('Origin');
-  if (request.method !== 'OPTIONS') {
-    next();
-    return;
-  }
-  response
-    .set({
-      'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-      'Access-Control-Allow-Headers': 'Accept, Authorization, Content-Type, X-API-Key',
-      'Access-Control-Max-Age': '600',
-    })
-    .status(204)
-    .end();
+function isAdminPath(path: string): boolean {
+  return path.startsWith('/admin') && (path.length === 6 || path[6] === '/');
 }
 
 /** The settings UI's own policy (renderer/index.html), plus what a meta tag cannot say: no page may frame it. */
@@ -92,57 +140,38 @@ const ADMIN_PAGE_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
-/** The settings UI's files, from the renderer build, for browsers on this computer only; never framed, no source maps. */
-function adminPages(): RequestHandler {
-  const files = express.static(RENDERER_DIR, { index: 'index.html', fallthrough: true });
-  return (request, response, next) => {
-    response.set(ADMIN_PAGE_HEADERS);
-    if (request.method !== 'GET' || !isLoopback(request.socket.remoteAddress) || request.path.endsWith('.map')) {
-      next();
-      return;
+type AdminPages = (request: IncomingMessage, response: ServerResponse, path: string) => Promise<boolean>;
+
+/**
+ * The settings UI's files, from the renderer build, for browsers on this computer only; never framed, no source maps.
+ * Everything under /admin carries the page headers; resolves true when a file answered the request.
+ */
+function adminPagesOf(settingsUiDir: string | undefined): AdminPages {
+  const files = settingsUiDir === undefined ? undefined : express.static(settingsUiDir, { index: 'index.html', fallthrough: true });
+  return (request, response, path) => {
+    for (const [name, value] of Object.entries(ADMIN_PAGE_HEADERS)) response.setHeader(name, value);
+    if (request.method !== 'GET' || !isLoopback(request.socket.remoteAddress) || path.endsWith('.map')) return Promise.resolve(false);
+    const filePath = path.slice('/admin'.length) || '/';
+    if (filePath === '/' && (files === undefined || !existsSync(settingsUiDir!))) {
+      return Promise.reject(new HttpError(404, 'The settings UI is not built yet: run npm run build:app'));
     }
-    if (request.path === '/' && !existsSync(RENDERER_DIR)) {
-      throw new HttpError(404, 'The settings UI is not built yet: run npm run build:app');
-    }
-    files(request, response, next);
+    if (files === undefined) return Promise.resolve(false);
+    return serveFile(files, request, response, filePath);
   };
 }
 
-/** The router, with a wrong method or path segment (thrown before any route runs) noted in the activity log. */
-function missesRecorded(dispatch: RequestHandler, services: RelayServices): RequestHandler {
-  return (request, response, next) => {
-    try {
-      dispatch(request, response, next);
-    } catch (error) {
-      recordMiss(request, error, services);
-      throw error;
-    }
-  };
-}
-
-function unknownEndpoint(services: RelayServices): RequestHandler {
-  return (request) => {
-    const error = new HttpError(404, `Unknown endpoint: ${request.method} ${request.path}`);
-    recordMiss(request, error, services);
-    throw error;
-  };
-}
-
-function errorHandler(log: RelayLog): ErrorRequestHandler {
-  return (error: unknown, _request, response, next) => {
-    if (response.headersSent) {
-      next(error);
-      return;
-    }
-    const { status, body } = describeError(error, log);
-    if (error instanceof RetryLater) response.setHeader('Retry-After', error.retryAfterSeconds);
-    sendJson(response, status, body);
-  };
-}
-
-function describeError(error: unknown, log: RelayLog): ErrorAnswer {
-  const answer = answerFor(error);
-  if (answer) return answer;
-  log.error('Unexpected error while answering a request:', error);
-  return UNEXPECTED_ANSWER;
+/** Runs the static file server on the path below /admin, as a mounted Express middleware would see it. */
+function serveFile(files: express.RequestHandler, request: IncomingMessage, response: ServerResponse, filePath: string): Promise<boolean> {
+  const originalUrl = request.url ?? '/';
+  const mark = originalUrl.indexOf('?');
+  const mounted = Object.assign(request, { originalUrl, url: filePath + (mark < 0 ? '' : originalUrl.slice(mark)) });
+  return new Promise((resolve, reject) => {
+    const next = (error?: unknown) => {
+      request.url = originalUrl;
+      if (error) reject(error);
+      else resolve(false);
+    };
+    response.once('finish', () => resolve(true));
+    void files(mounted as unknown as express.Request, response as unknown as express.Response, next);
+  });
 }

@@ -1,6 +1,9 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
-import { parameterSourceOf, type Route } from '../routing/route.ts';
+import type { IncomingMessage } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
+import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { parameterSourceOf, type Route } from '../routing/route.ts';
+import type { Fields } from '../routing/call.ts';
 import { HttpError } from '../errors.ts';
 
 /** The largest body an upload route takes, unless the relay is started with another `bodyLimitBytes`. */
@@ -8,89 +11,163 @@ export const DEFAULT_UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;
 /** Every other route's parameters fit in far less; anyone may call a public route, so it gets less still. */
 const KEYED_BODY_LIMIT_BYTES = 1024 * 1024;
 const PUBLIC_BODY_LIMIT_BYTES = 64 * 1024;
+const MAX_BODY_DEPTH = 64;
 
-/** Reads a route's body into `request.body`; called only once the caller has been let in. */
-export type BodyReader = (request: Request, response: Response) => Promise<void>;
+/** Reads a route's body into its fields; called only once the caller has been let in. */
+export type BodyReader = (request: IncomingMessage) => Promise<Fields>;
 
-const noBody: BodyReader = async () => {};
-
-const JSON_TYPES = ['application/json', 'application/*+json'];
 const FORM_TYPE = 'application/x-www-form-urlencoded';
+const JSON_SUFFIX_TYPE = /^application\/[\w!#$&^.+-]+\+json$/;
 
 /**
- * The body reader of one route: JSON, a form (`application/x-www-form-urlencoded`, what many tools send; never on
- * admin routes, where a form post is the cross-site attack) and raw bytes on upload routes, cut at the route's limit.
- * The limit counts the decompressed bytes of a gzip, deflate or br body, and reading stops there, so no small
- * compressed body can swell the relay. A body of another type is a 415 that names the types the route takes.
+ * The body reader of one route, or undefined for a route that reads no body: JSON, a form
+ * (`application/x-www-form-urlencoded`, what many tools send; never on admin routes, where a form post is the
+ * cross-site attack) and raw bytes on upload routes, cut at the route's limit. The limit counts the decompressed bytes
+ * of a gzip, deflate or br body, and reading stops there, so no small compressed body can swell the relay. A body of
+ * another type is a 415 that names the types the route takes.
  */
-export function bodyReaderFor(route: Route, uploadLimitBytes = DEFAULT_UPLOAD_LIMIT_BYTES): BodyReader {
-  const takesBody = parameterSourceOf(route) !== 'query';
-  if (!takesBody) return noBody;
+export function bodyReaderFor(route: Route, uploadLimitBytes = DEFAULT_UPLOAD_LIMIT_BYTES): BodyReader | undefined {
+  if (parameterSourceOf(route) === 'query') return undefined;
   const limit = bodyLimitOf(route, uploadLimitBytes);
   const takesForms = route.access !== 'admin';
   const takesRawBytes = route.kind === 'world' && route.rawBodyAsFileData === true;
-  const parsers = [express.json({ limit, type: JSON_TYPES })];
-  if (takesForms) parsers.push(express.text({ limit, type: FORM_TYPE }));
-  if (takesRawBytes) parsers.push(express.raw({ type: () => true, limit }));
-  const accepted = takesForms ? [...JSON_TYPES, FORM_TYPE] : JSON_TYPES;
-  return async (request, response) => {
-    if (!takesRawBytes && hasBody(request) && request.is(accepted) === false) throw unsupportedType(request, takesForms);
-    try {
-      for (const parser of parsers) await run(parser, request, response);
-    } catch (error) {
-      throw readFailure(error, route, limit);
-    }
-    if (takesForms && typeof request.body === 'string') request.body = parseForm(request.body);
+  const tooLarge = () => new HttpError(413, `Request body too large: the limit is ${sizeText(limit)} for ${route.method} ${route.path}, counted after decompression`);
+  return async (request) => {
+    if (!hasBody(request)) return {};
+    const contentType = request.headers['content-type'];
+    const mediaType = contentType?.split(';')[0]!.trim().toLowerCase() ?? '';
+    const isJson = mediaType === 'application/json' || JSON_SUFFIX_TYPE.test(mediaType);
+    const isForm = takesForms && mediaType === FORM_TYPE;
+    if (!isJson && !isForm && !takesRawBytes) throw unsupportedType(mediaType, takesForms);
+    if (isJson && !charsetOf(contentType).startsWith('utf-')) throw UNSUPPORTED_ENCODING;
+    const bytes = await readBytes(request, limit, tooLarge);
+    if (isJson) return jsonFields(decode(bytes, charsetOf(contentType)));
+    if (isForm) return parseQueryString(decode(bytes, charsetOf(contentType)), '&', '=', { maxKeys: 0 });
+    return bytes.length === 0 ? {} : { fileData: `data:${mediaType || 'application/octet-stream'};base64,${bytes.toString('base64')}` };
   };
 }
 
-/**
- * A form's fields, read exactly as Express reads the query string (its default 'simple' query parser is
- * node:querystring): a repeated field is a list, and the route's schema coerces "20" and "true" as it does for the
- * query. Every field is kept (the query parser's default stops at 1000); the body limit bounds them.
- */
-function parseForm(text: string): Record<string, unknown> {
-  return parseQueryString(text, '&', '=', { maxKeys: 0 });
-}
-
 /** A request carries a body when it says it has bytes to come; `Content-Length: 0` with any type is no body. */
-function hasBody(request: Request): boolean {
+function hasBody(request: IncomingMessage): boolean {
   return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
 }
 
-function unsupportedType(request: Request, takesForms: boolean): HttpError {
-  const sent = request.headers['content-type']?.split(';')[0]?.trim().slice(0, 100) || 'no Content-Type';
+function unsupportedType(mediaType: string, takesForms: boolean): HttpError {
+  const sent = mediaType.slice(0, 100) || 'no Content-Type';
   const accepted = takesForms
     ? 'JSON (Content-Type: application/json) or a form (Content-Type: application/x-www-form-urlencoded)'
     : 'JSON (Content-Type: application/json)';
   return new HttpError(415, `The request body must be ${accepted}; this one was sent as ${sent}`);
 }
 
-function bodyLimitOf(route: Route, uploadLimitBytes: number): number {
-  if (route.takesUploads === true) return uploadLimitBytes;
-  return Math.min(route.access === 'public' ? PUBLIC_BODY_LIMIT_BYTES : KEYED_BODY_LIMIT_BYTES, uploadLimitBytes);
+const UNSUPPORTED_ENCODING = new HttpError(415, 'The request body must be UTF-8, plain or compressed with gzip, deflate or br');
+
+function charsetOf(contentType: string | undefined): string {
+  const match = contentType === undefined ? null : /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType);
+  return match ? match[1]!.toLowerCase() : 'utf-8';
 }
 
-function run(parser: RequestHandler, request: Request, response: Response): Promise<void> {
+function decode(bytes: Buffer, charset: string): string {
+  if (charset === 'utf-8' || charset === 'utf8') return bytes.toString('utf8');
+  try {
+    return new TextDecoder(charset).decode(bytes);
+  } catch {
+    throw UNSUPPORTED_ENCODING;
+  }
+}
+
+/** A JSON object's fields; like Express's JSON reader, only an object or array counts as JSON here, and empty as none. */
+function jsonFields(text: string): Fields {
+  const start = /\S/.exec(text)?.[0];
+  if (start === undefined) return {};
+  let body: unknown;
+  try {
+    if (start !== '{' && start !== '[') throw new SyntaxError();
+    body = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'The request body is not valid JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'The request body must be a JSON object');
+  if (nestedDeeperThan(body, MAX_BODY_DEPTH)) throw new HttpError(400, `The request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
+  return body as Fields;
+}
+
+/** Walks the body without recursion, so no body can exhaust the stack here or later when it is sent on as JSON. */
+function nestedDeeperThan(value: object, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (depth > limit) return true;
+    for (const child of Object.values(current as object)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+function decompressorOf(encoding: string): Readable & NodeJS.WritableStream | undefined {
+  switch (encoding) {
+    case 'gzip':
+      return zlib.createGunzip();
+    case 'deflate':
+      return zlib.createInflate();
+    case 'br':
+      return zlib.createBrotliDecompress();
+  }
+  return undefined;
+}
+
+/**
+ * The body's bytes, decompressed, up to `limit`. Past the limit (or on a broken stream) the rest of the request is
+ * read and dropped, so the caller still gets the answer that says why.
+ */
+function readBytes(request: IncomingMessage, limit: number, tooLarge: () => HttpError): Promise<Buffer> {
+  const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const decompressor = encoding === 'identity' ? undefined : decompressorOf(encoding);
+  if (encoding !== 'identity' && !decompressor) return Promise.reject(UNSUPPORTED_ENCODING);
+  const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
+  if (!decompressor && declared !== undefined && declared > limit) {
+    request.resume();
+    return Promise.reject(tooLarge());
+  }
+  const source: Readable = decompressor ? request.pipe(decompressor) : request;
   return new Promise((resolve, reject) => {
-    void parser(request, response, (error?: unknown) => (error === undefined ? resolve() : reject(error)));
+    const chunks: Buffer[] = [];
+    let length = 0;
+    let settled = false;
+    const fail = (error: HttpError) => {
+      if (settled) return;
+      settled = true;
+      source.off('data', onData);
+      if (decompressor) {
+        request.unpipe(decompressor);
+        decompressor.destroy();
+      }
+      request.resume();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      length += chunk.length;
+      if (length > limit) fail(tooLarge());
+      else chunks.push(chunk);
+    };
+    source.on('data', onData);
+    source.once('error', () => fail(decompressor ? new HttpError(400, 'The request body could not be decompressed') : new HttpError(400, 'The request body could not be read')));
+    request.once('close', () => {
+      if (!request.complete) fail(new HttpError(400, 'The request was aborted before its body arrived'));
+    });
+    source.once('end', () => {
+      if (settled) return;
+      if (!decompressor && declared !== undefined && declared !== length) return fail(new HttpError(400, 'The request body could not be read'));
+      settled = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length));
+    });
   });
 }
 
-/** What went wrong reading the body, as the 4xx that tells the caller what to send instead; anything else as it is. */
-function readFailure(error: unknown, route: Route, limit: number): unknown {
-  const { type, status } = error as { type?: string; status?: number };
-  switch (type) {
-    case 'entity.too.large':
-      return new HttpError(413, `Request body too large: the limit is ${sizeText(limit)} for ${route.method} ${route.path}, counted after decompression`);
-    case 'entity.parse.failed':
-      return new HttpError(400, 'The request body is not valid JSON');
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new HttpError(415, 'The request body must be UTF-8, plain or compressed with gzip, deflate or br');
-  }
-  if (typeof status === 'number' && status >= 400 && status < 500) return new HttpError(status, 'The request body could not be read');
-  return error;
+function bodyLimitOf(route: Route, uploadLimitBytes: number): number {
+  if (route.takesUploads === true) return uploadLimitBytes;
+  return Math.min(route.access === 'public' ? PUBLIC_BODY_LIMIT_BYTES : KEYED_BODY_LIMIT_BYTES, uploadLimitBytes);
 }
 
 function sizeText(bytes: number): string {

@@ -3,9 +3,7 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
-import type { RequestHandler } from 'express';
 import type { RelayServices } from '../services.ts';
-import { sendJson } from './respond.ts';
 
 /** What decides which names the relay answers to. */
 type HostContext = Pick<RelayServices, 'network' | 'settings'>;
@@ -53,19 +51,21 @@ function hostRefusal(request: IncomingMessage, context: HostContext): string | u
 
 const REMEMBERED_HOSTS = 64;
 
-/** First middleware: refuses requests addressed to a name the relay does not answer to. */
-export function hostGate(context: HostContext): RequestHandler {
+/**
+ * The first check of every request: the 421 message for a request addressed to a name the relay does not answer to,
+ * or undefined when the name is fine.
+ */
+export function hostGate(context: HostContext): (request: IncomingMessage) => string | undefined {
   // Host headers found good, so that the usual request costs one lookup instead of a URL parse; which names are good
   // depends on the settings alone (allowed names, LAN access, port), so a change of settings forgets them.
   const good = new Set<string>();
   context.settings.on('changed', () => good.clear());
-  return (request, response, next) => {
+  return (request) => {
     const host = request.headers.host;
-    if (host !== undefined && good.has(host)) return next();
+    if (host !== undefined && good.has(host)) return undefined;
     const refusal = hostRefusal(request, context);
-    if (refusal !== undefined) return sendJson(response, 421, { error: refusal });
-    if (host !== undefined && good.size < REMEMBERED_HOSTS) good.add(host);
-    next();
+    if (refusal === undefined && host !== undefined && good.size < REMEMBERED_HOSTS) good.add(host);
+    return refusal;
   };
 }
 

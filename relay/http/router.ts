@@ -1,65 +1,74 @@
-import type { RequestHandler } from 'express';
 import type { Route } from '../routing/route.ts';
+import type { Fields } from '../routing/call.ts';
 import { HttpError } from '../errors.ts';
+import type { BodyReader } from './body.ts';
 
-interface Entry {
+/** A route with the body reader its calls use. */
+export interface RouteEntry {
   route: Route;
-  handlers: RequestHandler[];
+  readBody: BodyReader | undefined;
 }
 
-interface PatternEntry extends Entry {
+interface PatternEntry extends RouteEntry {
   pattern: RegExp;
   names: string[];
 }
 
+/** The route a request goes to, with the `{name}` segments of its path decoded. */
+export interface RouteMatch {
+  entry: RouteEntry;
+  pathParameters: Fields | undefined;
+}
+
 /**
  * Finds the route for a request in one step: a map for fixed paths, a short list of patterns for paths with
- * parameters (`{name}`), instead of walking every route in turn. A known path with another method gets a 405.
+ * parameters (`{name}`), instead of walking every route in turn. A known path with another method is a 405.
  */
 export class Router {
-  private readonly fixed = new Map<string, Map<string, Entry>>();
+  private readonly fixed = new Map<string, Map<string, RouteEntry>>();
   private readonly patterns: PatternEntry[] = [];
 
-  add(route: Route, handlers: RequestHandler[]): void {
+  add(entry: RouteEntry): void {
+    const { route } = entry;
     const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
     if (names.length === 0) {
       let methods = this.fixed.get(route.path);
       if (!methods) this.fixed.set(route.path, (methods = new Map()));
-      methods.set(route.method, { route, handlers });
+      methods.set(route.method, entry);
       return;
     }
     const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}/g, '([^/]+)');
-    this.patterns.push({ route, handlers, names, pattern: new RegExp(`^${source}/?$`) });
+    this.patterns.push({ ...entry, names, pattern: new RegExp(`^${source}/?$`) });
   }
 
   routes(): Route[] {
     return [...[...this.fixed.values()].flatMap((methods) => [...methods.values()]), ...this.patterns].map((entry) => entry.route);
   }
 
-  readonly dispatch: RequestHandler = (request, response, next) => {
-    const path = request.path.length > 1 && request.path.endsWith('/') ? request.path.slice(0, -1) : request.path;
+  /** The route for this method and path; undefined for an unknown path, a 405 that names the methods for a known one. */
+  find(method: string, rawPath: string): RouteMatch | undefined {
+    const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
     const methods = this.fixed.get(path);
     if (methods) {
-      const entry = methods.get(request.method);
-      if (!entry) throw methodNotAllowed(request.method, path, [...methods.keys()]);
-      run(entry.handlers, request, response, next);
-      return;
+      const entry = methods.get(method);
+      if (!entry) throw methodNotAllowed(method, path, [...methods.keys()]);
+      return { entry, pathParameters: undefined };
     }
     const allowed: string[] = [];
     for (const entry of this.patterns) {
       const match = entry.pattern.exec(path);
       if (!match) continue;
-      if (entry.route.method !== request.method) {
+      if (entry.route.method !== method) {
         allowed.push(entry.route.method);
         continue;
       }
-      request.params = Object.fromEntries(entry.names.map((name, index) => [name, decodeSegment(match[index + 1]!)]));
-      run(entry.handlers, request, response, next);
-      return;
+      const pathParameters: Fields = {};
+      entry.names.forEach((name, index) => (pathParameters[name] = decodeSegment(match[index + 1]!)));
+      return { entry, pathParameters };
     }
-    if (allowed.length > 0) throw methodNotAllowed(request.method, path, allowed);
-    next();
-  };
+    if (allowed.length > 0) throw methodNotAllowed(method, path, allowed);
+    return undefined;
+  }
 }
 
 function decodeSegment(segment: string): string {
@@ -72,21 +81,4 @@ function decodeSegment(segment: string): string {
 
 function methodNotAllowed(method: string, path: string, allowed: string[]): HttpError {
   return new HttpError(405, `${method} is not allowed on ${path}; use ${allowed.join(' or ')}`, { allowed });
-}
-
-/** Runs a route's handlers in order, the way Express runs a route's middleware. */
-function run(handlers: RequestHandler[], ...[request, response, next]: Parameters<RequestHandler>): void {
-  const step = (index: number) => (error?: unknown) => {
-    if (error !== undefined && error !== 'route') {
-      next(error);
-      return;
-    }
-    const handler = handlers[index];
-    if (!handler) {
-      next();
-      return;
-    }
-    Promise.resolve(handler(request, response, step(index + 1))).catch(next);
-  };
-  step(0)();
 }

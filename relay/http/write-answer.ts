@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { Answer, AnswerHeaders, CallContext, EventStream } from '../routing/route.ts';
+import type { AnswerHeaders, CallContext } from '../routing/route.ts';
+import type { CallAnswer } from '../routing/pipeline.ts';
+import { answerFor, RetryLater, UNEXPECTED_ANSWER } from '../errors.ts';
+import { openEventStream } from '../events/sse.ts';
+import type { RelayLog } from '../log.ts';
 import { normalisedAddress } from './addresses.ts';
-import { sendJsonText } from './respond.ts';
 
-/** A subscriber that has not read this much of what it was sent is too slow to keep. */
-export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
-const KEEPALIVE_MS = 15_000;
+const JSON_TYPE = 'application/json; charset=utf-8';
+const HTML_TYPE = 'text/html; charset=utf-8';
 
 /** The call as an HTTP request tells it, without the request itself. */
 export function httpCallContext(request: IncomingMessage): CallContext {
@@ -22,66 +24,71 @@ export function httpCallContext(request: IncomingMessage): CallContext {
   };
 }
 
-/** Writes a local route's answer with Node's own response methods. */
-export function writeAnswer(response: ServerResponse, answer: Answer): void {
+/** Writes a call's answer with Node's own response methods; `keepaliveMs` paces an event stream's comments. */
+export function writeAnswer(response: ServerResponse, answer: CallAnswer, keepaliveMs?: number): void {
   switch (answer.kind) {
+    case 'world-json':
+      writeText(response, answer.status, JSON_TYPE, answer.text);
+      return;
     case undefined:
     case 'json':
       setHeaders(response, answer.headers);
-      sendJsonText(response, answer.status ?? 200, JSON.stringify(answer.body));
+      writeText(response, answer.status ?? 200, JSON_TYPE, JSON.stringify(answer.body));
       return;
     case 'html':
       setHeaders(response, answer.headers);
-      writeBody(response, answer.status ?? 200, 'text/html; charset=utf-8', Buffer.from(answer.html));
+      writeText(response, answer.status ?? 200, HTML_TYPE, answer.html);
       return;
     case 'bytes':
       setHeaders(response, answer.headers);
-      writeBody(response, answer.status ?? 200, undefined, answer.bytes);
+      writeBytes(response, answer.status ?? 200, answer.bytes);
       return;
     case 'redirect':
       setHeaders(response, answer.headers);
       response.setHeader('Location', answer.location);
-      writeBody(response, answer.status ?? 302, undefined, new Uint8Array());
+      writeBytes(response, answer.status ?? 302, new Uint8Array());
       return;
     case 'events':
-      answer.open(openEvents(response));
+      answer.open(openEventStream(response, keepaliveMs));
   }
 }
 
-function setHeaders(response: ServerResponse, headers: AnswerHeaders | undefined): void {
-  for (const [name, value] of Object.entries(headers ?? {})) response.setHeader(name, value);
+/**
+ * Writes an error as its `{error}` JSON answer, with Retry-After when it says when to come back. An error the relay did
+ * not expect is logged and answered with a 500 that tells nothing of it; after the answer began, the connection ends.
+ */
+export function writeError(response: ServerResponse, error: unknown, log: RelayLog): void {
+  let answer = answerFor(error);
+  if (!answer) {
+    log.error('Unexpected error while answering a request:', error);
+    answer = UNEXPECTED_ANSWER;
+  }
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  if (error instanceof RetryLater) response.setHeader('Retry-After', error.retryAfterSeconds);
+  writeJson(response, answer.status, answer.body);
 }
 
-function writeBody(response: ServerResponse, status: number, contentType: string | undefined, bytes: Uint8Array): void {
+export function writeJson(response: ServerResponse, status: number, body: unknown): void {
+  writeText(response, status, JSON_TYPE, JSON.stringify(body));
+}
+
+function setHeaders(response: ServerResponse, headers: AnswerHeaders | undefined): void {
+  if (headers === undefined) return;
+  for (const name in headers) response.setHeader(name, headers[name]!);
+}
+
+function writeText(response: ServerResponse, status: number, contentType: string, text: string): void {
   response.statusCode = status;
-  if (contentType !== undefined) response.setHeader('Content-Type', contentType);
+  response.setHeader('Content-Type', contentType);
+  response.setHeader('Content-Length', Buffer.byteLength(text));
+  response.end(text);
+}
+
+function writeBytes(response: ServerResponse, status: number, bytes: Uint8Array): void {
+  response.statusCode = status;
   response.setHeader('Content-Length', bytes.byteLength);
   response.end(bytes);
-}
-
-/**
- * Starts a Server-Sent Events stream: no socket timeout, no Nagle delay, no proxy buffering, a comment every 15 s so
- * idle connections stay open, and a caller that leaves more than MAX_UNREAD_BYTES unread is cut off.
- */
-function openEvents(response: ServerResponse): EventStream {
-  response.socket?.setTimeout(0);
-  response.socket?.setNoDelay(true);
-  response.writeHead(200, {
-    'Content-Type': 'text/event-stream',
-    'Cache-Control': 'no-cache',
-    Connection: 'keep-alive',
-    'X-Accel-Buffering': 'no',
-  });
-  const write = (chunk: string) => {
-    if (response.writableLength > MAX_UNREAD_BYTES) response.destroy();
-    else response.write(chunk);
-  };
-  const keepalive = setInterval(() => write(': keepalive\n\n'), KEEPALIVE_MS);
-  response.on('close', () => clearInterval(keepalive));
-  return {
-    send: (name, json) => write(`event: ${name}\ndata: ${json}\n\n`),
-    comment: (text) => write(`: ${text}\n\n`),
-    onClose: (listener) => response.on('close', listener),
-    end: () => response.end(),
-  };
 }

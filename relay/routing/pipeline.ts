@@ -159,8 +159,7 @@ function streamAnswer(route: StreamRoute, parameters: Fields, caller: Caller, se
 }
 
 async function answerLocally(route: LocalRoute, parameters: Fields, key: ApiKeyRecord | undefined, call: CallContext, services: RelayServices): Promise<Answer> {
-  const context = { parameters, headers: parseHeaders(route, call.header), key, call, services };
-  return route.handle(context as Parameters<LocalRoute['handle']>[0]);
+  return route.handle({ parameters, headers: parseHeaders(route, call.header), key, call, services });
 }
 
 function hasFields(fields: Fields): boolean {

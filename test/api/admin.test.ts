@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Request } from 'express';
-import { checkAccess } from '../../relay/http/access.ts';
+import { checkAdmin } from '../../relay/routing/access.ts';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 
@@ -26,16 +25,16 @@ describe('the admin API', () => {
   });
 
   it('refuses requests that do not come from loopback, even with the token', () => {
-    const fromLan = {
+    const headers: Record<string, string> = { authorization: `Bearer ${harness.relay.adminToken}` };
+    const callFrom = (remoteAddress: string) => ({
       method: 'GET',
-      socket: { remoteAddress: '::ffff:192.168.1.20' },
-      headers: { authorization: `Bearer ${harness.relay.adminToken}` },
-    } as unknown as Request;
-    expect(() => checkAccess('admin', fromLan, harness.relay.services)).toThrow(
+      hasQuery: false,
+      call: { transport: 'http' as const, remoteAddress, relayOrigin: harness.baseUrl, header: (name: string) => headers[name] },
+    });
+    expect(() => checkAdmin(callFrom('192.168.1.20'), harness.relay.services)).toThrow(
       expect.objectContaining({ status: 403, message: 'The admin API answers only on this computer (loopback)' }),
     );
-    const fromLoopback = { ...fromLan, socket: { remoteAddress: '::ffff:127.0.0.1' } } as unknown as Request;
-    expect(checkAccess('admin', fromLoopback, harness.relay.services)).toBeUndefined();
+    expect(checkAdmin(callFrom('127.0.0.1'), harness.relay.services)).toBeUndefined();
   });
 
   it('keeps the admin token in the data directory, readable by its owner only', () => {
