@@ -204,12 +204,9 @@ function frameOf(answer: CallAnswer, route: Route): Fields {
       return withStatus(isObject(answer.body) ? answer.body : { data: answer.body }, answer.status);
     case 'bytes':
       return withStatus(bytesFrame(answer, route), answer.status);
-    case 'html':
-      return withStatus({ html: answer.html }, answer.status);
-    case 'redirect':
-      return withStatus({ location: answer.location }, answer.status ?? 302);
-    case 'events':
-      throw new Error(`${route.path} answered with events to a call; streams are opened with subscribe`);
+    default:
+      // Keyed routes answer with JSON, bytes or (streams, through subscribe) events; HTML and redirects are the browser's.
+      throw new Error(`${route.method} ${route.path} answered a /ws/api call with ${answer.kind}`);
   }
 }
 

@@ -146,6 +146,13 @@ describe.each(['http', 'ws'] as const)('the API over %s', (name) => {
     expect(await transport().call('POST /roll', {})).toMatchObject({ status: 400, body: { error: "'formula' is required" } });
   });
 
+  it('reads the headers a route declares, and answers 400 naming a bad one', async () => {
+    const answer = await transport().call('POST /session-handshake', {}, undefined, { 'x-foundry-url': 'ftp://foundry.example', 'x-username': 'Gamemaster' });
+    expect(answer).toMatchObject({ status: 400, body: { error: "Header 'x-foundry-url' must be an http(s) URL" } });
+    const missing = await transport().call('POST /session-handshake', {}, undefined, { 'x-foundry-url': 'http://foundry.example' });
+    expect(missing).toMatchObject({ status: 400, body: { error: "Header 'x-username' is required" } });
+  });
+
   it('answers 404 to an unknown clientId', async () => {
     const answer = await transport().call('GET /rolls', { clientId: 'fvtt_nosuchworld0000' });
     expect(answer).toMatchObject({ status: 404, body: { error: 'Invalid client ID', clientId: 'fvtt_nosuchworld0000' } });

@@ -44,9 +44,10 @@ export interface Transport {
   name: TransportName;
   /**
    * Calls a route named as in the tables (`'POST /roll'`) with these parameters; `key` null sends none. Over HTTP
-   * a GET takes them in the query, other methods in a JSON body; `{name}` in the path is filled from them.
+   * a GET takes them in the query, other methods in a JSON body; `{name}` in the path is filled from them. The
+   * headers a route declares go as HTTP headers, and over /ws/api as message fields of the same name.
    */
-  call(route: string, parameters?: Fields, key?: string | null): Promise<CallAnswer>;
+  call(route: string, parameters?: Fields, key?: string | null, headers?: Record<string, string>): Promise<CallAnswer>;
   subscribe(route: string, filters?: Record<string, string>, key?: string): Promise<Subscription>;
   close(): void;
 }
@@ -69,11 +70,11 @@ export function channelOf(route: Route): string | undefined {
 export function httpTransport(baseUrl: string, defaultKey: string): Transport {
   return {
     name: 'http',
-    async call(name, parameters = {}, key = defaultKey) {
+    async call(name, parameters = {}, key = defaultKey, declared = {}) {
       const route = routeNamed(name);
       const { path, rest } = filledPath(route.path, parameters);
       const url = new URL(path, baseUrl);
-      const headers: Record<string, string> = key === null ? {} : { 'x-api-key': key };
+      const headers: Record<string, string> = key === null ? { ...declared } : { ...declared, 'x-api-key': key };
       let body: string | undefined;
       if (route.method === 'GET') {
         for (const [field, value] of Object.entries(rest)) url.searchParams.set(field, String(value));
@@ -138,13 +139,13 @@ export function wsTransport(wsBase: string, defaultKey: string): Transport {
 
   return {
     name: 'ws',
-    async call(name, parameters = {}, key = defaultKey) {
+    async call(name, parameters = {}, key = defaultKey, headers = {}) {
       const route = routeNamed(name);
       const socket = await socketFor(key);
       if (!(socket instanceof ApiSocket)) return { status: 401, body: { error: socket.reason } };
       const requestId = `contract-${++nextRequestId}`;
       const type = operationOf(route) ?? `no operation for ${name}`;
-      socket.send({ type, requestId, ...parameters });
+      socket.send({ type, requestId, ...headers, ...parameters });
       const { status = 200, ...body } = await socket.next((message) => message.requestId === requestId, 25_000);
       const image = imageIn(body);
       return image ? { status, body, image } : { status, body };
