@@ -174,6 +174,22 @@ describe.each(['http', 'ws'] as const)('the API over %s', (name) => {
     if (name === 'http') expect(answer.headers!.get('x-sheet-source')).toBe('world');
   });
 
+  it("downloads a file: bytes over HTTP, the world's JSON with a data URL and the file's name over /ws/api", async () => {
+    const dataUrl = `data:text/plain;base64,${Buffer.from(`contract over ${name}`).toString('base64')}`;
+    const upload = await transport().call('POST /upload', { path: 'contract', filename: `${name}.txt`, fileData: dataUrl });
+    expect(upload.status).toBe(200);
+    const download = await transport().call('GET /download', { path: `contract/${name}.txt` });
+    expect(download.status).toBe(200);
+    if (name === 'http') {
+      expect(download.body).toBe(`contract over ${name}`);
+      expect(download.headers!.get('content-disposition')).toBe(`attachment; filename="${name}.txt"`);
+    } else {
+      expect(download.body).toMatchObject({ fileData: dataUrl, filename: `${name}.txt`, mimeType: 'text/plain' });
+    }
+    const asJson = await transport().call('GET /download', { path: `contract/${name}.txt`, format: 'base64' });
+    expect(asJson.body).toMatchObject({ fileData: dataUrl, filename: `${name}.txt` });
+  });
+
   it('streams events after subscribing, and stops after unsubscribing', async () => {
     const subscription = await transport().subscribe('GET /rolls/subscribe');
     expect(subscription.status).toBe(200);
