@@ -39,6 +39,8 @@ describe('every keyed route over both transports', () => {
       return operation === undefined || !connected.supportedTypes.includes(operation);
     });
     expect(missing.map(named)).toEqual([]);
+    const operations = keyed.map(operationOf).filter((operation) => operation !== undefined);
+    expect([...connected.supportedTypes].sort()).toEqual(['ping', 'subscribe', 'unsubscribe', ...operations].sort());
   });
 
   it('no two routes share an operation, so a /ws/api type names one route', () => {
