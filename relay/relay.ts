@@ -126,10 +126,7 @@ export function createRelay(options: RelayOptions): Relay {
     authTimeoutMs: options.authTimeoutMs,
     heartbeatIntervalMs: options.heartbeatIntervalMs,
   });
-  const events = new EventHub(
-    (clientId, kind, count) => tabletop.setChannelCount(clientId, STREAM_CHANNEL[kind], count),
-    options.keepaliveIntervalMs,
-  );
+  const events = new EventHub((clientId, kind, count) => tabletop.setChannelCount(clientId, STREAM_CHANNEL[kind], count));
   const rollIds = new RollIds();
   tabletop.on('push', (clientId, message) => {
     rollIds.notePush(clientId, message);

@@ -2,8 +2,6 @@ import type { WorldMessage } from '../../contracts/world-protocol.ts';
 import { PUSH_TYPE_OF_CHANNEL } from '../../contracts/world-protocol.ts';
 import { STREAM_CHANNEL, passesFilter, streamEventOf, type StreamEvent, type StreamFilter, type StreamKind } from './streams.ts';
 
-const KEEPALIVE_INTERVAL_MS = 15_000;
-
 /** Someone listening to one kind of event of one world: an SSE stream or a /ws/api subscription. */
 export interface Subscriber {
   clientId: string;
@@ -13,7 +11,6 @@ export interface Subscriber {
   ownerId: string;
   /** `payloadJson` is the event's payload already serialised, shared by every subscriber of one push. */
   deliver(event: StreamEvent, payloadJson: string): void;
-  keepalive?(): void;
   close(): void;
 }
 
@@ -25,19 +22,16 @@ const KIND_OF_PUSH_TYPE = new Map<string, StreamKind>(
 );
 
 /**
- * Who listens to which world and kind of event, the fan-out of world pushes, keepalives, and the subscriber count of
- * each channel, reported so the world only sends what someone listens to.
+ * Who listens to which world and kind of event, the fan-out of world pushes, and the subscriber count of each channel,
+ * reported so the world only sends what someone listens to.
  */
 export class EventHub {
   private readonly subscribers = new Map<string, Map<StreamKind, Set<Subscriber>>>();
   private readonly ownedCounts = new Map<string, number>();
-  private readonly keepalive: NodeJS.Timeout;
   private readonly onCountChange: (clientId: string, kind: StreamKind, count: number) => void;
 
-  constructor(onCountChange: (clientId: string, kind: StreamKind, count: number) => void, keepaliveIntervalMs = KEEPALIVE_INTERVAL_MS) {
+  constructor(onCountChange: (clientId: string, kind: StreamKind, count: number) => void) {
     this.onCountChange = onCountChange;
-    this.keepalive = setInterval(() => this.sendKeepalive(), keepaliveIntervalMs);
-    this.keepalive.unref();
   }
 
   /** Adds a subscriber; the returned function removes it (calling it twice is harmless). */
@@ -91,7 +85,6 @@ export class EventHub {
   }
 
   close(): void {
-    clearInterval(this.keepalive);
     for (const subscriber of [...this.all()]) subscriber.close();
   }
 
@@ -102,10 +95,6 @@ export class EventHub {
     if (owned > 0) this.ownedCounts.set(subscriber.ownerId, owned);
     else this.ownedCounts.delete(subscriber.ownerId);
     this.onCountChange(subscriber.clientId, subscriber.kind, set.size);
-  }
-
-  private sendKeepalive(): void {
-    for (const subscriber of this.all()) subscriber.keepalive?.();
   }
 
   private *all(): Generator<Subscriber> {
