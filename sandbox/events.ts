@@ -124,11 +124,11 @@ function combatantRow(game: Game, combatant: WorldDocument): PlainObject {
   return { id: combatant.id, name: combatantName(game, combatant), initiative: combatant.source.initiative, defeated: combatant.source.defeated, uuid: combatant.uuid };
 }
 
-/** `Combatant#name`: its own name, else the token's, else the actor's. */
+/** `Combatant#name`: its own name, else the token's, else the actor's (blank names fall through, as in core). */
 export function combatantName(game: Game, combatant: WorldDocument): string {
-  if (combatant.source.name) return combatant.source.name as string;
   const token = game.scenes.get(combatant.source.sceneId as string)?.collection('Token').get(combatant.source.tokenId as string);
-  return token?.name ?? game.actors.get(combatant.source.actorId as string)?.name ?? '';
+  const actor = token ? game.tokenActor(token) : game.actors.get(combatant.source.actorId as string);
+  return (combatant.source.name as string) || token?.name || actor?.name || 'Unknown Combatant';
 }
 
 /** `combat.turns`: initiative descending (unrolled last), then name, then id. */

@@ -10,7 +10,7 @@ import { tokenByName, tokenByUuid } from './targets.ts';
 /** The scene collections the module accepts as `documentType`, with the document class behind each. */
 const DOCUMENT_TYPES: Record<string, string> = {
   tokens: 'Token', tiles: 'Tile', drawings: 'Drawing', lights: 'AmbientLight', sounds: 'AmbientSound', notes: 'Note',
-  templates: 'MeasuredTemplate', walls: 'Wall',
+  templates: 'MeasuredTemplate', walls: 'Wall', regions: 'Region',
 };
 
 function sceneOf(game: Game, request: WorldRequest): WorldDocument {

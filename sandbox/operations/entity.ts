@@ -103,6 +103,8 @@ export const entityOperations: OperationTable = {
   }),
 
   delete: withUser((request) => ({ uuid: request.uuid, message: 'Failed to delete entity' }), (request, { game }, user) => {
+    // The module deletes `await fromUuid(uuid)` with `entity?.delete()`: a document already gone is a no-op, not an error.
+    if (request.uuid && !game.fromUuid(String(request.uuid))) return reply(request, { uuid: request.uuid, success: true });
     const entities = targetsOf(game, request);
     if (entities.length === 0) throw new Error(`Entity not found: ${request.uuid}`);
     for (const entity of entities) {

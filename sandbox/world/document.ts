@@ -6,8 +6,9 @@ const EMBEDDED_FIELDS: Record<string, Record<string, string>> = {
   Item: { ActiveEffect: 'effects' },
   Scene: {
     Token: 'tokens', AmbientLight: 'lights', Wall: 'walls', Tile: 'tiles', Drawing: 'drawings', AmbientSound: 'sounds',
-    Note: 'notes', MeasuredTemplate: 'templates',
+    Note: 'notes', MeasuredTemplate: 'templates', Region: 'regions',
   },
+  Region: { RegionBehavior: 'behaviors' },
   Playlist: { PlaylistSound: 'sounds' },
   Combat: { Combatant: 'combatants' },
   JournalEntry: { JournalEntryPage: 'pages' },

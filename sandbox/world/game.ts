@@ -250,7 +250,7 @@ export class Game {
 
   #build(documentName: string, data: PlainObject, parent: WorldDocument | null, keepId: boolean, pack: string | null = null): WorldDocument {
     const { embeddedData, ownData } = this.#splitEmbedded(documentName, data);
-    const source = prepareSource(documentName, ownData);
+    const source = prepareSource(documentName, ownData, this.system.id);
     if (keepId && typeof data._id === 'string' && !/^[a-zA-Z0-9]{16}$/.test(data._id)) {
       throw new ValidationError(`${documentName} validation errors:\n  _id: must be a valid 16-character alphanumeric ID`);
     }
@@ -306,8 +306,8 @@ export class Game {
   #stats(): PlainObject {
     const time = this.now();
     return {
-      coreVersion: this.version, systemId: this.system.id, systemVersion: this.system.version,
-      createdTime: time, modifiedTime: time, lastModifiedBy: this.moduleUserId || null,
+      compendiumSource: null, duplicateSource: null, exportSource: null,
+      coreVersion: this.version, systemId: this.system.id, systemVersion: this.system.version, createdTime: time, modifiedTime: time, lastModifiedBy: this.moduleUserId || null,
     };
   }
 

@@ -31,6 +31,31 @@ export function getProperty(target: unknown, path: string): unknown {
   return current;
 }
 
+/** Sets a dotted path, making the objects on the way. */
+export function setProperty(target: PlainObject, path: string, value: unknown): void {
+  if (namesPrototype(path)) return;
+  const parts = path.split('.');
+  let current = target;
+  for (const part of parts.slice(0, -1)) {
+    if (!isPlainObject(current[part])) current[part] = {};
+    current = current[part] as PlainObject;
+  }
+  current[parts[parts.length - 1]!] = value;
+}
+
+/**
+ * A copy of `base` with `top` laid over it: objects are combined key by key, any other value of `top` replaces the
+ * base's, and keys `top` leaves undefined keep the base's value (how a schema fills in the fields data leaves out).
+ */
+export function overlay(base: PlainObject, top: PlainObject): PlainObject {
+  const result = deepClone(base);
+  for (const [key, value] of safeEntries(top)) {
+    if (value === undefined) continue;
+    result[key] = isPlainObject(value) && isPlainObject(result[key]) ? overlay(result[key] as PlainObject, value) : deepClone(value);
+  }
+  return result;
+}
+
 /** Turns `{"system.hp.value": 3}` into `{system: {hp: {value: 3}}}`. */
 export function expandObject(flat: PlainObject): PlainObject {
   const expanded: PlainObject = {};

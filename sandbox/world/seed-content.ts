@@ -13,11 +13,13 @@ export interface SeedActor {
   skills?: Record<string, number>; saves?: string[]; currency?: Record<string, number>; speed?: number;
 }
 export interface SeedToken { key: string; actor: string; x: number; y: number; name?: string; disposition: number; hidden?: boolean }
-export interface SeedScene { key: string; name: string; folder?: string; active?: boolean; width: number; height: number; background: string; tokens: SeedToken[]; lights?: number; walls?: number }
+export interface SeedScene { key: string; name: string; folder?: string; active?: boolean; width: number; height: number; background: string; tokens: SeedToken[]; lights?: number; walls?: number; regions?: Record<string, unknown>[] }
 export interface SeedSound { name: string; path: string; volume: number; repeat: boolean }
 export interface SeedPlaylist { name: string; folder?: string; mode: number; sorting: 'a' | 'm'; description: string; fade: number | null; sounds: SeedSound[] }
 export interface SeedSimple { name: string; folder?: string; img?: string; defaultLevel?: number; extra?: Record<string, unknown> }
-export interface SeedPack { collection: string; title: string; documentName: string; entries: { name: string; type?: string; img: string }[] }
+/** A compendium entry; dnd5e's own packs keep fixed ids, as a system's packs do across worlds. */
+export interface SeedPackEntry { id?: string; name: string; type?: string; img: string; system?: Record<string, unknown> }
+export interface SeedPack { collection: string; title: string; documentName: string; entries: SeedPackEntry[] }
 
 export const USERS: SeedUser[] = [
   { key: 'gm', name: 'Gamemaster', role: 4, active: true, color: '#c0392b' },
@@ -51,21 +53,26 @@ export const FOLDERS: SeedFolder[] = [
   { key: 'soundboard', name: 'Soundboard', type: 'Playlist' },
 ];
 
+/** dnd5e's `DamageData` of a weapon: `number`d`denomination` + `bonus`, of the given type. */
+function damage(number: number, denomination: number, type: string, bonus = ''): Record<string, unknown> {
+  return { base: { number, denomination, bonus, types: [type] } };
+}
+
 export const ITEMS: SeedItem[] = [
-  { name: 'Longsword', type: 'weapon', folder: 'weapons', img: 'icons/weapons/swords/sword-guard-brown.webp', system: { damage: '1d8', weight: 3, price: 15 } },
-  { name: 'Shortbow', type: 'weapon', folder: 'weapons', img: 'icons/weapons/bows/shortbow-recurve.webp', system: { damage: '1d6', weight: 2, price: 25 } },
-  { name: 'Goblin Scimitar', type: 'weapon', folder: 'weapons', img: 'icons/weapons/swords/scimitar-guard-wood.webp', system: { damage: '1d6', weight: 3, price: 25 } },
-  { name: 'Dagger', type: 'weapon', folder: 'weapons', img: 'icons/weapons/daggers/dagger-straight-blue.webp', system: { damage: '1d4', weight: 1, price: 2 } },
+  { name: 'Longsword', type: 'weapon', folder: 'weapons', img: 'icons/weapons/swords/sword-guard-brown.webp', system: { type: { value: 'martialM', baseItem: 'longsword' }, damage: damage(1, 8, 'slashing'), properties: ['ver'], weight: { value: 3 }, price: { value: 15 } } },
+  { name: 'Shortbow', type: 'weapon', folder: 'weapons', img: 'icons/weapons/bows/shortbow-recurve.webp', system: { type: { value: 'simpleR', baseItem: 'shortbow' }, damage: damage(1, 6, 'piercing'), properties: ['amm', 'two'], weight: { value: 2 }, price: { value: 25 } } },
+  { name: 'Goblin Scimitar', type: 'weapon', folder: 'weapons', img: 'icons/weapons/swords/scimitar-guard-wood.webp', system: { type: { value: 'martialM', baseItem: 'scimitar' }, damage: damage(1, 6, 'slashing'), properties: ['fin', 'lgt'], weight: { value: 3 }, price: { value: 25 } } },
+  { name: 'Dagger', type: 'weapon', folder: 'weapons', img: 'icons/weapons/daggers/dagger-straight-blue.webp', system: { type: { value: 'simpleM', baseItem: 'dagger' }, damage: damage(1, 4, 'piercing'), properties: ['fin', 'lgt', 'thr'], weight: { value: 1 }, price: { value: 2 } } },
   { name: 'Fire Bolt', type: 'spell', folder: 'cantrips', img: 'icons/magic/fire/projectile-fireball-orange.webp', system: { level: 0, school: 'evo' } },
   { name: 'Magic Missile', type: 'spell', folder: 'spells', img: 'icons/magic/light/projectiles-trio-pink.webp', system: { level: 1, school: 'evo' } },
   { name: 'Shield', type: 'spell', folder: 'spells', img: 'icons/magic/defensive/shield-barrier-blue.webp', system: { level: 1, school: 'abj' } },
   { name: 'Cure Wounds', type: 'spell', folder: 'spells', img: 'icons/magic/life/heart-cross-green.webp', system: { level: 1, school: 'evo' } },
-  { name: 'Globe of Blinding Light', type: 'loot', folder: 'treasure', img: 'icons/magic/light/orb-lightbulb-gray.webp', system: { price: 500, weight: 1 } },
-  { name: 'Silver Chalice', type: 'loot', folder: 'treasure', img: 'icons/containers/kitchenware/goblet-jeweled-gold.webp', system: { price: 25, weight: 1 } },
-  { name: 'Potion of Healing', type: 'consumable', img: 'icons/consumables/potions/potion-bottle-corked-red.webp', system: { uses: 1, price: 50 } },
+  { name: 'Globe of Blinding Light', type: 'loot', folder: 'treasure', img: 'icons/magic/light/orb-lightbulb-gray.webp', system: { price: { value: 500 }, weight: { value: 1 }, rarity: 'rare' } },
+  { name: 'Silver Chalice', type: 'loot', folder: 'treasure', img: 'icons/containers/kitchenware/goblet-jeweled-gold.webp', system: { price: { value: 25 }, weight: { value: 1 } } },
+  { name: 'Potion of Healing', type: 'consumable', img: 'icons/consumables/potions/potion-bottle-corked-red.webp', system: { type: { value: 'potion' }, uses: { max: '1', spent: 0, autoDestroy: true }, price: { value: 50 }, weight: { value: 0.1 } } },
 ];
 
-const scimitar: SeedItem = { name: 'Scimitar', type: 'weapon', img: 'icons/weapons/swords/scimitar-guard-wood.webp', system: { damage: '1d6+2' } };
+const scimitar: SeedItem = { name: 'Scimitar', type: 'weapon', img: 'icons/weapons/swords/scimitar-guard-wood.webp', system: { damage: damage(1, 6, 'slashing', '@mod') } };
 const poisoned: SeedEffect = { name: 'DND5E.ConPoisoned', img: 'systems/dnd5e/icons/svg/statuses/poisoned.svg', statuses: ['poisoned'] };
 
 export const ACTORS: SeedActor[] = [
@@ -73,7 +80,7 @@ export const ACTORS: SeedActor[] = [
     key: 'thorin', name: 'Thorin Ironfoot', type: 'character', folder: 'heroes', img: 'icons/creatures/dwarf-warrior.webp', owners: { alice: 3 },
     hp: 34, ac: 18, level: 4, speed: 25, skills: { ath: 1, prc: 1, itm: 1 }, saves: ['str', 'con'], currency: { gp: 15, sp: 8 },
     items: [
-      { name: 'Battleaxe', type: 'weapon', img: 'icons/weapons/axes/axe-battle-black.webp', system: { damage: '1d8+3', quantity: 1, equipped: true } },
+      { name: 'Battleaxe', type: 'weapon', img: 'icons/weapons/axes/axe-battle-black.webp', system: { damage: damage(1, 8, 'slashing', '@mod'), quantity: 1, equipped: true } },
       { name: 'Fighter', type: 'class', img: 'icons/skills/melee/weapons-crossed-swords-yellow.webp', system: { levels: 4, hd: { denomination: 'd10', spent: 1 } } },
       { name: 'Second Wind', type: 'feat', img: 'icons/magic/life/heart-cross-strong-green.webp', system: { uses: { max: 1, spent: 0, recovery: [{ period: 'sr' }] } } },
     ],
@@ -94,8 +101,8 @@ export const ACTORS: SeedActor[] = [
     key: 'pip', name: 'Pip Thistledown', type: 'character', folder: 'heroes', img: 'icons/creatures/halfling-rogue.webp', owners: { carol: 3 },
     hp: 27, ac: 15, level: 4, speed: 25, skills: { ste: 2, acr: 1, slt: 1, prc: 1 }, saves: ['dex', 'int'], currency: { gp: 7, cp: 30 },
     items: [
-      { name: 'Dagger', type: 'weapon', img: 'icons/weapons/daggers/dagger-straight-blue.webp', system: { damage: '1d4+3', quantity: 2, equipped: true } },
-      { name: 'Potion of Healing', type: 'consumable', img: 'icons/consumables/potions/potion-bottle-corked-red.webp', system: { quantity: 2, uses: { max: 1, spent: 0 } } },
+      { name: 'Dagger', type: 'weapon', img: 'icons/weapons/daggers/dagger-straight-blue.webp', system: { damage: damage(1, 4, 'piercing', '@mod'), quantity: 2, equipped: true } },
+      { name: 'Potion of Healing', type: 'consumable', img: 'icons/consumables/potions/potion-bottle-corked-red.webp', system: { type: { value: 'potion' }, quantity: 2, uses: { max: '1', spent: 0 } } },
       { name: 'Rogue', type: 'class', img: 'icons/sundries/gaming/dice-runed-brown.webp', system: { levels: 4, hd: { denomination: 'd8', spent: 0 } } },
     ],
   },
@@ -113,6 +120,10 @@ export const ACTORS: SeedActor[] = [
 export const SCENES: SeedScene[] = [
   {
     key: 'courtyard', name: 'Keep Courtyard', active: true, width: 3000, height: 2000, background: 'maps/keep-courtyard.webp', lights: 2, walls: 3,
+    regions: [{
+      name: 'Gatehouse', color: '#c0392b', shapes: [{ type: 'rectangle', x: 1400, y: 200, width: 400, height: 300, rotation: 0, hole: false }],
+      behaviors: [{ name: 'Creaking Gate', type: 'displayScrollingText', system: { events: ['tokenEnter'], text: 'The gate creaks.', visibility: 0, once: false } }],
+    }],
     tokens: [
       { key: 'thorinToken', actor: 'thorin', x: 1000, y: 800, disposition: 1 },
       { key: 'lyraToken', actor: 'lyra', x: 1100, y: 800, disposition: 1 },
@@ -183,6 +194,44 @@ export const MACROS: SeedSimple[] = [
   { name: 'Toggle Darkness', img: 'icons/svg/sun.svg', extra: { type: 'chat', command: '/gmr 1d20' } },
 ];
 
+/** A dnd5e SRD monster's source: hit points, armour class, challenge rating, creature type and ability scores. */
+function monster(hp: number, ac: number, cr: number, type: string, scores: number[]): Record<string, unknown> {
+  const abilities = Object.fromEntries(['str', 'dex', 'con', 'int', 'wis', 'cha'].map((id, i) => [id, { value: scores[i] }]));
+  return { abilities, attributes: { hp: { value: hp, max: hp }, ac: { flat: ac, calc: 'natural', value: ac } }, details: { cr, type: { value: type } } };
+}
+
+/** Small copies of the packs the dnd5e system ships (`dnd5e.monsters`, `dnd5e.items`, `dnd5e.spells`). */
+const DND5E_PACKS: SeedPack[] = [
+  {
+    collection: 'dnd5e.monsters', title: 'Monsters (SRD)', documentName: 'Actor',
+    entries: [
+      { id: 'srdMonsterKobold', name: 'Kobold', type: 'npc', img: 'systems/dnd5e/tokens/humanoid/Kobold.webp', system: monster(5, 12, 0.125, 'humanoid', [7, 15, 9, 8, 7, 8]) },
+      { id: 'srdMonsterOrc000', name: 'Orc', type: 'npc', img: 'systems/dnd5e/tokens/humanoid/Orc.webp', system: monster(15, 13, 0.5, 'humanoid', [16, 12, 16, 7, 11, 10]) },
+      { id: 'srdMonsterWolf00', name: 'Wolf', type: 'npc', img: 'systems/dnd5e/tokens/beast/Wolf.webp', system: monster(11, 13, 0.25, 'beast', [12, 15, 12, 3, 12, 6]) },
+      { id: 'srdMonsterOgre00', name: 'Ogre', type: 'npc', img: 'systems/dnd5e/tokens/giant/Ogre.webp', system: monster(59, 11, 2, 'giant', [19, 8, 16, 5, 7, 7]) },
+      { id: 'srdMonsterDragon', name: 'Adult Red Dragon', type: 'npc', img: 'systems/dnd5e/tokens/dragon/AdultRedDragon.webp', system: monster(256, 19, 17, 'dragon', [27, 10, 25, 16, 13, 21]) },
+    ],
+  },
+  {
+    collection: 'dnd5e.items', title: 'Items (SRD)', documentName: 'Item',
+    entries: [
+      { id: 'srdItemLongbow00', name: 'Longbow', type: 'weapon', img: 'icons/weapons/bows/longbow-recurve.webp', system: { type: { value: 'martialR', baseItem: 'longbow' }, damage: damage(1, 8, 'piercing'), range: { value: 150, long: 600 }, properties: ['amm', 'hvy', 'two'], weight: { value: 2 }, price: { value: 50 } } },
+      { id: 'srdItemChainMail', name: 'Chain Mail', type: 'equipment', img: 'icons/equipment/chest/breastplate-metal-scaled-grey.webp', system: { type: { value: 'heavy', baseItem: 'chainmail' }, armor: { value: 16, dex: 0 }, strength: 13, properties: ['stealthDisadvantage'], weight: { value: 55 }, price: { value: 75 } } },
+      { id: 'srdItemBagHoldin', name: 'Bag of Holding', type: 'container', img: 'icons/containers/bags/pack-leather-embossed-brown.webp', system: { capacity: { weight: { value: 500 } }, weight: { value: 15 }, price: { value: 4000 }, rarity: 'uncommon' } },
+      { id: 'srdItemPotionClb', name: 'Potion of Climbing', type: 'consumable', img: 'icons/consumables/potions/potion-bottle-corked-labeled-green.webp', system: { type: { value: 'potion' }, uses: { max: '1', spent: 0, autoDestroy: true }, weight: { value: 0.1 }, price: { value: 180 }, rarity: 'common' } },
+    ],
+  },
+  {
+    collection: 'dnd5e.spells', title: 'Spells (SRD)', documentName: 'Item',
+    entries: [
+      { id: 'srdSpellFireball', name: 'Fireball', type: 'spell', img: 'icons/magic/fire/explosion-fireball-large-red-orange.webp', system: { level: 3, school: 'evo', properties: ['vocal', 'somatic', 'material'], range: { value: 150, units: 'ft' } } },
+      { id: 'srdSpellMageHand', name: 'Mage Hand', type: 'spell', img: 'icons/magic/fire/flame-burning-hand-purple.webp', system: { level: 0, school: 'con', properties: ['vocal', 'somatic'], range: { value: 30, units: 'ft' } } },
+      { id: 'srdSpellSleep000', name: 'Sleep', type: 'spell', img: 'icons/magic/control/sleep-bubble-purple.webp', system: { level: 1, school: 'enc', properties: ['vocal', 'somatic', 'material'], range: { value: 90, units: 'ft' } } },
+      { id: 'srdSpellDetectMg', name: 'Detect Magic', type: 'spell', img: 'icons/magic/perception/eye-ringed-glow-yellow.webp', system: { level: 1, school: 'div', properties: ['vocal', 'somatic', 'ritual', 'concentration'], range: { units: 'self' } } },
+    ],
+  },
+];
+
 export const PACKS: SeedPack[] = [
   {
     collection: 'world.bestiary', title: 'Sandbox Bestiary', documentName: 'Actor',
@@ -207,6 +256,7 @@ export const PACKS: SeedPack[] = [
     collection: 'world.chronicles', title: 'Keep Chronicles', documentName: 'JournalEntry',
     entries: [{ name: 'Founding of the Keep', img: 'icons/sundries/books/book-embossed-gold.webp' }, { name: 'Goblin Wars', img: 'icons/sundries/books/book-red.webp' }],
   },
+  ...DND5E_PACKS,
 ];
 
 export const MODULES = [

@@ -2,6 +2,7 @@
 import { evaluateRoll } from '../dice.ts';
 import { createChatMessage } from './chat.ts';
 import { DocumentCollection, type WorldDocument } from './document.ts';
+import { SKILL_ABILITIES } from './dnd5e-defaults.ts';
 import type { Game } from './game.ts';
 import type { PlainObject } from './objects.ts';
 import {
@@ -79,11 +80,6 @@ function effectData(effect: SeedEffect): PlainObject {
   };
 }
 
-const SKILL_ABILITIES: Record<string, string> = {
-  acr: 'dex', ani: 'wis', arc: 'int', ath: 'str', dec: 'cha', his: 'int', ins: 'wis', itm: 'cha', inv: 'int',
-  med: 'wis', nat: 'int', prc: 'wis', prf: 'cha', per: 'cha', rel: 'int', slt: 'dex', ste: 'dex', sur: 'wis',
-};
-
 /** The source data a dnd5e actor keeps (derived values such as modifiers are computed when read). */
 function dnd5eSystem(actor: SeedActor): PlainObject {
   const character = actor.type === 'character';
@@ -134,7 +130,7 @@ function sceneData(game: Game, scene: SeedScene, keys: SeedKeys): PlainObject {
   return {
     _id: keys.id(scene.key), name: scene.name, active: scene.active ?? false, folder: keys.optional(scene.folder), navigation: true,
     width: scene.width, height: scene.height, background: { src: scene.background }, grid: { size: 100, type: 1, distance: 5, units: 'ft' },
-    ownership: { default: 0 }, tokens, lights, walls,
+    ownership: { default: 0 }, tokens, lights, walls, regions: scene.regions ?? [],
   };
 }
 
@@ -160,11 +156,12 @@ function seedSimple(game: Game, documentName: string, entries: SeedSimple[], key
 }
 
 function seedPacks(game: Game): void {
-  for (const seed of PACKS) {
+  // A world's packs, and the packs of its game system (`dnd5e.monsters` only in a dnd5e world).
+  for (const seed of PACKS.filter((candidate) => ['world', game.system.id].includes(candidate.collection.split('.')[0]!))) {
     const pack = { collection: seed.collection, title: seed.title, documentName: seed.documentName, documents: new DocumentCollection() };
     game.packs.set(pack.collection, pack);
     for (const entry of seed.entries) {
-      game.buildPackDocument(pack, { _id: game.newId(), name: entry.name, type: entry.type, img: entry.img, ownership: { default: 2 }, system: {} });
+      game.buildPackDocument(pack, { _id: entry.id ?? game.newId(), name: entry.name, type: entry.type, img: entry.img, ownership: { default: 2 }, system: entry.system ?? {} });
     }
   }
 }

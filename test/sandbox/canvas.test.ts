@@ -17,7 +17,7 @@ describe('canvas documents', () => {
     const world = sandbox();
     const missing = await ask(world, 'get-canvas-documents', { documentType: 'tokens', sceneId: 'nope' });
     expect(missing).toEqual({ type: 'get-canvas-documents-result', requestId: missing.requestId, error: 'Scene not found: nope', data: null });
-    expect((await ask(world, 'get-canvas-documents', { documentType: 'regions' })).error).toBe('Invalid document type: regions');
+    expect((await ask(world, 'get-canvas-documents', { documentType: 'bogus' })).error).toBe('Invalid document type: bogus');
     expect((await ask(world, 'get-canvas-documents', { documentType: 'tokens', documentId: 'x' })).error).toBe('Document not found: x');
     expect((await ask(world, 'get-canvas-documents', { documentType: 'tokens', userId: 'Alice' })).error).toBe("User 'Alice' does not have permission to view this scene's documents");
   });

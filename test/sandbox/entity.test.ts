@@ -79,13 +79,14 @@ describe('create, update, delete', () => {
     expect(pushes[1]).toEqual({ type: 'actor-event', data: { actorUuid: pip.uuid, eventType: 'update', changes } });
   });
 
-  it('refuses updates and deletes without ownership, and reports unknown uuids', async () => {
+  it('refuses updates and deletes without ownership; deleting an unknown uuid is a no-op', async () => {
     const world = sandbox();
     const pip = named(world, 'actors', 'Pip Thistledown');
     const refused = await ask(world, 'update', { uuid: pip.uuid, data: { name: 'X' }, userId: 'Alice' });
     expect(refused).toEqual({ type: 'update-result', requestId: refused.requestId, uuid: pip.uuid, message: 'Failed to update entity', error: "User 'Alice' does not have permission to update 'Pip Thistledown'" });
     expect((await ask(world, 'update', { uuid: pip.uuid, data: { name: 'Pip the Bold' }, userId: 'Carol' })).entity[0].name).toBe('Pip the Bold');
-    expect((await ask(world, 'delete', { uuid: 'Actor.nothing000000000' })).error).toBe('Entity not found: Actor.nothing000000000');
+    const gone = await ask(world, 'delete', { uuid: 'Actor.nothing000000000' });
+    expect(gone).toEqual({ type: 'delete-result', requestId: gone.requestId, uuid: 'Actor.nothing000000000', success: true });
     expect((await ask(world, 'delete', { uuid: pip.uuid, userId: 'Bob' })).error).toBe("User 'Bob' does not have permission to delete 'Pip the Bold'");
     const deleted = await ask(world, 'delete', { uuid: pip.uuid });
     expect(deleted).toEqual({ type: 'delete-result', requestId: deleted.requestId, uuid: pip.uuid, success: true });

@@ -35,7 +35,7 @@ describe('create, update, delete and switch scenes', () => {
     expect(created.data).toMatchObject({ name: 'Cave', width: 1200, height: 3000, active: false, tokens: [] });
     expect((await ask(world, 'create-scene', { data: {} })).error).toBe('Scene validation errors:\n  name: may not be undefined');
     const updated = await ask(world, 'update-scene', { sceneId: created.data._id, data: { 'grid.distance': 10 } });
-    expect(updated.data.grid).toEqual({ size: 100, type: 1, distance: 10, units: 'ft' });
+    expect(updated.data.grid).toMatchObject({ size: 100, type: 1, distance: 10, units: 'ft' });
     expect((await ask(world, 'update-scene', { name: 'Cave', data: {}, userId: 'Bob' })).error).toBe("User 'Bob' does not have permission to update 'Cave'");
     expect((await ask(world, 'update-scene', { data: {} })).error).toBe('Scene not found');
   });
