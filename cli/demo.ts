@@ -4,6 +4,7 @@ import { startSandboxWebClient, type SandboxWebClient } from '../sandbox/web/ser
 import { findChrome } from '../relay/capture/chrome-path.ts';
 import { TOOL_SCOPES } from '../relay/auth/scopes.ts';
 import type { Relay } from '../relay/relay.ts';
+import { moduleSettingsOn, type DemoModuleSetting } from './module-settings.ts';
 
 export const SANDBOX_CLIENT_ID = 'fvtt_sandbox0000000';
 
@@ -17,15 +18,19 @@ export interface DemoWorld {
   stop(): Promise<void>;
 }
 
-/** Connects the sandbox world to a running relay as a paired world would, and makes a key for trying the API. */
-export async function startDemoWorld(relay: Relay, seed: number): Promise<DemoWorld> {
+/**
+ * Connects the sandbox world to a running relay as a paired world would, and makes a key for trying the API: every scope
+ * but execute-js, which the key gets only when the world's allow-execute-js setting is on.
+ */
+export async function startDemoWorld(relay: Relay, seed: number, moduleSettings: readonly DemoModuleSetting[] = []): Promise<DemoWorld> {
   const { services } = relay;
-  const world = createSandboxWorld({ seed });
+  const world = createSandboxWorld({ seed, settings: moduleSettingsOn(moduleSettings) });
   services.knownWorlds.remember({ clientId: SANDBOX_CLIENT_ID, ...world.metadata });
   const { token } = services.connectionTokens.issue(SANDBOX_CLIENT_ID, 'Sandbox world', 'demo');
   const link = await connectSandbox(world, { relayUrl: relay.url.replace(/^http/, 'ws'), clientId: SANDBOX_CLIENT_ID, token, reconnect: true });
   world.startAmbientActivity();
-  const { key } = services.keys.create({ name: 'Demo key', scopes: TOOL_SCOPES.filter((scope) => scope !== 'execute-js') });
+  const withExecuteJs = moduleSettings.includes('allow-execute-js');
+  const { key } = services.keys.create({ name: 'Demo key', scopes: TOOL_SCOPES.filter((scope) => withExecuteJs || scope !== 'execute-js') });
   const web = await startCaptureAgainstSandbox(relay, seed);
   return {
     apiKey: key,

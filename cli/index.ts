@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRelay, DEFAULT_HOST, DEFAULT_PORT, type Relay } from '../relay/relay.ts';
 import { worldSocketUrl } from '../contracts/world-protocol.ts';
+import { DEMO_MODULE_SETTINGS, readModuleSettings, type DemoModuleSetting } from './module-settings.ts';
 import { openInBrowser } from './open-browser.ts';
 import { DataDirError, dataDirProblem, prepareDataDir } from '../relay/storage/data-dir.ts';
 import { RELAY_VERSION } from '../relay/version.ts';
@@ -29,6 +30,11 @@ Options:
   --data-dir <path>    Where keys, tokens and settings are kept
                        (serve: default ~/.local/share/tabletop-relay; demo: a fresh temporary folder)
   --seed <number>      demo only: seed of the sandbox world (default 42)
+  --module-settings <names>
+                       demo only: turn these settings of the module on in the sandbox world, comma-separated (all
+                       off by default, as the module ships): allow-macro-write (create, update and delete macros),
+                       allow-macro-execute (POST /macro/{uuid}/execute), allow-execute-js (POST /execute-js, and the
+                       demo key gets the execute-js scope). Scripts and macros then run inside the demo's process.
 `;
 
 interface CliOptions {
@@ -38,6 +44,7 @@ interface CliOptions {
   lan: boolean;
   dataDir: string | undefined;
   seed: number;
+  moduleSettings: DemoModuleSetting[];
 }
 
 const HELP_HINT = "Run 'npm run serve -- --help' in the project folder for the commands and options.";
@@ -61,6 +68,13 @@ function wholeNumberOption(value: string | undefined, name: string, fallback: nu
   return number;
 }
 
+function demoModuleSettings(list: string | undefined): DemoModuleSetting[] {
+  if (list === undefined) return [];
+  const read = readModuleSettings(list);
+  if ('unknown' in read) fail(`--module-settings has no '${read.unknown}': use ${Object.keys(DEMO_MODULE_SETTINGS).join(', ')}`);
+  return read.settings;
+}
+
 function readOptions(argv: string[]): CliOptions | 'help' {
   let parsed;
   try {
@@ -73,6 +87,7 @@ function readOptions(argv: string[]): CliOptions | 'help' {
         lan: { type: 'boolean', default: false },
         'data-dir': { type: 'string' },
         seed: { type: 'string' },
+        'module-settings': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -91,6 +106,7 @@ function readOptions(argv: string[]): CliOptions | 'help' {
     lan: values.lan === true,
     dataDir: values['data-dir'],
     seed: wholeNumberOption(values.seed, 'seed', 42, 2 ** 31),
+    moduleSettings: demoModuleSettings(values['module-settings']),
   };
 }
 
@@ -191,13 +207,14 @@ async function main(): Promise<void> {
   if (options.command === 'demo') {
     // The sandbox world is loaded only for the demo: every other command starts faster without it.
     const { startDemoWorld } = await import('./demo.ts');
-    const demo = await startDemoWorld(relay, options.seed);
+    const demo = await startDemoWorld(relay, options.seed, options.moduleSettings);
     stopDemo = demo.stop;
     process.stdout.write(
       [
         `Tabletop Relay ${RELAY_VERSION} is running at ${relay.url} with the sandbox world "${demo.worldTitle}" connected.`,
         '',
-        `API key (all scopes but execute-js): ${demo.apiKey}`,
+        `API key (${options.moduleSettings.includes('allow-execute-js') ? 'all scopes' : 'all scopes but execute-js'}): ${demo.apiKey}`,
+        ...(options.moduleSettings.length > 0 ? [`Module settings on: ${options.moduleSettings.join(', ')}`] : []),
         '',
         'Try it:',
         `  curl -H "x-api-key: ${demo.apiKey}" "${relay.url}/search?query=goblin"`,

@@ -1,36 +1,12 @@
-// execute-js (module-operations.md §8.5): the script runs as an async function body with a read-only `game`.
+// execute-js (module-operations.md §8.5): the script runs as an async function body with a read-only `game`
+// (script-game.ts).
 import { createChatMessage } from '../world/chat.ts';
-import type { DocumentCollection } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import { isGM } from '../world/permissions.ts';
 import { errorMessage, reply, requestUser, type OperationTable } from './context.ts';
+import { scriptGame } from './script-game.ts';
 
 export const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...parameters: string[]) => (...args: unknown[]) => Promise<unknown>;
-
-function scriptCollection(collection: DocumentCollection) {
-  return {
-    get size() { return collection.size; },
-    get contents() { return collection.contents; },
-    get: (id: string) => collection.get(id),
-    getName: (name: string) => collection.getName(name),
-    find: collection.find.bind(collection),
-    filter: collection.filter.bind(collection),
-    map: <T>(mapper: Parameters<typeof Array.prototype.map<T>>[0]) => collection.contents.map(mapper),
-    [Symbol.iterator]: () => collection.values(),
-  };
-}
-
-/** What a script sees as `game`. */
-export function scriptGame(game: Game) {
-  const collections = Object.fromEntries(Object.entries(game.collections).map(([name, collection]) => [name, scriptCollection(collection)]));
-  const gm = game.users.get(game.moduleUserId);
-  return {
-    ...collections,
-    world: { ...game.world }, system: { ...game.system }, version: game.version,
-    user: gm ? { id: gm.id, name: gm.name, role: gm.source.role, isGM: true } : null,
-    scenes: Object.assign(collections.scenes!, { get active() { return game.activeScene(); } }),
-  };
-}
 
 function escapeForChat(script: string): string {
   const preview = script.length > 100 ? `${script.slice(0, 100)}…` : script;

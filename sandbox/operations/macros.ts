@@ -7,7 +7,8 @@ import type { Game } from '../world/game.ts';
 import { isPlainObject } from '../world/objects.ts';
 import { assertWritePermission, hasPermission, isGM } from '../world/permissions.ts';
 import { reply, withUser, type OperationTable } from './context.ts';
-import { AsyncFunction, scriptGame } from './execute-js.ts';
+import { AsyncFunction } from './execute-js.ts';
+import { scriptGame } from './script-game.ts';
 
 const ROLL_COMMANDS = /^\/(r|roll|gmr|gmroll|br|broll|sr|selfroll|pr|publicroll)\s+(.+)$/i;
 const GM_ROLL = /^\/(gmr|gmroll|br|broll)\s/i;
