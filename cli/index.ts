@@ -7,6 +7,7 @@ import { createRelay, DEFAULT_HOST, DEFAULT_PORT, type Relay } from '../relay/re
 import { worldSocketUrl } from '../contracts/world-protocol.ts';
 import { DEMO_MODULE_SETTINGS, readModuleSettings, type DemoModuleSetting } from './module-settings.ts';
 import { openInBrowser } from './open-browser.ts';
+import { SETTINGS_UI_DIR } from './project-folder.ts';
 import { DataDirError, dataDirProblem, prepareDataDir } from '../relay/storage/data-dir.ts';
 import { RELAY_VERSION } from '../relay/version.ts';
 
@@ -156,7 +157,13 @@ async function startRelay(options: CliOptions, dataDir: string): Promise<Relay> 
   let relay: Relay;
   try {
     prepareDataDir(dataDir);
-    relay = createRelay({ dataDir, port: options.port, host: options.host, settings: options.lan ? { lanAccess: true } : {} });
+    relay = createRelay({
+      dataDir,
+      port: options.port,
+      host: options.host,
+      settings: options.lan ? { lanAccess: true } : {},
+      settingsUi: { dir: SETTINGS_UI_DIR },
+    });
   } catch (error) {
     stop(error instanceof DataDirError ? error.message : dataDirProblem(dataDir, error));
   }

@@ -33,6 +33,8 @@ export async function startDesktopApp(): Promise<StartedApp> {
     log: logger,
     // Capture renders sheets in Electron's own Chromium, so the app needs no second browser installed.
     capture: { launchBrowser: electronLauncher(), secrets: chooseSecrets(safeStorage, process.platform, () => keyFileSecrets(dataDir, logger)) },
+    // The build puts the settings UI next to the compiled main: dist/app/renderer beside dist/app/main.
+    settingsUi: { dir: join(import.meta.dirname, '..', 'renderer') },
   });
   try {
     moveRelaySettings(store, relay.services.settings);

@@ -108,12 +108,11 @@ function compileMain(appOut: string): void {
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.main.json'), '--outDir', appOut], { stdio: 'inherit' });
 }
 
-/** The desktop app: compiled main, preload, and the settings UI where the compiled relay looks for it. */
+/** The desktop app: compiled main, preload, and the settings UI in the folder main hands the relay. */
 export async function buildApp(appOut = APP_OUT): Promise<void> {
   compileMain(appOut);
   await buildPreload(appOut);
-  // The compiled relay looks for the settings UI two folders up from dist/app/relay/http, as it does from the sources.
-  await buildRenderer(join(appOut, 'dist', 'renderer'));
+  await buildRenderer(join(appOut, 'renderer'));
 }
 
 const TARGETS = {

@@ -40,7 +40,7 @@ describe('build:app', () => {
   });
 
   it('builds the settings UI where the relay serves it, in the sources and in the packaged app', () => {
-    for (const folder of [join(root, 'dist', 'renderer'), join(app, 'dist', 'renderer')]) {
+    for (const folder of [join(root, 'dist', 'renderer'), join(app, 'renderer')]) {
       for (const file of ['index.html', 'app.js', 'styles.css', 'logo.svg']) expect(existsSync(join(folder, file)), join(folder, file)).toBe(true);
     }
   });

@@ -25,7 +25,7 @@ import {
 const root = join(import.meta.dirname, '..', '..');
 const MAIN = 'dist/app/main/index.js';
 const PRELOAD = 'dist/app/main/preload.cjs';
-const SETTINGS_UI = 'dist/app/dist/renderer';
+const SETTINGS_UI = 'dist/app/renderer';
 
 interface PackageManifest {
   name: string;

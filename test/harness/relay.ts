@@ -21,10 +21,13 @@ export interface TestRelay {
   close(): Promise<void>;
 }
 
-/** A relay on a free loopback port with a data directory of its own. */
+/** The settings UI as `npm run build:renderer` builds it, which the tests of its pages run first. */
+const SETTINGS_UI_DIR = join(import.meta.dirname, '..', '..', 'dist', 'renderer');
+
+/** A relay on a free loopback port with a data directory of its own, serving the settings UI as `serve` does. */
 export async function startTestRelay(options: Partial<RelayOptions> = {}): Promise<TestRelay> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tabletop-relay-test-'));
-  const make = (port = 0) => createRelay({ port, ...options, dataDir });
+  const make = (port = 0) => createRelay({ port, settingsUi: { dir: SETTINGS_UI_DIR }, ...options, dataDir });
   let relay = make();
   await relay.start();
   const harness: TestRelay = {

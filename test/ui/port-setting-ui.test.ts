@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRelay, type Relay } from '../../relay/relay.ts';
-import { buildRenderer } from '../../scripts/build.ts';
+import { buildRenderer, RENDERER_OUT } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { freePort, heldPort } from '../harness/ports.ts';
 import { openPage } from './browser-page.ts';
@@ -36,7 +36,13 @@ afterAll(async () => {
 async function relayOn(port: number): Promise<Relay> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-port-ui-'));
   writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ port }));
-  const relay = createRelay({ dataDir, nextFreePortIfTaken: true, capture: false, log: { info() {}, warn() {}, error() {} } });
+  const relay = createRelay({
+    dataDir,
+    nextFreePortIfTaken: true,
+    capture: false,
+    log: { info() {}, warn() {}, error() {} },
+    settingsUi: { dir: RENDERER_OUT },
+  });
   cleanups.push(async () => {
     await relay.stop();
     rmSync(dataDir, { recursive: true, force: true });
