@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { RelayServices } from '../services.ts';
+import { text } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
+import { resolveWorld } from '../routing/world-resolution.ts';
+import { RELAY_INSTANCE_ID } from '../version.ts';
 
-/** Connected worlds first, then the ones known from pairing that are offline. */
+/**
+ * Connected worlds first, then the ones known from pairing that are offline, with the reference relay's fields: times
+ * in epoch milliseconds (an offline world was never connected since the relay started: connectedSince 0).
+ */
 function clientsFor(services: RelayServices, key: ApiKeyRecord | undefined) {
   const allowed = (clientId: string) => !key?.worldIds || key.worldIds.includes(clientId);
   const online = services.tabletop.worlds().filter((world) => allowed(world.clientId));
@@ -12,14 +18,23 @@ function clientsFor(services: RelayServices, key: ApiKeyRecord | undefined) {
   return [
     ...online.map((world) => ({
       clientId: world.clientId,
+      instanceId: RELAY_INSTANCE_ID,
+      lastSeen: world.lastSeen,
+      connectedSince: world.connectedSince.getTime(),
       ...world.metadata,
-      connectedSince: world.connectedSince.toISOString(),
-      lastSeen: new Date(world.lastSeen).toISOString(),
-      ipAddress: world.remoteAddress,
+      publicUrl: world.publicUrl,
+      ipAddress: world.remoteEndpoint,
       tokenName: world.tokenName,
       isOnline: true,
     })),
-    ...offline.map(({ serverFingerprint: _fingerprint, foundryUrl: _foundryUrl, ...world }) => ({ ...world, isOnline: false })),
+    ...offline.map(({ serverFingerprint: _fingerprint, foundryUrl: _foundryUrl, clientId, lastSeen, ...metadata }) => ({
+      clientId,
+      instanceId: RELAY_INSTANCE_ID,
+      lastSeen: lastSeen ? Date.parse(lastSeen) : 0,
+      connectedSince: 0,
+      ...metadata,
+      isOnline: false,
+    })),
   ];
 }
 
@@ -30,8 +45,11 @@ export const clientRoutes: Route[] = [
     summary: 'The worlds this relay knows, with whether each is connected',
     access: { scope: 'clients:read' },
     operation: 'get-clients',
-    parameters: z.object({}),
-    handle: ({ services, key }) => {
+    parameters: z.object({
+      clientId: text().optional().describe('A world that must be connected (404 Invalid client ID otherwise); the answer still lists every world'),
+    }),
+    handle: ({ parameters, services, key }) => {
+      if (parameters.clientId !== undefined) resolveWorld(services.tabletop, parameters.clientId, key);
       const clients = clientsFor(services, key);
       return { body: { total: clients.length, clients } };
     },

@@ -20,18 +20,45 @@ const rollOptions = {
   createChatMessage: flag().optional().describe('Post the roll to the chat log'),
 };
 const ABILITIES = ['str', 'dex', 'con', 'int', 'wis', 'cha'] as const;
-const hasActor = (p: { actorUuid?: string; actorName?: string }) => p.actorUuid !== undefined || p.actorName !== undefined;
-const actorRequired = { error: "Either 'actorUuid' or 'actorName' is required" };
+type Fields = Record<string, unknown>;
 
-function dnd5eRoute(method: HttpMethod, operation: string, summary: string, shape: z.ZodRawShape, path = operation): Route {
-  return worldRoute({
-    method,
-    path: `/dnd5e/${path}`,
-    summary,
-    access: { scope: 'dnd5e' },
-    parameters: z.looseObject({ ...actor, ...shape }).refine(hasActor, actorRequired),
-    operation,
-  });
+/** Whom a route acts on: the parameters that name it, and one rule per party that one of them is given. */
+interface Subject {
+  shape: z.ZodRawShape;
+  rules: { given: (p: Fields) => boolean; error: string }[];
+}
+
+const namedActor: Subject = {
+  shape: actor,
+  rules: [{ given: (p) => p.actorUuid !== undefined || p.actorName !== undefined, error: "Either 'actorUuid' or 'actorName' is required" }],
+};
+
+// The module's rests and experience take the actor by UUID or as the first selected token's, never by name.
+const actorOrSelected: Subject = {
+  shape: { actorUuid: actor.actorUuid, selected: flag().optional().describe("The first selected token's actor") },
+  rules: [{ given: (p) => p.actorUuid !== undefined || p.selected === true, error: "Either 'actorUuid' or 'selected' is required" }],
+};
+
+const currencyParties: Subject = {
+  shape: {
+    sourceActorUuid: text().optional().describe('Giving actor UUID'),
+    sourceActorName: text().optional().describe('Giving actor name'),
+    targetActorUuid: text().optional().describe('Receiving actor UUID'),
+    targetActorName: text().optional().describe('Receiving actor name'),
+  },
+  rules: [
+    { given: (p) => p.sourceActorUuid !== undefined || p.sourceActorName !== undefined, error: "Either 'sourceActorUuid' or 'sourceActorName' is required" },
+    { given: (p) => p.targetActorUuid !== undefined || p.targetActorName !== undefined, error: "Either 'targetActorUuid' or 'targetActorName' is required" },
+  ],
+};
+
+function dnd5eRoute(method: HttpMethod, operation: string, summary: string, shape: z.ZodRawShape, options: { path?: string; subject?: Subject } = {}): Route {
+  const { path = operation, subject = namedActor } = options;
+  const parameters = subject.rules.reduce<z.ZodType<Fields, Fields>>(
+    (schema, rule) => schema.refine(rule.given, { error: rule.error }),
+    z.looseObject({ ...subject.shape, ...shape }),
+  );
+  return worldRoute({ method, path: `/dnd5e/${path}`, summary, access: { scope: 'dnd5e' }, parameters, operation });
 }
 
 function useRoute(kind: 'ability' | 'feature' | 'spell' | 'item'): Route {
@@ -52,23 +79,19 @@ export const dnd5eRoutes: Route[] = [
   useRoute('feature'),
   useRoute('spell'),
   useRoute('item'),
-  dnd5eRoute('POST', 'modify-experience', 'Add experience points', { amount: number().describe('Points to add (negative to remove)') }),
-  dnd5eRoute('POST', 'short-rest', 'Take a short rest', { autoHD: flag().optional().describe('Spend hit dice automatically'), autoHDThreshold: number().optional().describe('Spend while HP is below this') }),
-  dnd5eRoute('POST', 'long-rest', 'Take a long rest', { newDay: flag().optional().describe('Recover daily uses') }),
+  dnd5eRoute('POST', 'modify-experience', 'Add experience points', { amount: number().describe('Points to add (negative to remove)') }, { subject: actorOrSelected }),
+  dnd5eRoute('POST', 'short-rest', 'Take a short rest', { autoHD: flag().optional().describe('Spend hit dice automatically'), autoHDThreshold: number().optional().describe('Spend while HP is below this') }, { subject: actorOrSelected }),
+  dnd5eRoute('POST', 'long-rest', 'Take a long rest', { newDay: flag().optional().describe('Recover daily uses') }, { subject: actorOrSelected }),
   dnd5eRoute('POST', 'skill-check', 'Roll a skill check', { skill: text().describe('Skill id: acr, ath, ste, prc, …'), ...rollOptions }),
   dnd5eRoute('POST', 'ability-save', 'Roll an ability saving throw', { ability: oneOf(ABILITIES).describe('str, dex, con, int, wis or cha'), ...rollOptions }),
   dnd5eRoute('POST', 'ability-check', 'Roll an ability check', { ability: oneOf(ABILITIES).describe('str, dex, con, int, wis or cha'), ...rollOptions }),
   dnd5eRoute('POST', 'death-save', 'Roll a death saving throw', rollOptions),
-  dnd5eRoute('GET', 'get-concentration', 'Whether an actor concentrates, and on what', {}, 'concentration'),
+  dnd5eRoute('GET', 'get-concentration', 'Whether an actor concentrates, and on what', {}, { path: 'concentration' }),
   dnd5eRoute('POST', 'break-concentration', "End an actor's concentration", {}),
   dnd5eRoute('POST', 'concentration-save', 'Roll a concentration save against damage', { damage: number().describe('Damage taken'), ...rollOptions }),
   dnd5eRoute('POST', 'equip-item', 'Equip or unequip an item', { ...item, equipped: flag().describe('true to equip') }),
   dnd5eRoute('POST', 'attune-item', 'Attune or unattune an item', { ...item, attuned: flag().describe('true to attune') }),
-  dnd5eRoute('POST', 'transfer-currency', 'Move coins from one actor to another', {
-    currency: record().describe('Coins by denomination, e.g. {"gp": 10}'),
-    targetActorUuid: text().optional().describe('Receiving actor UUID'),
-    targetActorName: text().optional().describe('Receiving actor name'),
-  }),
+  dnd5eRoute('POST', 'transfer-currency', 'Move coins from one actor to another', { currency: record().describe('Coins by denomination, e.g. {"gp": 10}') }, { subject: currencyParties }),
   dnd5eRoute('POST', 'modify-currency', "Change an actor's coins", {
     currency: oneOf(['pp', 'gp', 'ep', 'sp', 'cp']).describe('Denomination'),
     amount: number().describe('Coins to add (negative to remove)'),

@@ -84,11 +84,10 @@ export const sceneRoutes: Route[] = [
   worldRoute({
     method: 'GET',
     path: '/scene/image/raw',
-    summary: "The scene's background image file",
+    summary: "The scene's background image file, as the world's JSON: data.imageData is a data URL",
     access: read,
     parameters: z.object({ sceneId, active }),
     operation: 'scene-raw-image',
     timeoutMs: 30_000,
-    reply: 'image',
   }),
 ];

@@ -11,6 +11,7 @@ export interface WorldUpgrade {
   /** A 2.x module puts its API key in the URL instead of sending an auth frame. */
   legacyKey: string | undefined;
   remoteAddress: string;
+  remotePort: number | undefined;
   /** The web page that opens the socket (a browser's Origin header); undefined for callers that are not browsers. */
   origin: string | undefined;
 }
@@ -35,6 +36,7 @@ export function readUpgrade(request: IncomingMessage): UpgradeVerdict {
       metadata,
       legacyKey: url.searchParams.get('token') || undefined,
       remoteAddress: normalisedAddress(request.socket.remoteAddress),
+      remotePort: request.socket.remotePort,
       origin: request.headers.origin,
     },
   };

@@ -9,6 +9,10 @@ export class WorldConnection {
   readonly clientId: string;
   readonly metadata: WorldMetadata;
   readonly remoteAddress: string;
+  /** The world's socket as `host:port` (`[host]:port` for IPv6), as the reference relay lists it on GET /clients. */
+  readonly remoteEndpoint: string;
+  /** The Foundry page that opened the socket (its browser's Origin), when that is a plain http(s) origin. */
+  readonly publicUrl: string | undefined;
   readonly handshake: Handshake;
   /** Which connection token opened this socket, so revoking the token can close it. */
   readonly tokenId: string | undefined;
@@ -26,6 +30,8 @@ export class WorldConnection {
     clientId: string;
     metadata: WorldMetadata;
     remoteAddress: string;
+    remotePort?: number;
+    origin?: string;
     handshake: Handshake;
     tokenId?: string;
     tokenName?: string;
@@ -35,6 +41,8 @@ export class WorldConnection {
     this.clientId = options.clientId;
     this.metadata = options.metadata;
     this.remoteAddress = options.remoteAddress;
+    this.remoteEndpoint = endpointOf(options.remoteAddress, options.remotePort);
+    this.publicUrl = plainOrigin(options.origin);
     this.handshake = options.handshake;
     this.tokenId = options.tokenId;
     this.tokenName = options.tokenName;
@@ -59,5 +67,20 @@ export class WorldConnection {
 
   close(code: number, reason: string): void {
     this.socket.close(code, reason);
+  }
+}
+
+function endpointOf(address: string, port: number | undefined): string {
+  if (port === undefined) return address;
+  return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
+}
+
+function plainOrigin(origin: string | undefined): string | undefined {
+  if (origin === undefined || origin.length > 512) return undefined;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin ? origin : undefined;
+  } catch {
+    return undefined;
   }
 }

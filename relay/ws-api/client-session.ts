@@ -155,7 +155,9 @@ export class ClientSession {
 
   /** One call of the pipeline: the message's fields are the parameters and, for the routes that declare some, its headers. */
   private async run(route: Route, logged: string, message: Fields): Promise<CallAnswer> {
-    const { type: _type, requestId: _requestId, clientId, ...fields } = message;
+    // An explicit clientId stays among the fields too: GET /clients reads it as a parameter, as over HTTP's query.
+    const { type: _type, requestId: _requestId, ...fields } = message;
+    const { clientId } = fields;
     const header = (name: string) => (typeof fields[name] === 'string' ? fields[name] : this.upgrade.header(name));
     try {
       return await runCall(

@@ -100,7 +100,10 @@ describe('persistence', () => {
       expect(relay.relay.adminToken).toBe(adminToken);
       const clients = await relay.api(key, 'GET', '/clients');
       expect(clients.status).toBe(200);
-      expect(clients.body).toEqual({ total: 1, clients: [{ clientId: 'fvtt_kept', worldId: 'kept', worldTitle: 'Kept', isOnline: false }] });
+      expect(clients.body).toEqual({
+        total: 1,
+        clients: [{ clientId: 'fvtt_kept', instanceId: 'local', lastSeen: 0, connectedSince: 0, worldId: 'kept', worldTitle: 'Kept', isOnline: false }],
+      });
       expect(relay.relay.services.connectionTokens.verify(token)?.clientId).toBe('fvtt_kept');
     } finally {
       await relay.close();

@@ -68,14 +68,14 @@ describe('Scene', () => {
     expect((await harness.get('/scene', { sceneId: 'noscene000000000' })).status).toBe(400);
   });
 
-  it('renders the scene as image bytes, and serves its background file', async () => {
+  it("renders the scene as image bytes, and answers its background file as the world's JSON", async () => {
     const response = await fetch(`${harness.baseUrl}/scene/image?active=true&format=jpeg&width=640&height=360`, { headers: { 'x-api-key': harness.key } });
     const bytes = Buffer.from(await response.arrayBuffer());
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/jpeg');
     expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
-    const raw = await fetch(`${harness.baseUrl}/scene/image/raw?active=true`, { headers: { 'x-api-key': harness.key } });
+    const raw = await harness.get('/scene/image/raw', { active: true });
     expect(raw.status).toBe(200);
-    expect(raw.headers.get('content-type')).toMatch(/^image\//);
+    expect(raw.body).toMatchObject({ type: 'scene-raw-image-result', data: { imageData: expect.stringMatching(/^data:image\//) } });
   });
 });

@@ -98,6 +98,7 @@ describe('Utility', () => {
       systemId: harness.world.metadata.systemId,
       foundryVersion: harness.world.metadata.foundryVersion,
     });
-    expect(Date.parse(answer.body.clients[0].connectedSince)).toBeGreaterThan(0);
+    expect(answer.body.clients[0].connectedSince).toBeGreaterThan(0);
+    expect(answer.body.clients[0].lastSeen).toBeGreaterThanOrEqual(answer.body.clients[0].connectedSince);
   });
 });
