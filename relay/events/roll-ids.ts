@@ -81,7 +81,9 @@ export class RollIds {
       seen.add(id);
       return true;
     }).slice(0, limit);
-    return { ...message, data: entries };
+    // Unchanged, the world's own text goes out as it came, without serialising the list again.
+    const unchanged = entries.length === message.data.length && entries.every((entry, index) => entry === (message.data as unknown[])[index]);
+    return unchanged ? message : { ...message, data: entries };
   }
 
   #reviseEntry(clientId: string, entry: Fields): Fields {

@@ -76,20 +76,29 @@ function decode(bytes: Buffer, charset: string): string {
   }
 }
 
-/** A JSON object's fields; like Express's JSON reader, only an object or array counts as JSON here, and empty as none. */
+/** A JSON object's fields; like Express's JSON reader, only an object or array counts as JSON here, and no bytes as none. */
 function jsonFields(text: string): Fields {
-  const start = /\S/.exec(text)?.[0];
-  if (start === undefined) return {};
+  if (text.length === 0) return {};
   let body: unknown;
   try {
+    const start = firstNonBlank(text);
     if (start !== '{' && start !== '[') throw new SyntaxError();
     body = JSON.parse(text);
   } catch {
     throw new HttpError(400, 'The request body is not valid JSON');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'The request body must be a JSON object');
-  if (nestedDeeperThan(body, MAX_BODY_DEPTH)) throw new HttpError(400, `The request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
+  // Each level of nesting takes an opening and a closing bracket: a short body cannot be too deep.
+  if (text.length > 2 * MAX_BODY_DEPTH && nestedDeeperThan(body, MAX_BODY_DEPTH)) throw new HttpError(400, `The request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
   return body as Fields;
+}
+
+function firstNonBlank(text: string): string | undefined {
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index]!;
+    if (character !== ' ' && character !== '\n' && character !== '\r' && character !== '\t') return character;
+  }
+  return undefined;
 }
 
 /** Walks the body without recursion, so no body can exhaust the stack here or later when it is sent on as JSON. */

@@ -1,4 +1,4 @@
-import { parameterSourceOf, type Answer, type CallContext, type Caller, type LocalRoute, type Route, type StreamRoute, type WorldRoute } from './route.ts';
+import { parameterSourceOf, type Answer, type CallContext, type Caller, type ParameterSource, type Route, type StreamRoute, type WorldRoute } from './route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { RelayServices } from '../services.ts';
 import { answeredCall, callerNamed, refusedCall } from '../admin/activity.ts';
@@ -108,10 +108,16 @@ function applyRateLimit(key: ApiKeyRecord, services: RelayServices, onRateLimit:
   if (!decision.allowed) throw tooManyRequests(decision);
 }
 
-async function answer(input: CallInput, key: ApiKeyRecord | undefined, services: RelayServices): Promise<CallAnswer> {
+/** Reads the body (only a route that takes one) and answers; a call without a body never waits for one. */
+function answer(input: CallInput, key: ApiKeyRecord | undefined, services: RelayServices): CallAnswer | Promise<CallAnswer> {
+  const from = parameterSourceOf(input.route);
+  if (from === 'query' || !input.readBody) return answerWith(input, rawParameters(input, from, NO_FIELDS), key, services);
+  return input.readBody().then((body) => answerWith(input, rawParameters(input, from, body), key, services));
+}
+
+function answerWith(input: CallInput, raw: Fields, key: ApiKeyRecord | undefined, services: RelayServices): CallAnswer | Promise<CallAnswer> {
   const { route } = input;
-  const raw = await rawParameters(input);
-  if (route.kind === 'local') return answerLocally(route, parseParameters(route, raw), key, input.call, services);
+  if (route.kind === 'local') return route.handle({ parameters: parseParameters(route, raw), headers: parseHeaders(route, input.call.header), key, call: input.call, services });
   const caller = takeCaller(raw, input.clientId, key);
   const parameters = parseParameters(route, raw);
   if (route.kind === 'world') return answerFromWorld(route, parameters, caller, services);
@@ -121,12 +127,10 @@ async function answer(input: CallInput, key: ApiKeyRecord | undefined, services:
 const NO_FIELDS: Fields = Object.freeze({}) as Fields;
 
 /** The query, the body and the path's parameters, merged as the route's parameter source says (the path wins). */
-async function rawParameters(input: CallInput): Promise<Fields> {
-  const { route, query } = input;
+function rawParameters(input: CallInput, from: ParameterSource, body: Fields): Fields {
+  const { query } = input;
   const path = input.pathParameters ?? NO_FIELDS;
-  const from = parameterSourceOf(route);
   if (from === 'query') return { ...query, ...path };
-  const body = input.readBody ? await input.readBody() : NO_FIELDS;
   return from === 'body' ? { ...body, userId: body.userId ?? query.userId, ...path } : { ...query, ...body, ...path };
 }
 
@@ -156,10 +160,6 @@ function streamAnswer(route: StreamRoute, parameters: Fields, caller: Caller, se
       stream.onClose(unsubscribe);
     },
   };
-}
-
-async function answerLocally(route: LocalRoute, parameters: Fields, key: ApiKeyRecord | undefined, call: CallContext, services: RelayServices): Promise<Answer> {
-  return route.handle({ parameters, headers: parseHeaders(route, call.header), key, call, services });
 }
 
 function hasFields(fields: Fields): boolean {
