@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
 export const RENDERER_OUT = join(root, 'dist', 'renderer');
@@ -38,6 +38,21 @@ export async function buildRenderer(outDir = RENDERER_OUT): Promise<void> {
   for (const file of ['index.html', 'styles.css', 'logo.svg']) writeAtomically(join(outDir, file), readFileSync(join(root, 'renderer', file)));
 }
 
+/**
+ * Node's built-in modules, required as CommonJS rather than imported. An ES import of a built-in reads every one of its
+ * exports, and node:http's include the WebSocket classes whose getters load Node's fetch (undici): 12 MB of resident
+ * memory an idle relay never uses.
+ */
+const requireBuiltins: Plugin = {
+  name: 'require-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, ({ path, namespace }) =>
+      namespace === 'builtin' ? { path, external: true } : { path, namespace: 'builtin' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({ contents: `module.exports = require(${JSON.stringify(path)});` }));
+  },
+};
+
 /** A program for Node as the CLI runs: one ES module, the npm packages left to node_modules, with a source map. */
 const NODE_PROGRAM = {
   bundle: true,
@@ -47,6 +62,9 @@ const NODE_PROGRAM = {
   packages: 'external',
   sourcemap: 'linked',
   logLevel: 'warning',
+  plugins: [requireBuiltins],
+  // `require` for the built-ins above, which an ES module does not have of its own.
+  banner: { js: "import { createRequire as createRequireForBuiltins } from 'node:module';\nconst require = createRequireForBuiltins(import.meta.url);" },
 } as const;
 
 /**
