@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import type { ApiKeyView } from '../auth/api-keys.ts';
-import { SCOPES } from '../auth/scopes.ts';
 import { HttpError } from '../errors.ts';
-import { oneOf, text, textList } from '../routing/parameters.ts';
+import { text, textList } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
+import { knownScopes } from './scope-list.ts';
 
 // Key management with the reference relay's bodies (`/auth/api-keys`), so scripts written for it work here too.
 // It takes the admin token, like the rest of the admin API.
 
 const keyId = text().describe('The API key id');
-const scopes = textList().pipe(z.array(oneOf(SCOPES), { error: 'must list known scopes' }).min(1, { error: 'must name at least one scope' }));
+const scopes = textList().pipe(knownScopes().min(1, { error: 'must name at least one scope' }));
 const bindings = {
   scopedClientId: text().optional().describe('The one world the key may reach'),
   scopedClientIds: textList().optional().describe('The worlds the key may reach'),

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { withoutUndefined } from '../objects.ts';
 import { DEFAULT_SCOPES, SCOPES } from '../auth/scopes.ts';
 import { HttpError } from '../errors.ts';
-import { flag, oneOf, text, textList, wholeNumber } from '../routing/parameters.ts';
+import { flag, text, textList, wholeNumber } from '../routing/parameters.ts';
+import { knownScopes } from './scope-list.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { pairRequestView, pairRequestViews, relayStatus } from './status.ts';
 import { openAdminFeed } from './admin-feed.ts';
@@ -10,11 +11,9 @@ import { ADMIN_COOKIE, ADMIN_SESSION_LIFETIME_MS } from './admin-sessions.ts';
 import { isLoopback } from '../http/addresses.ts';
 import { adminLoginUrl, HOW_TO_GET_A_LOGIN_LINK, refuseLogin } from './login-page.ts';
 
-const scopeList = textList().pipe(z.array(oneOf(SCOPES), { error: 'must list known scopes' }));
-
 const keyFields = {
   name: text().max(100, { error: 'is at most 100 characters' }).describe('What the key is for, e.g. "Stream Deck"'),
-  scopes: scopeList.describe('Scopes the key grants; GET /admin/scopes lists them'),
+  scopes: textList().pipe(knownScopes()).describe('Scopes the key grants; GET /admin/scopes lists them'),
   userId: z.string({ error: 'must be a string' }).max(200).optional().describe('Tabletop user the key always acts as'),
   worldIds: textList().optional().describe('Client ids of the only worlds the key may reach'),
 };

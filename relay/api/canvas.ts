@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { flag, number, oneOf, record, text } from '../routing/parameters.ts';
+import { HttpError } from '../errors.ts';
+import { flag, number, record, text } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
 
 /** The embedded document collections of a scene, and the class name the module needs for each. */
@@ -14,11 +15,20 @@ const CLASS_OF_DOCUMENT_TYPE = {
   walls: 'Wall',
   regions: 'Region',
 } as const;
-const DOCUMENT_TYPES = Object.keys(CLASS_OF_DOCUMENT_TYPE) as [keyof typeof CLASS_OF_DOCUMENT_TYPE, ...(keyof typeof CLASS_OF_DOCUMENT_TYPE)[]];
+type DocumentType = keyof typeof CLASS_OF_DOCUMENT_TYPE;
+const DOCUMENT_TYPES = Object.keys(CLASS_OF_DOCUMENT_TYPE) as DocumentType[];
 
-const documentType = oneOf(DOCUMENT_TYPES).describe('tokens, tiles, drawings, lights, sounds, notes, templates, walls or regions');
+const documentType = text().describe('tokens, tiles, drawings, lights, sounds, notes, templates, walls or regions');
 const sceneId = text().optional().describe('Scene id; omit for the viewed scene');
-const withClassName = <T extends { documentType: keyof typeof CLASS_OF_DOCUMENT_TYPE }>(p: T) => ({ ...p, className: CLASS_OF_DOCUMENT_TYPE[p.documentType] });
+
+/** The world's message with the class the module needs; an unknown type is refused as the reference relay refuses it. */
+function withClassName<T extends { documentType: string }>(p: T): T & { className: string } {
+  if (!Object.hasOwn(CLASS_OF_DOCUMENT_TYPE, p.documentType)) {
+    const error = `Invalid documentType '${p.documentType}'. Must be one of: ${DOCUMENT_TYPES.join(', ')}`;
+    throw new HttpError(400, error, { validTypes: DOCUMENT_TYPES });
+  }
+  return { ...p, className: CLASS_OF_DOCUMENT_TYPE[p.documentType as DocumentType] };
+}
 const read = { scope: 'canvas:read' } as const;
 const write = { scope: 'canvas:write' } as const;
 

@@ -19,7 +19,8 @@ const rollOptions = {
   bonus: text().optional().describe('Extra formula, e.g. 1d4'),
   createChatMessage: flag().optional().describe('Post the roll to the chat log'),
 };
-const ABILITIES = ['str', 'dex', 'con', 'int', 'wis', 'cha'] as const;
+// The world checks the ability, as with the reference relay: its refusal (`Invalid ability 'x'. Valid abilities: …`) is what clients match.
+const ability = text().describe('str, dex, con, int, wis or cha');
 type Fields = Record<string, unknown>;
 
 /** Whom a route acts on: the parameters that name it, and one rule per party that one of them is given. */
@@ -83,8 +84,8 @@ export const dnd5eRoutes: Route[] = [
   dnd5eRoute('POST', 'short-rest', 'Take a short rest', { autoHD: flag().optional().describe('Spend hit dice automatically'), autoHDThreshold: number().optional().describe('Spend while HP is below this') }, { subject: actorOrSelected }),
   dnd5eRoute('POST', 'long-rest', 'Take a long rest', { newDay: flag().optional().describe('Recover daily uses') }, { subject: actorOrSelected }),
   dnd5eRoute('POST', 'skill-check', 'Roll a skill check', { skill: text().describe('Skill id: acr, ath, ste, prc, …'), ...rollOptions }),
-  dnd5eRoute('POST', 'ability-save', 'Roll an ability saving throw', { ability: oneOf(ABILITIES).describe('str, dex, con, int, wis or cha'), ...rollOptions }),
-  dnd5eRoute('POST', 'ability-check', 'Roll an ability check', { ability: oneOf(ABILITIES).describe('str, dex, con, int, wis or cha'), ...rollOptions }),
+  dnd5eRoute('POST', 'ability-save', 'Roll an ability saving throw', { ability, ...rollOptions }),
+  dnd5eRoute('POST', 'ability-check', 'Roll an ability check', { ability, ...rollOptions }),
   dnd5eRoute('POST', 'death-save', 'Roll a death saving throw', rollOptions),
   dnd5eRoute('GET', 'get-concentration', 'Whether an actor concentrates, and on what', {}, { path: 'concentration' }),
   dnd5eRoute('POST', 'break-concentration', "End an actor's concentration", {}),

@@ -26,9 +26,9 @@ export const eventRoutes: Route[] = [
   streamRoute({
     method: 'GET',
     path: '/actor/subscribe',
-    summary: "Stream one actor's events: actor-update, actor-effect-add, actor-item-add, ...",
+    summary: "Stream actors' events: actor-update, actor-effect-add, actor-item-add, ...",
     access: scope,
-    parameters: z.object({ actorUuid: text().describe('The actor to follow') }),
+    parameters: z.object({ actorUuid: text().optional().describe('Only this actor; omit for every actor') }),
     stream: 'actor',
     filter: (p) => ({ actorUuid: p.actorUuid }),
   }),

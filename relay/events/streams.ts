@@ -24,7 +24,10 @@ export interface StreamFilter {
 
 export interface StreamEvent {
   name: string;
+  /** The event's data on the wire, shaped as the reference relay sends it. */
   payload: Record<string, unknown>;
+  /** The event's own fields (the roll, the chat message, the hook call…), which the filters read. */
+  fields: Record<string, unknown>;
 }
 
 type Fields = Record<string, unknown>;
@@ -39,24 +42,28 @@ function sameName(a: unknown, b: string): boolean {
 
 /**
  * The event a stream of this kind sends for a pushed world message, named as the reference relay intended
- * (reference-relay-http-api.md §4.3) and with the world's envelope unwrapped; undefined when the message does not fit.
+ * (reference-relay-http-api.md §4.3); undefined when the message does not fit. Its data is what the reference relay
+ * sends, since clients read it so: the world's message as it came (`{type, data}`) on every stream but the
+ * encounters', which sends the inner payload.
  */
 export function streamEventOf(kind: StreamKind, message: WorldMessage): StreamEvent | undefined {
   const data = fieldsOf(message.data);
   if (!data) return undefined;
+  const passedOn = { type: message.type, data };
   switch (kind) {
     case 'roll':
-      return { name: 'roll', payload: data };
+      return { name: 'roll', payload: passedOn, fields: data };
     case 'chat': {
       const inner = fieldsOf(data.data);
-      return inner && isEventName(data.eventType) ? { name: `chat-${data.eventType}`, payload: inner } : undefined;
+      return inner && isEventName(data.eventType) ? { name: `chat-${data.eventType}`, payload: passedOn, fields: inner } : undefined;
     }
     case 'hooks':
-      return isEventName(data.hook) ? { name: data.hook, payload: data } : undefined;
+      return isEventName(data.hook) ? { name: data.hook, payload: passedOn, fields: data } : undefined;
     case 'combat':
+      return isEventName(data.eventType) ? { name: `combat-${data.eventType}`, payload: data, fields: data } : undefined;
     case 'actor':
     case 'scene':
-      return isEventName(data.eventType) ? { name: `${kind}-${data.eventType}`, payload: data } : undefined;
+      return isEventName(data.eventType) ? { name: `${kind}-${data.eventType}`, payload: passedOn, fields: data } : undefined;
   }
 }
 
@@ -69,20 +76,20 @@ function isEventName(value: unknown): value is string {
 
 /** Whether an event passes a stream's own filter. */
 export function passesFilter(kind: StreamKind, event: StreamEvent, filter: StreamFilter): boolean {
-  const payload = event.payload;
+  const fields = event.fields;
   switch (kind) {
     case 'roll':
-      return !filter.userId || rolledBy(payload, filter.userId);
+      return !filter.userId || rolledBy(fields, filter.userId);
     case 'chat':
       return passesChatFilter(event, filter);
     case 'hooks':
-      return !filter.hooks?.length || filter.hooks.some((hook) => sameName(payload.hook, hook));
+      return !filter.hooks?.length || filter.hooks.some((hook) => sameName(fields.hook, hook));
     case 'combat':
-      return !filter.encounterId || payload.encounterId === filter.encounterId;
+      return !filter.encounterId || fields.encounterId === filter.encounterId;
     case 'actor':
-      return !filter.actorUuid || payload.actorUuid === filter.actorUuid;
+      return !filter.actorUuid || fields.actorUuid === filter.actorUuid;
     case 'scene':
-      return !filter.sceneId || payload.sceneId === filter.sceneId;
+      return !filter.sceneId || fields.sceneId === filter.sceneId;
   }
 }
 
@@ -93,7 +100,7 @@ function rolledBy(roll: Fields, user: string): boolean {
 
 function passesChatFilter(event: StreamEvent, filter: StreamFilter): boolean {
   if (event.name === 'chat-delete') return true;
-  const message = event.payload;
+  const message = event.fields;
   const whisper = Array.isArray(message.whisper) ? message.whisper : [];
   if (filter.whisperOnly && whisper.length === 0) return false;
   if (filter.chatType !== undefined && message.type !== filter.chatType) return false;

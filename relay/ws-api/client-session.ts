@@ -61,7 +61,8 @@ export class ClientSession {
 
   receive(text: string): void {
     const message = parseObject(text);
-    if (!message) return this.refuse('/ws/api', undefined, new HttpError(400, 'Invalid JSON: each message is one JSON object'));
+    // The reference relay's words, which its clients compare whole.
+    if (!message) return this.refuse('/ws/api', undefined, new HttpError(400, 'Invalid JSON'));
     const { type, requestId } = message;
     if (typeof type !== 'string') return this.refuse('/ws/api', requestId, new HttpError(400, 'Missing "type" field'));
     if (type === 'ping') return this.send({ type: 'pong', requestId });
@@ -70,7 +71,7 @@ export class ClientSession {
     const route = OPERATION_ROUTES.get(type);
     if (!route) return this.refuse(type, requestId, new HttpError(400, `Unknown message type: "${type}"`));
     if (typeof requestId !== 'string' || requestId === '') {
-      return this.refuse(type, requestId, new HttpError(400, 'Missing "requestId" field: replies are matched to it'));
+      return this.refuse(type, undefined, new HttpError(400, 'Missing "requestId" field for request messages: replies are matched to it'), 'error');
     }
     if (this.inFlight >= MAX_IN_FLIGHT) return this.refuse(type, requestId, new HttpError(429, `At most ${MAX_IN_FLIGHT} requests may be in flight on one socket`));
     void this.call(route, type, requestId, message);
@@ -106,7 +107,7 @@ export class ClientSession {
     const { channel, requestId } = message;
     const route = STREAM_ROUTES.get(channel as EventChannel);
     if (!route) {
-      const error = new HttpError(400, `Unknown channel: ${JSON.stringify(channel)}; channels are ${[...STREAM_ROUTES.keys()].join(', ')}`);
+      const error = new HttpError(400, `Invalid channel: ${JSON.stringify(channel)}. Supported: ${[...STREAM_ROUTES.keys()].join(', ')}`);
       return this.refuse('subscribe', requestId, error);
     }
     const filters = typeof message.filters === 'object' && message.filters !== null ? (message.filters as Fields) : {};
@@ -119,9 +120,13 @@ export class ClientSession {
     }
   }
 
-  /** The pipeline's event stream as frames: `connected` becomes `subscribed`, then one frame per event. */
+  /**
+   * The pipeline's event stream as frames: `connected` becomes `subscribed`, then one frame per event, with the
+   * reference relay's fields (`type`, `data`, and `hook` on the hooks channel) plus the event's name and world.
+   */
   private eventStream(route: StreamRoute, channel: EventChannel, requestId: unknown): EventStream {
     const eventType = JSON.stringify(EVENT_TYPE_OF_KIND[route.stream]);
+    const namesHook = route.stream === 'hooks';
     let clientIdJson = 'null';
     return {
       send: (name, json) => {
@@ -132,7 +137,9 @@ export class ClientSession {
           return;
         }
         if (this.socket.readyState !== this.socket.OPEN) return;
-        this.socket.send(`{"type":${eventType},"event":${JSON.stringify(name)},"clientId":${clientIdJson},"data":${json}}`);
+        const nameJson = JSON.stringify(name);
+        const hook = namesHook ? `"hook":${nameJson},` : '';
+        this.socket.send(`{"type":${eventType},${hook}"event":${nameJson},"clientId":${clientIdJson},"data":${json}}`);
       },
       comment: () => {},
       onClose: (unsubscribe) => {
@@ -144,13 +151,20 @@ export class ClientSession {
     };
   }
 
+  /** Ends the subscription to a channel, or to every channel when none is named; ending none is not an error. */
   private unsubscribe(message: Fields): void {
     const { channel, requestId } = message;
-    const unsubscribe = this.subscriptions.get(channel as EventChannel);
-    if (!unsubscribe) return this.refuse('unsubscribe', requestId, new HttpError(400, `Not subscribed to ${JSON.stringify(channel)}`));
-    unsubscribe();
-    this.subscriptions.delete(channel as EventChannel);
-    this.send({ type: 'unsubscribed', channel, requestId });
+    const all = typeof channel !== 'string' || channel === '';
+    const channels = all ? [...this.subscriptions.keys()] : [channel as EventChannel];
+    let removed = 0;
+    for (const name of channels) {
+      const unsubscribe = this.subscriptions.get(name);
+      if (!unsubscribe) continue;
+      unsubscribe();
+      this.subscriptions.delete(name);
+      removed += 1;
+    }
+    this.send({ type: 'unsubscribed', channel: all ? 'all' : channel, removed, requestId });
   }
 
   /** One call of the pipeline: the message's fields are the parameters and, for the routes that declare some, its headers. */
@@ -179,8 +193,7 @@ export class ClientSession {
   }
 
   /** A message that calls no route: told so, and noted as a refused call of this key. */
-  private refuse(logged: string, requestId: unknown, error: HttpError): void {
-    const type = OPERATION_ROUTES.has(logged) ? `${logged}-result` : 'error';
+  private refuse(logged: string, requestId: unknown, error: HttpError, type = OPERATION_ROUTES.has(logged) ? `${logged}-result` : 'error'): void {
     this.send({ type, requestId, status: error.status, ...error.toBody() });
     recordMiss(this.apiKey, { method: 'WS', path: logged }, error, this.services);
   }

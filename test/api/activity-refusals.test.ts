@@ -120,7 +120,7 @@ describe('refused /ws/api messages in the activity log', () => {
       [{ type: 'roll', requestId: 'r1', formula: '1d20' }, { path: 'roll', status: 403, reason: 'API key lacks required scope: roll:execute' }],
       [{ type: 'rolls', requestId: 'r2', limit: 'many' }, { path: 'rolls', status: 400, reason: "'limit' must be a number" }],
       [{ type: 'rol', requestId: 'r3' }, { path: 'rol', status: 400, reason: 'Unknown message type: "rol"' }],
-      ['not json', { path: '/ws/api', status: 400, reason: 'Invalid JSON: each message is one JSON object' }],
+      ['not json', { path: '/ws/api', status: 400, reason: 'Invalid JSON' }],
       [{ type: 'rolls', requestId: 'r4', limit: 1 }, { path: 'rolls', status: 200 }],
     ];
     for (const [message, expected] of sent) {

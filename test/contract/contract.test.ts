@@ -195,8 +195,8 @@ describe.each(['http', 'ws'] as const)('the API over %s', (name) => {
     expect(subscription.status).toBe(200);
     await expect.poll(() => harness.world.enabledChannels()).toContain('roll-events');
     harness.world.simulate.playerRoll('Alice', '1d6', `contract over ${name}`);
-    const event = await subscription.next('roll', (data) => data.flavor === `contract over ${name}`);
-    expect(event.data.formula).toBe('1d6');
+    const event = await subscription.next('roll', (data) => data.data.flavor === `contract over ${name}`);
+    expect(event.data).toMatchObject({ type: 'roll-data', data: { formula: '1d6' } });
     await subscription.close();
     await expect.poll(() => harness.world.enabledChannels()).not.toContain('roll-events');
   });

@@ -32,7 +32,10 @@ describe('Canvas', () => {
   it('refuses an unknown document type naming the valid ones', async () => {
     const answer = await harness.get('/canvas/dragons');
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toBe("'documentType' must be one of tokens, tiles, drawings, lights, sounds, notes, templates, walls, regions");
+    expect(answer.body).toEqual({
+      error: "Invalid documentType 'dragons'. Must be one of: tokens, tiles, drawings, lights, sounds, notes, templates, walls, regions",
+      validTypes: ['tokens', 'tiles', 'drawings', 'lights', 'sounds', 'notes', 'templates', 'walls', 'regions'],
+    });
   });
 
   it('moves a token and measures a distance', async () => {

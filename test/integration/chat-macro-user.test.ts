@@ -34,9 +34,9 @@ describe('Chat', () => {
     const whispers = await harness.stream('/chat/subscribe', { whisperOnly: 'true' });
     const sent = await harness.post('/chat', { content: 'Hello table' });
     const created = await all.next('chat-create');
-    expect(created.data).toMatchObject({ id: sent.body.data.id, content: 'Hello table' });
+    expect(created.data).toMatchObject({ type: 'chat-event', data: { eventType: 'create', data: { id: sent.body.data.id, content: 'Hello table' } } });
     await harness.del(`/chat/${sent.body.data.id}`);
-    expect((await all.next('chat-delete')).data).toEqual({ id: sent.body.data.id });
+    expect((await all.next('chat-delete')).data).toEqual({ type: 'chat-event', data: { eventType: 'delete', data: { id: sent.body.data.id } } });
     expect(whispers.named('chat-create')).toEqual([]);
     all.close();
     whispers.close();

@@ -41,9 +41,10 @@ describe('event streams', () => {
     harness.world.simulate.moveToken(tokenIdOf('Thorin Ironfoot'), 1050, 850);
     harness.world.simulate.updateActor(goblin.split('.')[1]!, { 'system.attributes.hp.value': 3 });
     const moved = await all.next('updateToken');
-    expect(moved.data.hook).toBe('updateToken');
-    expect(Array.isArray(moved.data.args)).toBe(true);
-    expect(moved.data.args[1]).toMatchObject({ x: 1050, y: 850 });
+    expect(moved.data.type).toBe('hook-event');
+    expect(moved.data.data.hook).toBe('updateToken');
+    expect(Array.isArray(moved.data.data.args)).toBe(true);
+    expect(moved.data.data.args[1]).toMatchObject({ x: 1050, y: 850 });
     await actorsOnly.next('updateActor');
     expect(actorsOnly.events.map((event) => event.name)).toEqual(['connected', 'updateActor']);
     all.close();
@@ -78,19 +79,22 @@ describe('event streams', () => {
     harness.world.simulate.updateActor(lyra.split('.')[1]!, { name: 'Lyra the Bold' });
     harness.world.simulate.updateActor(thorin.split('.')[1]!, { 'system.attributes.hp.value': 30 });
     const updated = await stream.next('actor-update');
-    expect(updated.data.actorUuid).toBe(thorin);
+    expect(updated.data).toMatchObject({ type: 'actor-event', data: { actorUuid: thorin } });
     const added = await harness.post('/effects', { uuid: thorin, statusId: 'prone' });
     const effect = await stream.next('actor-effect-add');
-    expect(effect.data).toMatchObject({ actorUuid: thorin, eventType: 'effect-add' });
-    expect(effect.data.effect._id ?? effect.data.effect.id).toBe(added.body.data.effect.id);
-    expect(stream.events.every((event) => event.name === 'connected' || event.data.actorUuid === thorin)).toBe(true);
+    expect(effect.data.data).toMatchObject({ actorUuid: thorin, eventType: 'effect-add' });
+    expect(effect.data.data.effect._id ?? effect.data.data.effect.id).toBe(added.body.data.effect.id);
+    expect(stream.events.every((event) => event.name === 'connected' || event.data.data.actorUuid === thorin)).toBe(true);
     stream.close();
   });
 
-  it('/actor/subscribe needs actorUuid', async () => {
-    const answer = await harness.get('/actor/subscribe');
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ error: "'actorUuid' is required" });
+  it('/actor/subscribe without actorUuid follows every actor', async () => {
+    const goblin = await uuidOf(harness, 'Goblin');
+    const stream = await harness.stream('/actor/subscribe');
+    expect(stream.events[0]!.data).toEqual({ clientId: harness.clientId, actorUuid: '' });
+    harness.world.simulate.updateActor(goblin.split('.')[1]!, { 'system.attributes.hp.value': 5 });
+    expect((await stream.next('actor-update')).data.data.actorUuid).toBe(goblin);
+    stream.close();
   });
 
   it('/scene/subscribe delivers token moves of its scene only', async () => {
@@ -100,8 +104,8 @@ describe('event streams', () => {
     harness.world.simulate.moveToken(tokenIdOf('Zombie'), 950, 750);
     harness.world.simulate.moveToken(tokenIdOf('Pip Thistledown'), 1250, 950);
     const moved = await stream.next('scene-token-update');
-    expect(moved.data).toMatchObject({ sceneId: courtyard, eventType: 'token-update', tokenId: tokenIdOf('Pip Thistledown') });
-    expect(stream.events.filter((event) => event.data?.sceneId === crypt)).toEqual([]);
+    expect(moved.data).toMatchObject({ type: 'scene-event', data: { sceneId: courtyard, eventType: 'token-update', tokenId: tokenIdOf('Pip Thistledown') } });
+    expect(stream.events.filter((event) => event.data?.data?.sceneId === crypt)).toEqual([]);
     stream.close();
   });
 
@@ -141,7 +145,7 @@ describe('event-subscription-update', () => {
       const again = await connectRawWorld(relay.wsUrl, 'fvtt_raw', token);
       expect(await again.next((m) => m.type === 'event-subscription-update')).toEqual({ type: 'event-subscription-update', channel: 'roll-events', count: 2 });
       again.send({ type: 'roll-data', data: { id: 'r1', formula: '1d20', rollTotal: 12, user: null } });
-      expect((await stream.next('roll')).data).toEqual({ id: 'r1', formula: '1d20', rollTotal: 12, user: null });
+      expect((await stream.next('roll')).data).toEqual({ type: 'roll-data', data: { id: 'r1', formula: '1d20', rollTotal: 12, user: null } });
       stream.close();
       second.close();
       await again.next((m) => m.type === 'event-subscription-update' && m.count === 0);

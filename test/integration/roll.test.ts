@@ -87,18 +87,19 @@ describe('Roll', () => {
     expect(stream.headers?.get('content-type')).toBe('text/event-stream');
     expect(stream.events[0]).toEqual({ name: 'connected', data: { clientId: harness.clientId } });
     const made = await harness.post('/roll', { formula: '2d20kh1', createChatMessage: true });
-    const event = await stream.next('roll', { where: (roll) => roll.id === made.body.data.id || roll.rollTotal === made.body.data.roll.total });
-    expect(Object.keys(event.data).sort()).toEqual(ROLL_RECORD_KEYS);
-    expect(event.data.formula).toBe('2d20kh1');
-    expect(event.data.rollTotal).toBe(made.body.data.roll.total);
+    const event = await stream.next('roll', { where: ({ data: roll }) => roll.id === made.body.data.id || roll.rollTotal === made.body.data.roll.total });
+    expect(event.data.type).toBe('roll-data');
+    expect(Object.keys(event.data.data).sort()).toEqual(ROLL_RECORD_KEYS);
+    expect(event.data.data.formula).toBe('2d20kh1');
+    expect(event.data.data.rollTotal).toBe(made.body.data.roll.total);
     stream.close();
   });
 
   it('a roll posted to chat has one id: in the POST /roll answer, the roll event, /lastroll and /rolls (listed once)', async () => {
     const stream = await harness.stream('/rolls/subscribe');
     const made = await harness.post('/roll', { formula: '3d6', flavor: 'One id', createChatMessage: true });
-    const event = await stream.next('roll', { where: (roll) => roll.flavor === 'One id' });
-    const messageId = event.data.id;
+    const event = await stream.next('roll', { where: ({ data: roll }) => roll.flavor === 'One id' });
+    const messageId = event.data.data.id;
     expect(harness.world.game.messages.get(messageId)).toBeDefined();
     expect(made.body.data).toMatchObject({ id: messageId, messageId, chatMessageCreated: true });
     const last = await harness.get('/lastroll');
@@ -121,8 +122,8 @@ describe('Roll', () => {
     const stream = await harness.stream('/rolls/subscribe');
     const quiet = await harness.post('/roll', { formula: '1d100', flavor: 'Quiet' });
     await harness.post('/roll', { formula: '1d2', flavor: 'Loud', createChatMessage: true });
-    await stream.next('roll', { where: (roll) => roll.flavor === 'Loud' });
-    expect(stream.named('roll').map((event) => event.data.flavor)).toEqual(['Loud']);
+    await stream.next('roll', { where: ({ data: roll }) => roll.flavor === 'Loud' });
+    expect(stream.named('roll').map((event) => event.data.data.flavor)).toEqual(['Loud']);
     const rolls = await harness.get('/rolls', { limit: 2 });
     expect(rolls.body.data[1]).toMatchObject({ id: quiet.body.data.id, messageId: null, flavor: 'Quiet' });
     stream.close();
@@ -134,10 +135,10 @@ describe('Roll', () => {
     harness.world.simulate.playerRoll('Alice', '1d20+5');
     harness.world.simulate.playerRoll('Bob', '1d12');
     const bobs = await bobOnly.next('roll');
-    expect(bobs.data.user.name).toBe('Bob');
-    expect(bobs.data.formula).toBe('1d12');
-    await everyone.next('roll', { where: (roll) => roll.formula === '1d12' });
-    expect(everyone.named('roll').map((event) => event.data.user?.name)).toEqual(['Alice', 'Bob']);
+    expect(bobs.data.data.user.name).toBe('Bob');
+    expect(bobs.data.data.formula).toBe('1d12');
+    await everyone.next('roll', { where: ({ data: roll }) => roll.formula === '1d12' });
+    expect(everyone.named('roll').map((event) => event.data.data.user?.name)).toEqual(['Alice', 'Bob']);
     expect(bobOnly.named('roll')).toHaveLength(1);
     everyone.close();
     bobOnly.close();

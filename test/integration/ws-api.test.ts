@@ -54,7 +54,7 @@ describe('/ws/api', () => {
     expect(await caller.next((m) => m.requestId === 'bad')).toEqual({ type: 'search-result', requestId: 'bad', status: 400, error: "'limit' must be between 1 and 500" });
     expect(await caller.next((m) => m.requestId === 'forbidden')).toMatchObject({ type: 'roll-result', status: 403, error: 'API key lacks required scope: roll:execute' });
     expect(await caller.next((m) => m.requestId === 'unknown')).toMatchObject({ type: 'error', error: 'Unknown message type: "teleport"' });
-    expect(await caller.next((m) => m.type === 'search-result' && m.requestId === undefined)).toMatchObject({ status: 400 });
+    expect(await caller.next((m) => m.type === 'error' && m.requestId === undefined)).toMatchObject({ status: 400, error: expect.stringContaining('"requestId"') });
     caller.socket.close();
   });
 
@@ -65,15 +65,15 @@ describe('/ws/api', () => {
     await caller.next((m) => m.type === 'subscribed' && m.channel === 'chat-events');
     caller.send({ type: 'roll', requestId: 'r1', formula: '1d20', createChatMessage: true });
     const roll = await caller.next((m) => m.type === 'roll-event');
-    expect(roll).toMatchObject({ event: 'roll', clientId: harness.clientId, data: { formula: '1d20' } });
+    expect(roll).toMatchObject({ event: 'roll', clientId: harness.clientId, data: { type: 'roll-data', data: { formula: '1d20' } } });
     const chat = await caller.next((m) => m.type === 'chat-event');
     expect(chat.event).toBe('chat-create');
-    expect(chat.data.isRoll).toBe(true);
+    expect(chat.data).toMatchObject({ type: 'chat-event', data: { eventType: 'create', data: { isRoll: true } } });
     caller.send({ type: 'unsubscribe', channel: 'roll-events', requestId: 'u1' });
-    await caller.next((m) => m.type === 'unsubscribed');
+    expect(await caller.next((m) => m.type === 'unsubscribed')).toEqual({ type: 'unsubscribed', channel: 'roll-events', removed: 1, requestId: 'u1' });
     const before = caller.received.filter((m) => m.type === 'roll-event').length;
     harness.world.simulate.playerRoll('Alice', '1d6');
-    await caller.next((m) => m.type === 'chat-event' && m.data.rolls?.[0]?.formula === '1d6');
+    await caller.next((m) => m.type === 'chat-event' && m.data.data.data.rolls?.[0]?.formula === '1d6');
     expect(caller.received.filter((m) => m.type === 'roll-event')).toHaveLength(before);
     caller.socket.close();
     await expect.poll(() => harness.world.enabledChannels()).not.toContain('chat-events');

@@ -28,8 +28,8 @@ async function openStreams(key: string): Promise<{ stream: EventStream; socket: 
 /** A roll made in the world reaches the bystander's stream and socket: they are still open and subscribed. */
 async function expectBystanderStillStreams(formula: string): Promise<void> {
   harness.world.simulate.playerRoll('Alice', formula);
-  await bystander.stream.next('roll', { where: (roll) => roll.formula === formula });
-  await bystander.socket.next((message) => message.type === 'roll-event' && message.data.formula === formula);
+  await bystander.stream.next('roll', { where: ({ data: roll }) => roll.formula === formula });
+  await bystander.socket.next((message) => message.type === 'roll-event' && message.data.data.formula === formula);
 }
 
 beforeAll(async () => {

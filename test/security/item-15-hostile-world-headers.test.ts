@@ -85,6 +85,6 @@ describe('item 15: a hostile world cannot break or inject response headers', () 
     await stream.next('updateActor');
     stream.close();
     expect(stream.events.map((event) => event.name)).toEqual(['connected', 'updateActor']);
-    expect(stream.events[1]!.data.args).toEqual(['after']);
+    expect(stream.events[1]!.data.data.args).toEqual(['after']);
   });
 });
