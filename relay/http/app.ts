@@ -1,4 +1,4 @@
-import express from 'express';
+import type { RequestHandler as StaticFiles, Request as ExpressRequest, Response as ExpressResponse } from 'express';
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
@@ -110,7 +110,7 @@ const PREFLIGHT_HEADERS = {
  * never. True when the request was a preflight, answered here.
  */
 function cors(request: IncomingMessage, response: ServerResponse, path: string, services: RelayServices): boolean {
-  if (ADMIN_PATHS.some((prefix) => path.startsWith(prefix))) return false;
+  if (startsWithAny(path, ADMIN_PATHS)) return false;
   const origin = allowedOrigin(path, request.headers.origin, services.settings.get().corsOrigins);
   if (origin === undefined) return false;
   response.setHeader('Access-Control-Allow-Origin', origin);
@@ -123,8 +123,13 @@ function cors(request: IncomingMessage, response: ServerResponse, path: string, 
 
 /** The Access-Control-Allow-Origin for a request, or undefined when its page may not call the API. */
 function allowedOrigin(path: string, origin: string | undefined, corsOrigins: readonly string[]): string | undefined {
-  if (PAIRING_PATHS.some((prefix) => path.startsWith(prefix)) || corsOrigins.includes('*')) return '*';
+  if (startsWithAny(path, PAIRING_PATHS) || corsOrigins.includes('*')) return '*';
   return origin !== undefined && corsOrigins.includes(origin) ? origin : undefined;
+}
+
+function startsWithAny(path: string, prefixes: readonly string[]): boolean {
+  for (const prefix of prefixes) if (path.startsWith(prefix)) return true;
+  return false;
 }
 
 function isAdminPath(path: string): boolean {
@@ -147,31 +152,35 @@ type AdminPages = (request: IncomingMessage, response: ServerResponse, path: str
  * Everything under /admin carries the page headers; resolves true when a file answered the request.
  */
 function adminPagesOf(settingsUiDir: string | undefined): AdminPages {
-  const files = settingsUiDir === undefined ? undefined : express.static(settingsUiDir, { index: 'index.html', fallthrough: true });
-  return (request, response, path) => {
+  // Express serves these files alone, loaded on the first page asked for: the API's path never runs it.
+  let files: Promise<StaticFiles> | undefined;
+  const filesOf = (dir: string) => (files ??= import('express').then(({ default: express }) => express.static(dir, { index: 'index.html', fallthrough: true })));
+  return async (request, response, path) => {
     for (const [name, value] of Object.entries(ADMIN_PAGE_HEADERS)) response.setHeader(name, value);
-    if (request.method !== 'GET' || !isLoopback(request.socket.remoteAddress) || path.endsWith('.map')) return Promise.resolve(false);
+    if (request.method !== 'GET' || !isLoopback(request.socket.remoteAddress) || path.endsWith('.map')) return false;
     const filePath = path.slice('/admin'.length) || '/';
-    if (filePath === '/' && (files === undefined || !existsSync(settingsUiDir!))) {
-      return Promise.reject(new HttpError(404, 'The settings UI is not built yet: run npm run build:app'));
+    if (filePath === '/' && (settingsUiDir === undefined || !existsSync(settingsUiDir))) {
+      throw new HttpError(404, 'The settings UI is not built yet: run npm run build:app');
     }
-    if (files === undefined) return Promise.resolve(false);
-    return serveFile(files, request, response, filePath);
+    if (settingsUiDir === undefined) return false;
+    return serveFile(await filesOf(settingsUiDir), request, response, filePath);
   };
 }
 
 /** Runs the static file server on the path below /admin, as a mounted Express middleware would see it. */
-function serveFile(files: express.RequestHandler, request: IncomingMessage, response: ServerResponse, filePath: string): Promise<boolean> {
+function serveFile(files: StaticFiles, request: IncomingMessage, response: ServerResponse, filePath: string): Promise<boolean> {
   const originalUrl = request.url ?? '/';
   const mark = originalUrl.indexOf('?');
   const mounted = Object.assign(request, { originalUrl, url: filePath + (mark < 0 ? '' : originalUrl.slice(mark)) });
   return new Promise((resolve, reject) => {
+    const served = () => resolve(true);
     const next = (error?: unknown) => {
       request.url = originalUrl;
+      response.off('finish', served);
       if (error) reject(error);
       else resolve(false);
     };
-    response.once('finish', () => resolve(true));
-    void files(mounted as unknown as express.Request, response as unknown as express.Response, next);
+    response.once('finish', served);
+    void files(mounted as unknown as ExpressRequest, response as unknown as ExpressResponse, next);
   });
 }
