@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
 export const RENDERER_OUT = join(root, 'dist', 'renderer');
@@ -65,7 +65,7 @@ const NODE_PROGRAM = {
   plugins: [requireBuiltins],
   // `require` for the built-ins above, which an ES module does not have of its own.
   banner: { js: "import { createRequire as createRequireForBuiltins } from 'node:module';\nconst require = createRequireForBuiltins(import.meta.url);" },
-} as const;
+} satisfies BuildOptions;
 
 /**
  * The CLI as one ES module for Node, `dist/cli/index.js`, with the npm packages left to node_modules. The demo's
