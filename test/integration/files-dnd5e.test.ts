@@ -114,7 +114,8 @@ describe('D&D 5e', () => {
     expect(check.body.data).toMatchObject({ actorUuid: thorin, skill: 'ath' });
     expect(typeof check.body.data.total).toBe('number');
     expect((await relay.api(key, 'POST', '/dnd5e/ability-save', { body: { actorUuid: thorin, ability: 'luck' } })).body.error).toBe("Invalid ability 'luck'. Valid abilities: str, dex, con, int, wis, cha");
-    expect((await relay.api(key, 'POST', '/dnd5e/short-rest', { body: {} })).body).toEqual({ error: "Either 'actorUuid' or 'actorName' is required" });
+    expect((await relay.api(key, 'POST', '/dnd5e/short-rest', { body: {} })).body).toEqual({ error: "Either 'actorUuid' or 'selected' is required" });
+    expect((await relay.api(key, 'POST', '/dnd5e/skill-check', { body: { skill: 'ath' } })).body).toEqual({ error: "Either 'actorUuid' or 'actorName' is required" });
   });
 
   it('answers at once, with a clear error, in a world of another system', async () => {
@@ -123,7 +124,7 @@ describe('D&D 5e', () => {
     const otherLink = await connectSandbox(other, { relayUrl: relay.wsUrl, clientId: 'fvtt_pf2e', token });
     try {
       const started = Date.now();
-      const answer = await relay.api(key, 'POST', '/dnd5e/long-rest', { body: { actorName: 'Thorin Ironfoot' }, query: { clientId: 'fvtt_pf2e' } });
+      const answer = await relay.api(key, 'POST', '/dnd5e/long-rest', { body: { selected: true }, query: { clientId: 'fvtt_pf2e' } });
       expect(Date.now() - started).toBeLessThan(2000);
       expect(answer.status).toBe(400);
       expect(answer.body.error).toBe('The dnd5e routes are available only in D&D 5e worlds; this world runs Pathfinder Second Edition');
