@@ -76,11 +76,6 @@ export function recordMiss(presentedKey: unknown, logged: { method: string; path
   services.activity.record(refusedCall(callerNamed(key, presentedKey), logged.method, logged.path, error, performance.now()));
 }
 
-/** Whether a route reads a body at all: GET routes and others that read the query alone never do. */
-export function takesBody(route: Route): boolean {
-  return parameterSourceOf(route) !== 'query';
-}
-
 function activityOf(result: CallAnswer, caller: { keyName: string }, logged: { method: string; path: string }, started: number) {
   if (result.kind === 'world-json' && result.status !== 200) {
     const error = typeof result.message.error === 'string' ? result.message.error : 'The world refused the call';
@@ -135,8 +130,10 @@ function rawParameters(input: CallInput, from: ParameterSource, body: Fields): F
 }
 
 async function answerFromWorld(route: WorldRoute, parameters: Fields, caller: Caller, services: RelayServices): Promise<CallAnswer> {
-  const own = await route.answerInRelay?.(parameters, caller, services);
-  if (own) return relayBytesAnswer(own);
+  if (route.answerInRelay) {
+    const own = await route.answerInRelay(parameters, caller, services);
+    if (own) return relayBytesAnswer(own);
+  }
   const { world, reply } = await callWorld(route, parameters, caller, services);
   return worldAnswer(route, world, reply, parameters);
 }
