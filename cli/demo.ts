@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { connectSandbox, createSandboxWorld } from '../sandbox/index.ts';
+import { connectSandbox, createSandboxWorld, type ModuleSettings } from '../sandbox/index.ts';
 import { startSandboxWebClient, type SandboxWebClient } from '../sandbox/web/server.ts';
 import { findChrome } from '../relay/capture/chrome-path.ts';
 import { TOOL_SCOPES } from '../relay/auth/scopes.ts';
@@ -24,14 +24,15 @@ export interface DemoWorld {
  */
 export async function startDemoWorld(relay: Relay, seed: number, moduleSettings: readonly DemoModuleSetting[] = []): Promise<DemoWorld> {
   const { services } = relay;
-  const world = createSandboxWorld({ seed, settings: moduleSettingsOn(moduleSettings) });
+  const settings = moduleSettingsOn(moduleSettings);
+  const world = createSandboxWorld({ seed, settings });
   services.knownWorlds.remember({ clientId: SANDBOX_CLIENT_ID, ...world.metadata });
   const { token } = services.connectionTokens.issue(SANDBOX_CLIENT_ID, 'Sandbox world', 'demo');
   const link = await connectSandbox(world, { relayUrl: relay.url.replace(/^http/, 'ws'), clientId: SANDBOX_CLIENT_ID, token, reconnect: true });
   world.startAmbientActivity();
   const withExecuteJs = moduleSettings.includes('allow-execute-js');
   const { key } = services.keys.create({ name: 'Demo key', scopes: TOOL_SCOPES.filter((scope) => withExecuteJs || scope !== 'execute-js') });
-  const web = await startCaptureAgainstSandbox(relay, seed);
+  const web = await startCaptureAgainstSandbox(relay, seed, settings);
   return {
     apiKey: key,
     worldTitle: world.metadata.worldTitle ?? 'Sandbox',
@@ -48,14 +49,14 @@ export async function startDemoWorld(relay: Relay, seed: number, moduleSettings:
 }
 
 /**
- * With Chromium installed, serves the sandbox web client (the same seed, so the same documents) and points the capture
- * session at it as its Assistant GM, so that GET /sheet answers with real rendered sheets.
+ * With Chromium installed, serves the sandbox web client (the same seed and settings, so the same world) and points the
+ * capture session at it as its Assistant GM, so that GET /sheet answers with real rendered sheets.
  */
-async function startCaptureAgainstSandbox(relay: Relay, seed: number): Promise<SandboxWebClient | undefined> {
+async function startCaptureAgainstSandbox(relay: Relay, seed: number, settings: Partial<ModuleSettings>): Promise<SandboxWebClient | undefined> {
   const capture = relay.services.capture;
   if (!capture || !findChrome()) return undefined;
   const password = randomBytes(12).toString('hex');
-  const web = await startSandboxWebClient({ flavour: 'v13', worldOptions: { seed }, passwords: { 'Assistant GM': password }, relayUrl: relay.url });
+  const web = await startSandboxWebClient({ flavour: 'v13', worldOptions: { seed, settings }, passwords: { 'Assistant GM': password }, relayUrl: relay.url });
   await capture.configure({ foundryUrl: web.url, username: 'Assistant GM', password });
   capture.warm().catch((error: unknown) => console.warn(`The capture session could not log in yet: ${error instanceof Error ? error.message : String(error)}`));
   return web;
