@@ -8,7 +8,8 @@ import { RELAY_INSTANCE_ID } from '../version.ts';
 
 /**
  * Connected worlds first, then the ones known from pairing that are offline, with the reference relay's fields: times
- * in epoch milliseconds (an offline world was never connected since the relay started: connectedSince 0).
+ * in epoch milliseconds (an offline world was never connected since the relay started: connectedSince 0). Never its
+ * `publicUrl`: API keys do not see a world's Foundry address (docs/SECURITY.md, item 14).
  */
 function clientsFor(services: RelayServices, key: ApiKeyRecord | undefined) {
   const allowed = (clientId: string) => !key?.worldIds || key.worldIds.includes(clientId);
@@ -22,7 +23,6 @@ function clientsFor(services: RelayServices, key: ApiKeyRecord | undefined) {
       lastSeen: world.lastSeen,
       connectedSince: world.connectedSince.getTime(),
       ...world.metadata,
-      publicUrl: world.publicUrl,
       ipAddress: world.remoteEndpoint,
       tokenName: world.tokenName,
       isOnline: true,

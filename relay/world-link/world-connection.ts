@@ -11,8 +11,6 @@ export class WorldConnection {
   readonly remoteAddress: string;
   /** The world's socket as `host:port` (`[host]:port` for IPv6), as the reference relay lists it on GET /clients. */
   readonly remoteEndpoint: string;
-  /** The Foundry page that opened the socket (its browser's Origin), when that is a plain http(s) origin. */
-  readonly publicUrl: string | undefined;
   readonly handshake: Handshake;
   /** Which connection token opened this socket, so revoking the token can close it. */
   readonly tokenId: string | undefined;
@@ -31,7 +29,6 @@ export class WorldConnection {
     metadata: WorldMetadata;
     remoteAddress: string;
     remotePort?: number;
-    origin?: string;
     handshake: Handshake;
     tokenId?: string;
     tokenName?: string;
@@ -42,7 +39,6 @@ export class WorldConnection {
     this.metadata = options.metadata;
     this.remoteAddress = options.remoteAddress;
     this.remoteEndpoint = endpointOf(options.remoteAddress, options.remotePort);
-    this.publicUrl = plainOrigin(options.origin);
     this.handshake = options.handshake;
     this.tokenId = options.tokenId;
     this.tokenName = options.tokenName;
@@ -73,14 +69,4 @@ export class WorldConnection {
 function endpointOf(address: string, port: number | undefined): string {
   if (port === undefined) return address;
   return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
-}
-
-function plainOrigin(origin: string | undefined): string | undefined {
-  if (origin === undefined || origin.length > 512) return undefined;
-  try {
-    const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin ? origin : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -152,11 +152,14 @@ describe('a world opened from its Foundry page', () => {
     await relay?.close();
   });
 
-  it.each(['http', 'ws'] as const)('is listed over %s with its page as publicUrl and its socket as ipAddress', async (name) => {
+  // The reference sends the page's origin as publicUrl; API keys here never see a world's Foundry address
+  // (docs/SECURITY.md, item 14), and the reference leaves publicUrl out too when it has none.
+  it.each(['http', 'ws'] as const)('is listed over %s with its socket as ipAddress, without its Foundry address', async (name) => {
     const answer = await overPage[name].call('GET /clients');
     const [entry] = answer.body.clients;
     expectReferenceEntryShape(entry);
-    expect(entry).toMatchObject({ clientId: CLIENT_ID, publicUrl: PAGE, ipAddress: `127.0.0.1:${worldPort}`, tokenName: 'Firefox on Linux' });
+    expect(entry).toMatchObject({ clientId: CLIENT_ID, ipAddress: `127.0.0.1:${worldPort}`, tokenName: 'Firefox on Linux' });
+    expect(JSON.stringify(answer.body)).not.toContain(PAGE);
   });
 });
 
