@@ -8,8 +8,8 @@ import { RELAY_INSTANCE_ID } from '../version.ts';
 
 /**
  * Connected worlds first, then the ones known from pairing that are offline, with the reference relay's fields: times
- * in epoch milliseconds (an offline world was never connected since the relay started: connectedSince 0). Never its
- * `publicUrl`: API keys do not see a world's Foundry address (docs/SECURITY.md, item 14).
+ * in epoch milliseconds (an offline world has no connection: connectedSince 0; lastSeen 0 when it never connected).
+ * Never `publicUrl`: API keys do not see a world's Foundry address (docs/SECURITY.md, item 14).
  */
 function clientsFor(services: RelayServices, key: ApiKeyRecord | undefined) {
   const allowed = (clientId: string) => !key?.worldIds || key.worldIds.includes(clientId);
