@@ -44,14 +44,15 @@ export function setProperty(target: PlainObject, path: string, value: unknown): 
 }
 
 /**
- * A copy of `base` with `top` laid over it: objects are combined key by key, any other value of `top` replaces the
- * base's, and keys `top` leaves undefined keep the base's value (how a schema fills in the fields data leaves out).
+ * `base` with `top` laid over it: objects are combined key by key, any other value of `top` replaces the base's, and
+ * keys `top` leaves undefined keep the base's value (how a schema fills in the fields data leaves out). The result
+ * shares the values it did not combine with `base` and `top`: clone it before changing it.
  */
 export function overlay(base: PlainObject, top: PlainObject): PlainObject {
-  const result = deepClone(base);
+  const result = { ...base };
   for (const [key, value] of safeEntries(top)) {
     if (value === undefined) continue;
-    result[key] = isPlainObject(value) && isPlainObject(result[key]) ? overlay(result[key] as PlainObject, value) : deepClone(value);
+    result[key] = isPlainObject(value) && isPlainObject(result[key]) ? overlay(result[key] as PlainObject, value) : value;
   }
   return result;
 }

@@ -17,7 +17,7 @@ export function prepareSource(documentName: string, data: PlainObject, systemId:
   const systemDefaults = SYSTEM_DEFAULTS[systemId]?.[documentName] ?? {};
   const type = typeof data.type === 'string' ? data.type : (CORE_DEFAULTS[documentName]?.type as string | undefined);
   const layers = [CORE_DEFAULTS[documentName] ?? {}, systemDefaults['*'] ?? {}, (type && systemDefaults[type]) || {}, data];
-  const source = layers.reduce<PlainObject>((merged, layer) => overlay(merged, layer), {});
+  const source = deepClone(layers.reduce<PlainObject>((merged, layer) => overlay(merged, layer), {}));
   for (const [target, from] of CORE_FALLBACKS[documentName] ?? []) {
     if (!getProperty(source, target)) setProperty(source, target, deepClone(source[from]));
   }
