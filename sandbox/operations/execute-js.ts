@@ -4,7 +4,7 @@ import { createChatMessage } from '../world/chat.ts';
 import type { Game } from '../world/game.ts';
 import { isGM } from '../world/permissions.ts';
 import { errorMessage, reply, requestUser, type OperationTable } from './context.ts';
-import { scriptGame } from './script-game.ts';
+import { documentView, scriptGame } from './script-game.ts';
 
 export const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...parameters: string[]) => (...args: unknown[]) => Promise<unknown>;
 
@@ -31,7 +31,7 @@ export const executeJsOperations: OperationTable = {
     if (script.includes('game.settings.set') && script.includes('foundry-rest-api')) return fail('Scripts cannot modify REST API module settings');
     let result: unknown;
     try {
-      result = await new AsyncFunction('game', 'data', 'user', script)(scriptGame(game), request, user);
+      result = await new AsyncFunction('game', 'data', 'user', script)(scriptGame(game), request, documentView(user));
     } catch (error) {
       return fail(`Error executing script: ${errorMessage(error)}`);
     }

@@ -1,5 +1,5 @@
-// The `game` that execute-js scripts and script macros see: the parts of Foundry's `game` scripts commonly read, as
-// read-only views. Settings are read with `game.settings.get`; nothing here changes the world or its settings.
+// The `game` that execute-js scripts and script macros see: the parts of Foundry's `game` scripts commonly read, with
+// documents as frozen copies and settings read through `game.settings.get`: nothing here changes the world.
 import type { DocumentCollection, WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import type { PlainObject } from '../world/objects.ts';
@@ -18,17 +18,35 @@ const TRANSLATIONS: Record<string, string> = {
   'USER.RolePlayer': 'Player', 'USER.RoleTrusted': 'Trusted Player', 'USER.RoleAssistant': 'Assistant GM',
 };
 
+type DocumentView = Readonly<PlainObject>;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** A document as scripts read it: a frozen copy of its data with `id`, `uuid` and `documentName`. */
+export function documentView(document: WorldDocument): DocumentView;
+export function documentView(document: WorldDocument | null | undefined): DocumentView | undefined;
+export function documentView(document: WorldDocument | null | undefined): DocumentView | undefined {
+  return document ? deepFreeze(document.view()) : undefined;
+}
+
 function scriptCollection(collection: DocumentCollection) {
+  const views = () => collection.contents.map((document) => documentView(document));
   return {
     get size() { return collection.size; },
-    get contents() { return collection.contents; },
-    get: (id: string) => collection.get(id),
-    getName: (name: string) => collection.getName(name),
-    find: collection.find.bind(collection),
-    filter: collection.filter.bind(collection),
-    some: (predicate: (document: WorldDocument) => boolean) => collection.contents.some(predicate),
-    map: <T>(mapper: Parameters<typeof Array.prototype.map<T>>[0]) => collection.contents.map(mapper),
-    [Symbol.iterator]: () => collection.values(),
+    get contents() { return views(); },
+    get: (id: string) => documentView(collection.get(id)),
+    getName: (name: string) => documentView(collection.getName(name)),
+    find: (predicate: (document: DocumentView) => boolean) => views().find(predicate),
+    filter: (predicate: (document: DocumentView) => boolean) => views().filter(predicate),
+    some: (predicate: (document: DocumentView) => boolean) => views().some(predicate),
+    map: <T>(mapper: (document: DocumentView) => T) => views().map(mapper),
+    [Symbol.iterator]: () => views()[Symbol.iterator](),
   };
 }
 
@@ -53,8 +71,7 @@ function settingsOf(game: Game) {
 }
 
 function userView(game: Game, user: WorldDocument): PlainObject {
-  const character = game.actors.get(user.source.character as string) ?? null;
-  return { ...user.view(), isGM: isGM(user), character };
+  return Object.freeze({ ...documentView(user), isGM: isGM(user), character: documentView(game.actors.get(user.source.character as string)) ?? null });
 }
 
 function packsOf(game: Game) {
@@ -76,8 +93,8 @@ export function scriptGame(game: Game) {
     world: { ...game.world }, system: { ...game.system }, version: game.version, release: { generation: game.foundryMajorVersion },
     user: gm ? userView(game, gm) : null,
     userId: game.moduleUserId,
-    scenes: Object.assign(collections.scenes!, { get active() { return game.activeScene(); }, get viewed() { return game.viewedScene(); } }),
-    get combat() { return game.activeCombat() ?? null; },
+    scenes: Object.assign(collections.scenes!, { get active() { return documentView(game.activeScene()); }, get viewed() { return documentView(game.viewedScene()); } }),
+    get combat() { return documentView(game.activeCombat()) ?? null; },
     get paused() { return game.paused; },
     time: { get worldTime() { return game.worldTime; } },
     settings: settingsOf(game),

@@ -161,6 +161,13 @@ describe('item 13: module settings in the demo, and the game scripts see', () =>
     expect(change.body.error).toBe('Error executing script: Scripts cannot change world settings in the sandbox world');
   });
 
+  it('scripts read documents through game but cannot change the world with them', async () => {
+    harness.world.game.settings.allowExecuteJs = true;
+    const script = "const goblin = game.actors.getName('Goblin'); try { goblin.system.attributes.hp.max = 99; } catch {} return game.actors.getName('Goblin').system.attributes.hp.max";
+    expect((await harness.post('/execute-js', { script })).body).toMatchObject({ success: true, result: 7 });
+    expect((await harness.get('/get', { uuid: await uuidOf(harness, 'Goblin') })).body.data.system.attributes.hp.max).toBe(7);
+  });
+
   it('the demo turns on the named module settings, and gives its key execute-js only with allow-execute-js', async () => {
     expect(readModuleSettings('allow-macro-write, allow-execute-js')).toEqual({ settings: ['allow-macro-write', 'allow-execute-js'] });
     expect(readModuleSettings('allow-macro-write,allow-everything')).toEqual({ unknown: 'allow-everything' });
