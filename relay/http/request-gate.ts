@@ -3,10 +3,13 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
-import type { RelayServices } from '../services.ts';
+import type { Settings } from '../storage/settings.ts';
 
 /** What decides which names the relay answers to. */
-type HostContext = Pick<RelayServices, 'network' | 'settings'>;
+interface HostContext {
+  network: { url(): string; lanAccess(): boolean };
+  settings: Pick<Settings, 'get' | 'on'>;
+}
 
 const LOOPBACK_NAMES = new Set(['localhost', '[::1]']);
 const LOOPBACK_IPV4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
