@@ -71,15 +71,43 @@ function settingsOf(game: Game) {
 }
 
 function userView(game: Game, user: WorldDocument): PlainObject {
-  return Object.freeze({ ...documentView(user), isGM: isGM(user), character: documentView(game.actors.get(user.source.character as string)) ?? null });
+  const character = documentView(game.actors.get(user.source.character as string)) ?? null;
+  return Object.freeze({ ...documentView(user), isGM: isGM(user), character });
 }
+
+/** `game.scenes`, with the active scene and the one the GM's canvas shows read when the script asks. */
+function scenesOf(game: Game) {
+  return Object.defineProperties(scriptCollection(game.scenes), {
+    active: { get: () => documentView(game.activeScene()) },
+    viewed: { get: () => documentView(game.viewedScene()) },
+  });
+}
+
+function modulesOf(game: Game) {
+  return {
+    get: (id: string) => {
+      const module = game.modules.find((candidate) => candidate.id === id);
+      return module && Object.freeze({ ...module });
+    },
+    get size() { return game.modules.length; },
+  };
+}
+
+const I18N = {
+  lang: 'en',
+  localize: (key: string) => TRANSLATIONS[key] ?? key,
+  format: (key: string, data: Record<string, unknown> = {}) =>
+    (TRANSLATIONS[key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => String(data[name] ?? '')),
+  has: (key: string) => Object.hasOwn(TRANSLATIONS, key),
+};
 
 function packsOf(game: Game) {
   const view = (collection: string) => {
     const pack = game.packs.get(collection);
     if (!pack) return undefined;
     const { title, documentName } = pack;
-    return { collection, title, documentName, metadata: { id: collection, label: title, type: documentName }, getIndex: async () => packIndex(pack) };
+    const metadata = { id: collection, label: title, type: documentName };
+    return { collection, title, documentName, metadata, getIndex: async () => packIndex(pack) };
   };
   return { get: view, get contents() { return [...game.packs.keys()].map(view); }, get size() { return game.packs.size; } };
 }
@@ -93,18 +121,13 @@ export function scriptGame(game: Game) {
     world: { ...game.world }, system: { ...game.system }, version: game.version, release: { generation: game.foundryMajorVersion },
     user: gm ? userView(game, gm) : null,
     userId: game.moduleUserId,
-    scenes: Object.assign(collections.scenes!, { get active() { return documentView(game.activeScene()); }, get viewed() { return documentView(game.viewedScene()); } }),
+    scenes: scenesOf(game),
     get combat() { return documentView(game.activeCombat()) ?? null; },
     get paused() { return game.paused; },
     time: { get worldTime() { return game.worldTime; } },
     settings: settingsOf(game),
-    modules: { get: (id: string) => { const module = game.modules.find((candidate) => candidate.id === id); return module && { ...module }; }, get size() { return game.modules.length; } },
+    modules: modulesOf(game),
     packs: packsOf(game),
-    i18n: {
-      lang: 'en',
-      localize: (key: string) => TRANSLATIONS[key] ?? key,
-      format: (key: string, data: Record<string, unknown> = {}) => (TRANSLATIONS[key] ?? key).replace(/\{(\w+)\}/g, (_, name: string) => String(data[name] ?? '')),
-      has: (key: string) => Object.hasOwn(TRANSLATIONS, key),
-    },
+    i18n: I18N,
   };
 }
