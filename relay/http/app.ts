@@ -32,11 +32,18 @@ export function createRequestListener(routes: readonly Route[], services: RelayS
   const router = buildRouter(routes, options.uploadLimitBytes);
   const refusal = hostGate(services);
   const adminPages = adminPagesOf(options.settingsUiDir);
-  const answer = async (request: IncomingMessage, response: ServerResponse, path: string, query: string) => {
-    if (isAdminPath(path) && (await adminPages(request, response, path))) return;
-    const match = routeOf(router, request, path, services);
-    const result = await runCall(callInput(match, request, response, path, query), services);
-    writeAnswer(response, result, options.keepaliveMs);
+  const fail = (response: ServerResponse) => (error: unknown) => writeError(response, error, services.log);
+  const answer = (request: IncomingMessage, response: ServerResponse, path: string, query: string) => {
+    let match: RouteMatch;
+    try {
+      match = routeOf(router, request, path, services);
+    } catch (error) {
+      fail(response)(error);
+      return;
+    }
+    runCall(callInput(match, request, response, path, query), services)
+      .then((result) => writeAnswer(response, result, options.keepaliveMs))
+      .catch(fail(response));
   };
   return (request, response) => {
     const hostRefusal = refusal(request);
@@ -45,7 +52,9 @@ export function createRequestListener(routes: readonly Route[], services: RelayS
     const mark = url.indexOf('?');
     const path = mark < 0 ? url : url.slice(0, mark);
     if (cors(request, response, path, services)) return;
-    answer(request, response, path, mark < 0 ? '' : url.slice(mark + 1)).catch((error: unknown) => writeError(response, error, services.log));
+    const query = mark < 0 ? '' : url.slice(mark + 1);
+    if (!isAdminPath(path)) return answer(request, response, path, query);
+    adminPages(request, response, path).then((served) => served || answer(request, response, path, query), fail(response));
   };
 }
 

@@ -80,15 +80,15 @@ function setHeaders(response: ServerResponse, headers: AnswerHeaders | undefined
   for (const name in headers) response.setHeader(name, headers[name]!);
 }
 
+// Node sets Content-Length itself when the whole body goes out with `end` before any header was sent.
+
 function writeText(response: ServerResponse, status: number, contentType: string, text: string): void {
   response.statusCode = status;
   response.setHeader('Content-Type', contentType);
-  response.setHeader('Content-Length', Buffer.byteLength(text));
   response.end(text);
 }
 
 function writeBytes(response: ServerResponse, status: number, bytes: Uint8Array): void {
   response.statusCode = status;
-  response.setHeader('Content-Length', bytes.byteLength);
   response.end(bytes);
 }
