@@ -18,7 +18,9 @@ export async function startBareForwarder(): Promise<BareForwarder> {
 
   const forward = (type: string, parameters: Record<string, unknown>, response: ServerResponse) => {
     if (!world) {
-      response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"No connected Foundry clients found"}');
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"error":"No connected Foundry clients found"}');
       return;
     }
     const requestId = `${type}_${(nextId += 1)}`;
@@ -32,17 +34,26 @@ export async function startBareForwarder(): Promise<BareForwarder> {
       forward('rolls', Object.fromEntries(url.searchParams), response);
     } else if (request.method === 'GET' && url.pathname === '/clients') {
       const clients = world ? [{ clientId: 'bench-world', worldTitle, isOnline: true }] : [];
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ total: clients.length, clients }));
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ total: clients.length, clients }));
     } else if (request.method === 'POST' && url.pathname === '/roll') {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => forward('roll', JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>, response));
+      request.on('end', () =>
+        forward('roll', JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>, response),
+      );
     } else {
       response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Unknown endpoint"}');
     }
   });
 
-  const sockets = new WebSocketServer({ server, path: '/relay', perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
+  const sockets = new WebSocketServer({
+    server,
+    path: '/relay',
+    perMessageDeflate: false,
+    maxPayload: 256 * 1024 * 1024,
+  });
   sockets.on('connection', (socket, request) => {
     worldTitle = new URL(request.url ?? '/', 'http://bare.invalid').searchParams.get('worldTitle') ?? '';
     socket.once('message', () => {

@@ -3,7 +3,14 @@
 //   --quick          2 s runs (BENCH_DURATION=<s> sets any length; BENCH_RUNS=<n> the runs per figure, default 3)
 import { cpus } from 'node:os';
 import { measureLoad, type LoadResult } from './load.ts';
-import { checkTargets, markdownReport, writeResults, type BenchResults, type LoadComparison, type MemoryFigures } from './report.ts';
+import {
+  checkTargets,
+  markdownReport,
+  writeResults,
+  type BenchResults,
+  type LoadComparison,
+  type MemoryFigures,
+} from './report.ts';
 import { BENCH_SCENARIOS } from './scenarios.ts';
 import type { ProcessStats } from './server-child.ts';
 import { startServerProcess } from './server-process.ts';
@@ -37,16 +44,26 @@ for (const scenario of BENCH_SCENARIOS) {
       relayRuns.push(await measureLoad(relay, scenario, connections, durationSeconds));
       bareRuns.push(await measureLoad(bare, scenario, connections, durationSeconds));
     }
-    const comparison = { scenario, connections, relay: summarise(relayRuns), bare: summarise(bareRuns), relayRuns, bareRuns };
+    const comparison = {
+      scenario,
+      connections,
+      relay: summarise(relayRuns),
+      bare: summarise(bareRuns),
+      relayRuns,
+      bareRuns,
+    };
     load.push(comparison);
-    console.error(`${scenario.name} ×${connections}: relay ${comparison.relay.requestsPerSecond.toFixed(0)} req/s, bare ${comparison.bare.requestsPerSecond.toFixed(0)} req/s`);
+    console.error(
+      `${scenario.name} ×${connections}: relay ${comparison.relay.requestsPerSecond.toFixed(0)} req/s, bare ${comparison.bare.requestsPerSecond.toFixed(0)} req/s`,
+    );
   }
 }
 const memory = { relay: memoryOf(idle.relay, await relay.stats()), bare: memoryOf(idle.bare, await bare.stats()) };
 await bare.stop();
 
 const fanOutRuns: FanOutResult[] = [];
-for (let run = 0; run < runs; run += 1) fanOutRuns.push(await measureFanOut(relay, FAN_OUT_SUBSCRIBERS, FAN_OUT_EVENTS, FAN_OUT_INTERVAL_MS));
+for (let run = 0; run < runs; run += 1)
+  fanOutRuns.push(await measureFanOut(relay, FAN_OUT_SUBSCRIBERS, FAN_OUT_EVENTS, FAN_OUT_INTERVAL_MS));
 const fanOut = { ...fanOutRuns[0]!, ...medians(fanOutRuns, ['deliveries', 'p50Ms', 'p99Ms', 'maxMs']) };
 const sheetFrame = await measureSheetFrame(relay, SHEET_IMAGE_BYTES);
 await relay.stop();
@@ -68,7 +85,9 @@ const stamp = results.date.replace(/[:.]/g, '-');
 writeResults('bench-latest', { ...results, targets }, markdown);
 const written = writeResults(`bench-${stamp}`, { ...results, targets }, markdown);
 console.log(markdown);
-console.log(`Targets met: ${targets.filter((target) => target.met).length} of ${targets.length}. Written: ${written.join(', ')}`);
+console.log(
+  `Targets met: ${targets.filter((target) => target.met).length} of ${targets.length}. Written: ${written.join(', ')}`,
+);
 
 /** Medians over the runs, except errors: their sum, so that one failing run shows. */
 function summarise(results: LoadResult[]): LoadResult {
@@ -77,9 +96,15 @@ function summarise(results: LoadResult[]): LoadResult {
 }
 
 function medians<T, K extends keyof T>(results: T[], fields: K[]): Pick<T, K> {
-  return Object.fromEntries(fields.map((field) => [field, median(results.map((result) => result[field] as number))])) as Pick<T, K>;
+  return Object.fromEntries(
+    fields.map((field) => [field, median(results.map((result) => result[field] as number))]),
+  ) as Pick<T, K>;
 }
 
 function memoryOf(idleStats: ProcessStats, afterLoad: ProcessStats): MemoryFigures {
-  return { idleRssMb: idleStats.rssBytes / MB, afterLoadRssMb: afterLoad.rssBytes / MB, peakRssMb: afterLoad.maxRssBytes / MB };
+  return {
+    idleRssMb: idleStats.rssBytes / MB,
+    afterLoadRssMb: afterLoad.rssBytes / MB,
+    peakRssMb: afterLoad.maxRssBytes / MB,
+  };
 }

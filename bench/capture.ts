@@ -22,7 +22,12 @@ const CASES = [
 const dataDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-capture-bench-'));
 const relay = createRelay({ dataDir, port: 0, settings: { requestsPerMinute: 0 } });
 await relay.start();
-const web = await startSandboxWebClient({ flavour: 'v13', worldOptions: { seed: SEED }, passwords: { 'Assistant GM': 'bench' }, relayUrl: relay.url });
+const web = await startSandboxWebClient({
+  flavour: 'v13',
+  worldOptions: { seed: SEED },
+  passwords: { 'Assistant GM': 'bench' },
+  relayUrl: relay.url,
+});
 const { key } = relay.services.keys.create({ name: 'capture bench', scopes: [...TOOL_SCOPES] });
 const uuid = createSandboxWorld({ seed: SEED }).game.actors.getName('Thorin Ironfoot')!.uuid;
 
@@ -33,7 +38,8 @@ async function sheet(query: Record<string, string | number>): Promise<{ ms: numb
   const response = await fetch(url, { headers: { 'x-api-key': key } });
   const body = await response.arrayBuffer();
   const ms = performance.now() - started;
-  if (response.status !== 200 || response.headers.get('x-sheet-source') !== 'capture') throw new Error(`GET /sheet failed: ${response.status} ${Buffer.from(body).toString()}`);
+  if (response.status !== 200 || response.headers.get('x-sheet-source') !== 'capture')
+    throw new Error(`GET /sheet failed: ${response.status} ${Buffer.from(body).toString()}`);
   return { ms, bytes: body.byteLength };
 }
 
@@ -53,7 +59,14 @@ try {
       samples.push(result.ms);
       bytes = result.bytes;
     }
-    rows.push({ format, scale, calls: WARM_CALLS, p50Ms: round(percentile(samples, 50)), p95Ms: round(percentile(samples, 95)), bytes });
+    rows.push({
+      format,
+      scale,
+      calls: WARM_CALLS,
+      p50Ms: round(percentile(samples, 50)),
+      p95Ms: round(percentile(samples, 95)),
+      bytes,
+    });
   }
   const machine = `${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.versions.node}`;
   const table = [
@@ -63,13 +76,18 @@ try {
     '',
     '| Format | Scale | Calls | p50 ms | p95 ms | Image bytes |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map((row) => `| ${row.format} | ${row.scale} | ${row.calls} | ${row.p50Ms} | ${row.p95Ms} | ${row.bytes} |`),
+    ...rows.map(
+      (row) => `| ${row.format} | ${row.scale} | ${row.calls} | ${row.p50Ms} | ${row.p95Ms} | ${row.bytes} |`,
+    ),
   ].join('\n');
   process.stdout.write(`${table}\n`);
   const resultsDir = new URL('./results/', import.meta.url);
   mkdirSync(resultsDir, { recursive: true });
   writeFileSync(new URL('capture-latest.md', resultsDir), `${table}\n`);
-  writeFileSync(new URL('capture-latest.json', resultsDir), `${JSON.stringify({ machine, coldStartMs, rows }, null, 2)}\n`);
+  writeFileSync(
+    new URL('capture-latest.json', resultsDir),
+    `${JSON.stringify({ machine, coldStartMs, rows }, null, 2)}\n`,
+  );
 } finally {
   await relay.stop();
   await web.close();

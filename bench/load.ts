@@ -15,7 +15,12 @@ export interface LoadResult {
   cpuMicrosPerRequest: number;
 }
 
-export async function measureLoad(server: ServerProcess, scenario: Scenario, connections: number, durationSeconds: number): Promise<LoadResult> {
+export async function measureLoad(
+  server: ServerProcess,
+  scenario: Scenario,
+  connections: number,
+  durationSeconds: number,
+): Promise<LoadResult> {
   const before = await server.stats();
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {

@@ -34,10 +34,22 @@ const ROLLS_JSON = JSON.stringify(ROLL_RECORDS);
 const ROLL_JSON = JSON.stringify({
   id: 'manual_1',
   chatMessageCreated: false,
-  roll: { formula: '1d20+5', total: 17, isCritical: false, isFumble: false, dice: ROLL_RECORDS[0]!.dice, timestamp: 1_700_000_000_000 },
+  roll: {
+    formula: '1d20+5',
+    total: 17,
+    isCritical: false,
+    isFumble: false,
+    dice: ROLL_RECORDS[0]!.dice,
+    timestamp: 1_700_000_000_000,
+  },
 });
 const SEARCH_JSON = JSON.stringify(
-  ['Goblin', 'Goblin Boss', 'Hobgoblin'].map((name, index) => ({ documentType: 'Actor', id: `actor${index}`, name, uuid: `Actor.actor${index}` })),
+  ['Goblin', 'Goblin Boss', 'Hobgoblin'].map((name, index) => ({
+    documentType: 'Actor',
+    id: `actor${index}`,
+    name,
+    uuid: `Actor.actor${index}`,
+  })),
 );
 
 /** The canned body of each operation's reply, after `type` and `requestId`. */
@@ -88,6 +100,8 @@ export function connectPeer(options: PeerOptions): Promise<Peer> {
       if (first.type === 'auth-success') resolve(peer);
       else reject(new Error(`The server refused the peer: ${data.toString()}`));
     });
-    socket.once('close', (code, reason) => reject(new Error(`The server closed the peer's socket (${code} ${reason.toString()})`)));
+    socket.once('close', (code, reason) =>
+      reject(new Error(`The server closed the peer's socket (${code} ${reason.toString()})`)),
+    );
   });
 }

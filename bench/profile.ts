@@ -23,9 +23,14 @@ interface CpuProfile {
 
 const TOP = 25;
 const kind = process.argv.includes('--bare') ? 'bare' : 'relay';
-const routeName = process.argv.slice(2).filter((argument) => argument !== '--bare').join(' ') || 'GET /rolls';
+const routeName =
+  process.argv
+    .slice(2)
+    .filter((argument) => argument !== '--bare')
+    .join(' ') || 'GET /rolls';
 const scenario = BENCH_SCENARIOS.find((candidate) => candidate.name === routeName);
-if (!scenario) throw new Error(`Unknown route '${routeName}'; one of: ${BENCH_SCENARIOS.map((s) => s.name).join(', ')}`);
+if (!scenario)
+  throw new Error(`Unknown route '${routeName}'; one of: ${BENCH_SCENARIOS.map((s) => s.name).join(', ')}`);
 const seconds = Number(process.env.PROFILE_SECONDS ?? 10);
 const profileDir = fileURLToPath(new URL('./profiles/', RESULTS_DIR));
 rmSync(profileDir, { recursive: true, force: true });
@@ -36,10 +41,14 @@ await server.stop();
 const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'))!;
 const profile = JSON.parse(readFileSync(`${profileDir}${file}`, 'utf8')) as CpuProfile;
 
-console.log(`${kind}: ${routeName} ×50 for ${seconds} s: ${fixed(load.requestsPerSecond, 0)} req/s, ${fixed(load.cpuMicrosPerRequest, 0)} µs CPU per request`);
+console.log(
+  `${kind}: ${routeName} ×50 for ${seconds} s: ${fixed(load.requestsPerSecond, 0)} req/s, ${fixed(load.cpuMicrosPerRequest, 0)} µs CPU per request`,
+);
 console.log(`Profile: ${profileDir}${file}`);
 const { selfByFunction, selfByModule, busy, startup } = summarise(profile);
-console.log(`Shares of the busy time (${fixed(busy / 1000, 0)} ms; idle and ${fixed(startup / 1000, 0)} ms of start-up left out)\n`);
+console.log(
+  `Shares of the busy time (${fixed(busy / 1000, 0)} ms; idle and ${fixed(startup / 1000, 0)} ms of start-up left out)\n`,
+);
 printShares(`Top ${TOP} functions by self time`, selfByFunction, busy);
 printShares('Self time by module (native work counted to the module that called it)', selfByModule, busy);
 

@@ -43,7 +43,8 @@ export interface Target {
 }
 
 export function checkTargets(results: BenchResults): Target[] {
-  const row = (name: string, connections: number) => results.load.find((load) => load.scenario.name === name && load.connections === connections)!;
+  const row = (name: string, connections: number) =>
+    results.load.find((load) => load.scenario.name === name && load.connections === connections)!;
   const roundTrip = row('GET /rolls', 50);
   const { relay, bare } = results.memory;
   const allErrors = results.load.reduce((sum, load) => sum + load.relay.errors, 0);
@@ -64,13 +65,21 @@ export function checkTargets(results: BenchResults): Target[] {
       measured: `${fixed(relay.afterLoadRssMb / bare.afterLoadRssMb, 2)}× (${fixed(relay.afterLoadRssMb, 0)} vs ${fixed(bare.afterLoadRssMb, 0)} MB)`,
       met: relay.afterLoadRssMb <= 1.3 * bare.afterLoadRssMb,
     },
-    { name: 'SSE fan-out p99 ≤ 30 ms', measured: `${fixed(results.fanOut.p99Ms, 1)} ms`, met: results.fanOut.p99Ms <= 30 },
+    {
+      name: 'SSE fan-out p99 ≤ 30 ms',
+      measured: `${fixed(results.fanOut.p99Ms, 1)} ms`,
+      met: results.fanOut.p99Ms <= 30,
+    },
   ];
 }
 
 function throughput(load: LoadComparison, least: number): Target {
   const ratio = load.relay.requestsPerSecond / load.bare.requestsPerSecond;
-  return { name: `${load.scenario.name} at ${load.connections} connection${load.connections === 1 ? '' : 's'} ≥ ${least}× bare req/s`, measured: `${fixed(ratio, 2)}×`, met: ratio >= least };
+  return {
+    name: `${load.scenario.name} at ${load.connections} connection${load.connections === 1 ? '' : 's'} ≥ ${least}× bare req/s`,
+    measured: `${fixed(ratio, 2)}×`,
+    met: ratio >= least,
+  };
 }
 
 export function markdownReport(results: BenchResults, targets: Target[]): string {

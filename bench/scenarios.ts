@@ -19,10 +19,17 @@ export const POST_WITH_BODY: Scenario = {
   body: JSON.stringify({ formula: '1d20+5', flavor: 'Attack', createChatMessage: true }),
 };
 /** Only the relay serves it; the soak adds it to the mix. */
-export const SEARCH: Scenario = { name: 'GET /search', measures: 'world round trip', method: 'GET', path: '/search?query=goblin&limit=20' };
+export const SEARCH: Scenario = {
+  name: 'GET /search',
+  measures: 'world round trip',
+  method: 'GET',
+  path: '/search?query=goblin&limit=20',
+};
 
 export const BENCH_SCENARIOS = [ROUND_TRIP, RELAY_ONLY, POST_WITH_BODY];
 
 export function headersFor(scenario: Scenario, apiKey: string): Record<string, string> {
-  return scenario.body === undefined ? { 'x-api-key': apiKey } : { 'x-api-key': apiKey, 'content-type': 'application/json' };
+  return scenario.body === undefined
+    ? { 'x-api-key': apiKey }
+    : { 'x-api-key': apiKey, 'content-type': 'application/json' };
 }

@@ -27,11 +27,16 @@ export type BenchCommand =
   | { command: 'prepare-sheet'; bytes: number }
   | { command: 'stop' };
 
-export type ChildMessage = { type: 'ready'; url: string; apiKey: string } | { type: 'answer'; id: number; result: unknown };
+export type ChildMessage =
+  { type: 'ready'; url: string; apiKey: string } | { type: 'answer'; id: number; result: unknown };
 
 function processStats(): ProcessStats {
   const cpu = process.cpuUsage();
-  return { cpuMicros: cpu.user + cpu.system, rssBytes: process.memoryUsage.rss(), maxRssBytes: process.resourceUsage().maxRSS * 1024 };
+  return {
+    cpuMicros: cpu.user + cpu.system,
+    rssBytes: process.memoryUsage.rss(),
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+  };
 }
 
 /** Open sockets and timers as the process itself counts them: what a leak would leave behind. */

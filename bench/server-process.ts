@@ -36,7 +36,10 @@ export interface StartOptions {
 
 export async function startServerProcess(kind: ServerKind, options: StartOptions = {}): Promise<ServerProcess> {
   const execArgv = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
-  const child = fork(await entryOf(kind, options.cpuProfileDir !== undefined), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(await entryOf(kind, options.cpuProfileDir !== undefined), [], {
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ready = await firstMessage(child);
   const answers = new Map<number, (result: unknown) => void>();
   child.on('message', (message: ChildMessage) => {

@@ -25,7 +25,8 @@ const relay = await startServerProcess('relay');
 const before = await relay.counters();
 const started = performance.now();
 const samples: RssSample[] = [];
-const sample = async () => samples.push({ second: (performance.now() - started) / 1000, rssMb: (await relay.stats()).rssBytes / MB });
+const sample = async () =>
+  samples.push({ second: (performance.now() - started) / 1000, rssMb: (await relay.stats()).rssBytes / MB });
 await sample();
 const sampler = setInterval(() => void sample(), SAMPLE_EVERY_MS);
 const churn = churnStreams(relay);
@@ -87,7 +88,9 @@ const markdown = [
   `- RSS peak after the warm-up (first quarter), first half ${fixed(firstHalfPeak, 0)} MB, second half ${fixed(secondHalfPeak, 0)} MB: ` +
     (plateau ? `plateau (${fixed(growthMb, 0)} MB)` : `**growth** (+${fixed(growthMb, 0)} MB)`),
   `- Relay counters ${SETTLE_MS / 1000} s after the load, before → after: ` +
-    Object.keys(before).map((name) => `${name} ${before[name]} → ${after[name]}`).join(', '),
+    Object.keys(before)
+      .map((name) => `${name} ${before[name]} → ${after[name]}`)
+      .join(', '),
   `- ${leaks.length === 0 ? 'No leaked pending requests, event streams, sockets or timers' : `**Leaked: ${leaks.join(', ')}**`}`,
 ].join('\n');
 writeResults('soak-latest', summary, `${markdown}\n`);

@@ -20,7 +20,12 @@ const SENT_AT = '"sentAt":';
 
 const now = () => performance.timeOrigin + performance.now();
 
-export async function measureFanOut(server: ServerProcess, subscribers: number, events: number, intervalMs: number): Promise<FanOutResult> {
+export async function measureFanOut(
+  server: ServerProcess,
+  subscribers: number,
+  events: number,
+  intervalMs: number,
+): Promise<FanOutResult> {
   const agent = new Agent({ maxSockets: subscribers });
   const latencies: number[] = [];
   const requests: ClientRequest[] = [];
@@ -33,7 +38,9 @@ export async function measureFanOut(server: ServerProcess, subscribers: number, 
   };
 
   for (let opened = 0; opened < subscribers; opened += CONNECT_BATCH) {
-    const batch = Array.from({ length: Math.min(CONNECT_BATCH, subscribers - opened) }, () => subscribe(server, agent, requests, onRoll));
+    const batch = Array.from({ length: Math.min(CONNECT_BATCH, subscribers - opened) }, () =>
+      subscribe(server, agent, requests, onRoll),
+    );
     await Promise.all(batch);
   }
   await server.pushRolls(events, intervalMs);
@@ -51,26 +58,35 @@ export async function measureFanOut(server: ServerProcess, subscribers: number, 
 }
 
 /** Opens one stream; settles once the relay's `connected` event says the stream is registered. */
-function subscribe(server: ServerProcess, agent: Agent, requests: ClientRequest[], onRoll: (sentAt: number, receivedAt: number) => void): Promise<void> {
+function subscribe(
+  server: ServerProcess,
+  agent: Agent,
+  requests: ClientRequest[],
+  onRoll: (sentAt: number, receivedAt: number) => void,
+): Promise<void> {
   return new Promise((resolve, reject) => {
-    const request = get(`${server.url}/rolls/subscribe`, { agent, headers: { 'x-api-key': server.apiKey } }, (response) => {
-      if (response.statusCode !== 200) {
-        reject(new Error(`/rolls/subscribe answered ${response.statusCode}`));
-        return;
-      }
-      response.setEncoding('utf8');
-      let buffered = '';
-      response.on('data', (chunk: string) => {
-        const receivedAt = now();
-        buffered += chunk;
-        const frames = buffered.split('\n\n');
-        buffered = frames.pop()!;
-        for (const frame of frames) {
-          if (frame.startsWith('event: connected')) resolve();
-          else if (frame.startsWith('event: roll\n')) onRoll(sentAtOf(frame), receivedAt);
+    const request = get(
+      `${server.url}/rolls/subscribe`,
+      { agent, headers: { 'x-api-key': server.apiKey } },
+      (response) => {
+        if (response.statusCode !== 200) {
+          reject(new Error(`/rolls/subscribe answered ${response.statusCode}`));
+          return;
         }
-      });
-    });
+        response.setEncoding('utf8');
+        let buffered = '';
+        response.on('data', (chunk: string) => {
+          const receivedAt = now();
+          buffered += chunk;
+          const frames = buffered.split('\n\n');
+          buffered = frames.pop()!;
+          for (const frame of frames) {
+            if (frame.startsWith('event: connected')) resolve();
+            else if (frame.startsWith('event: roll\n')) onRoll(sentAtOf(frame), receivedAt);
+          }
+        });
+      },
+    );
     request.on('error', reject);
     requests.push(request);
   });

@@ -22,16 +22,28 @@ export interface DemoWorld {
  * Connects the sandbox world to a running relay as a paired world would, and makes a key for trying the API: every scope
  * but execute-js, which the key gets only when the world's allow-execute-js setting is on.
  */
-export async function startDemoWorld(relay: Relay, seed: number, moduleSettings: readonly DemoModuleSetting[] = []): Promise<DemoWorld> {
+export async function startDemoWorld(
+  relay: Relay,
+  seed: number,
+  moduleSettings: readonly DemoModuleSetting[] = [],
+): Promise<DemoWorld> {
   const { services } = relay;
   const settings = moduleSettingsOn(moduleSettings);
   const world = createSandboxWorld({ seed, settings });
   services.knownWorlds.remember({ clientId: SANDBOX_CLIENT_ID, ...world.metadata });
   const { token } = services.connectionTokens.issue(SANDBOX_CLIENT_ID, 'Sandbox world', 'demo');
-  const link = await connectSandbox(world, { relayUrl: relay.url.replace(/^http/, 'ws'), clientId: SANDBOX_CLIENT_ID, token, reconnect: true });
+  const link = await connectSandbox(world, {
+    relayUrl: relay.url.replace(/^http/, 'ws'),
+    clientId: SANDBOX_CLIENT_ID,
+    token,
+    reconnect: true,
+  });
   world.startAmbientActivity();
   const withExecuteJs = moduleSettings.includes('allow-execute-js');
-  const { key } = services.keys.create({ name: 'Demo key', scopes: TOOL_SCOPES.filter((scope) => withExecuteJs || scope !== 'execute-js') });
+  const { key } = services.keys.create({
+    name: 'Demo key',
+    scopes: TOOL_SCOPES.filter((scope) => withExecuteJs || scope !== 'execute-js'),
+  });
   const web = await startCaptureAgainstSandbox(relay, seed, settings);
   return {
     apiKey: key,
@@ -39,7 +51,7 @@ export async function startDemoWorld(relay: Relay, seed: number, moduleSettings:
     exampleActorUuid: world.game.actors.contents[0]?.uuid ?? '',
     sheetSource: web
       ? `GET /sheet renders real sheets in Chromium, logged in to the sandbox web client at ${web.url}`
-      : 'Chromium was not found, so GET /sheet returns the sandbox world\'s painted sheets (install chromium for real ones)',
+      : "Chromium was not found, so GET /sheet returns the sandbox world's painted sheets (install chromium for real ones)",
     stop: async () => {
       world.stopAmbientActivity();
       await link.close();
@@ -52,12 +64,27 @@ export async function startDemoWorld(relay: Relay, seed: number, moduleSettings:
  * With Chromium installed, serves the sandbox web client (the same seed and settings, so the same world) and points the
  * capture session at it as its Assistant GM, so that GET /sheet answers with real rendered sheets.
  */
-async function startCaptureAgainstSandbox(relay: Relay, seed: number, settings: Partial<ModuleSettings>): Promise<SandboxWebClient | undefined> {
+async function startCaptureAgainstSandbox(
+  relay: Relay,
+  seed: number,
+  settings: Partial<ModuleSettings>,
+): Promise<SandboxWebClient | undefined> {
   const capture = relay.services.capture;
   if (!capture || !findChrome()) return undefined;
   const password = randomBytes(12).toString('hex');
-  const web = await startSandboxWebClient({ flavour: 'v13', worldOptions: { seed, settings }, passwords: { 'Assistant GM': password }, relayUrl: relay.url });
+  const web = await startSandboxWebClient({
+    flavour: 'v13',
+    worldOptions: { seed, settings },
+    passwords: { 'Assistant GM': password },
+    relayUrl: relay.url,
+  });
   await capture.configure({ foundryUrl: web.url, username: 'Assistant GM', password });
-  capture.warm().catch((error: unknown) => console.warn(`The capture session could not log in yet: ${error instanceof Error ? error.message : String(error)}`));
+  capture
+    .warm()
+    .catch((error: unknown) =>
+      console.warn(
+        `The capture session could not log in yet: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
   return web;
 }

@@ -65,14 +65,16 @@ function stop(message: string): never {
 function wholeNumberOption(value: string | undefined, name: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 0 || number > max) fail(`--${name} must be a whole number from 0 to ${max}, not '${value}'`);
+  if (!Number.isInteger(number) || number < 0 || number > max)
+    fail(`--${name} must be a whole number from 0 to ${max}, not '${value}'`);
   return number;
 }
 
 function demoModuleSettings(list: string | undefined): DemoModuleSetting[] {
   if (list === undefined) return [];
   const read = readModuleSettings(list);
-  if ('unknown' in read) fail(`--module-settings has no '${read.unknown}': use ${Object.keys(DEMO_MODULE_SETTINGS).join(', ')}`);
+  if ('unknown' in read)
+    fail(`--module-settings has no '${read.unknown}': use ${Object.keys(DEMO_MODULE_SETTINGS).join(', ')}`);
   return read.settings;
 }
 
@@ -98,7 +100,8 @@ function readOptions(argv: string[]): CliOptions | 'help' {
   const { values, positionals } = parsed;
   const command = positionals[0];
   if (values.help || command === undefined || command === 'help') return 'help';
-  if (command !== 'serve' && command !== 'demo' && command !== 'settings' && command !== 'login-link') fail(`Unknown command '${command}'`);
+  if (command !== 'serve' && command !== 'demo' && command !== 'settings' && command !== 'login-link')
+    fail(`Unknown command '${command}'`);
   if (values.lan && values.host) fail('Give either --lan or --host, not both');
   return {
     command: command === 'login-link' ? 'settings' : command,
@@ -132,7 +135,9 @@ async function openSettings(options: CliOptions): Promise<void> {
   const dataDir = options.dataDir ?? defaultDataDir();
   const token = readJsonIn(dataDir, 'admin-token')?.token;
   if (typeof token !== 'string') {
-    stop(`No admin token in ${dataDir}: start the relay with 'npm run serve', or give its data directory with --data-dir.`);
+    stop(
+      `No admin token in ${dataDir}: start the relay with 'npm run serve', or give its data directory with --data-dir.`,
+    );
   }
   const storedPort = readJsonIn(dataDir, 'settings.json')?.port;
   const base = `http://${DEFAULT_HOST}:${options.port ?? (typeof storedPort === 'number' ? storedPort : DEFAULT_PORT)}`;
@@ -144,7 +149,9 @@ async function openSettings(options: CliOptions): Promise<void> {
       body: '{}',
     });
   } catch {
-    stop(`No Tabletop Relay answers at ${base}: start it with 'npm run serve', or give the port it listens on with --port.`);
+    stop(
+      `No Tabletop Relay answers at ${base}: start it with 'npm run serve', or give the port it listens on with --port.`,
+    );
   }
   const body = (await answer.json().catch(() => ({}))) as { url?: string; error?: string };
   if (!answer.ok || !body.url) stop(`The relay at ${base} gave no link: ${body.error ?? `HTTP ${answer.status}`}`);
@@ -171,8 +178,10 @@ async function startRelay(options: CliOptions, dataDir: string): Promise<Relay> 
     await relay.start();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') stop(`Port ${relay.port} is already in use: is Tabletop Relay already running? Pick another with --port.`);
-    if (code === 'EADDRNOTAVAIL') stop(`This computer has no address ${options.host ?? DEFAULT_HOST}; use --host 127.0.0.1 or --lan.`);
+    if (code === 'EADDRINUSE')
+      stop(`Port ${relay.port} is already in use: is Tabletop Relay already running? Pick another with --port.`);
+    if (code === 'EADDRNOTAVAIL')
+      stop(`This computer has no address ${options.host ?? DEFAULT_HOST}; use --host 127.0.0.1 or --lan.`);
     throw error;
   }
   return relay;
@@ -201,7 +210,8 @@ async function main(): Promise<void> {
     return;
   }
   const temporary = options.command === 'demo' && !options.dataDir;
-  const dataDir = options.dataDir ?? (temporary ? mkdtempSync(join(tmpdir(), 'tabletop-relay-demo-')) : defaultDataDir());
+  const dataDir =
+    options.dataDir ?? (temporary ? mkdtempSync(join(tmpdir(), 'tabletop-relay-demo-')) : defaultDataDir());
   // On every way out, a failed start included; 'exit' handlers run on process.exit and on an uncaught error alike.
   if (temporary) process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   const relay = await startRelay(options, dataDir);

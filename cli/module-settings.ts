@@ -12,7 +12,10 @@ export type DemoModuleSetting = keyof typeof DEMO_MODULE_SETTINGS;
 
 /** The settings a comma-separated list names, or the first name that is not one of them. */
 export function readModuleSettings(list: string): { settings: DemoModuleSetting[] } | { unknown: string } {
-  const names = list.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = list
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.find((name) => !Object.hasOwn(DEMO_MODULE_SETTINGS, name));
   return unknown === undefined ? { settings: names as DemoModuleSetting[] } : { unknown };
 }

@@ -7,7 +7,8 @@ function projectFolder(from: string): string {
   let folder = from;
   while (!existsSync(join(folder, 'package.json'))) {
     const parent = dirname(folder);
-    if (parent === folder) throw new Error(`Tabletop Relay found no package.json above ${from}: run it from the project folder`);
+    if (parent === folder)
+      throw new Error(`Tabletop Relay found no package.json above ${from}: run it from the project folder`);
     folder = parent;
   }
   return folder;

@@ -41,7 +41,9 @@ export type DesktopBridge = {
 
 /** What the main process does for each bridge method; the same arguments, answering now or later. */
 export type DesktopActions = {
-  [M in BridgeMethod]: (...request: IpcRequest<ChannelOf<M>>) => IpcResponse<ChannelOf<M>> | Promise<IpcResponse<ChannelOf<M>>>;
+  [M in BridgeMethod]: (
+    ...request: IpcRequest<ChannelOf<M>>
+  ) => IpcResponse<ChannelOf<M>> | Promise<IpcResponse<ChannelOf<M>>>;
 };
 
 export function isIpcChannel(channel: string): channel is IpcChannel {

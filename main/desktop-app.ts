@@ -32,18 +32,27 @@ export async function startDesktopApp(): Promise<StartedApp> {
     nextFreePortIfTaken: true,
     log: logger,
     // Capture renders sheets in Electron's own Chromium, so the app needs no second browser installed.
-    capture: { launchBrowser: electronLauncher(), secrets: chooseSecrets(safeStorage, process.platform, () => keyFileSecrets(dataDir, logger)) },
+    capture: {
+      launchBrowser: electronLauncher(),
+      secrets: chooseSecrets(safeStorage, process.platform, () => keyFileSecrets(dataDir, logger)),
+    },
     // The build puts the settings UI next to the compiled main: dist/app/renderer beside dist/app/main.
     settingsUi: { dir: join(import.meta.dirname, '..', 'renderer') },
   });
   try {
     moveRelaySettings(store, relay.services.settings);
   } catch (error) {
-    logger.error('The settings of an earlier version could not move to the relay; they are tried again at the next start', error);
+    logger.error(
+      'The settings of an earlier version could not move to the relay; they are tried again at the next start',
+      error,
+    );
   }
   let startError: string | undefined;
   await relay.start().catch((error: NodeJS.ErrnoException) => {
-    startError = error.code === 'EADDRINUSE' ? `port ${relay.services.settings.get().port} is already in use` : 'the relay could not start';
+    startError =
+      error.code === 'EADDRINUSE'
+        ? `port ${relay.services.settings.get().port} is already in use`
+        : 'the relay could not start';
     logger.error('Relay did not start', error);
   });
   logger.info(startError ? 'Started without the relay' : `Relay listening at ${relay.url}`);
@@ -54,7 +63,12 @@ export async function startDesktopApp(): Promise<StartedApp> {
     startAtLogin: autostart.enabled(),
     now: new Date(),
   });
-  const appInfo = () => ({ version: app.getVersion(), platform: process.platform, startAtLogin: autostart.enabled(), logsFolder: logger.folder });
+  const appInfo = () => ({
+    version: app.getVersion(),
+    platform: process.platform,
+    startAtLogin: autostart.enabled(),
+    logsFolder: logger.folder,
+  });
   const setStartAtLogin = (enabled: boolean) => {
     autostart.set(enabled);
     store.update({ startAtLogin: enabled });
@@ -69,22 +83,26 @@ export async function startDesktopApp(): Promise<StartedApp> {
     loginUrl: () => relay.createAdminLoginUrl(),
     logger,
   });
-  const tray = new AppTray(join(app.getAppPath(), 'assets'), {
-    'copy-local-url': () => clipboard.writeText(relay.url),
-    'copy-lan-url': () => clipboard.writeText(relay.status().lan.urls[0] ?? relay.url),
-    'open-settings': () => settingsWindow.open(),
-    'pause-relay': () => relay.pause(),
-    'resume-relay': () => relay.resume(),
-    'toggle-start-at-login': () => setStartAtLogin(!autostart.enabled()),
-    'open-logs-folder': () => void shell.openPath(logger.folder),
-    'keep-port': () => {
-      const { port } = relay;
-      relay.services.network
-        .moveTo(port, () => relay.services.settings.update({ port }))
-        .catch((error: unknown) => logger.error(`Could not keep port ${port}`, error));
+  const tray = new AppTray(
+    join(app.getAppPath(), 'assets'),
+    {
+      'copy-local-url': () => clipboard.writeText(relay.url),
+      'copy-lan-url': () => clipboard.writeText(relay.status().lan.urls[0] ?? relay.url),
+      'open-settings': () => settingsWindow.open(),
+      'pause-relay': () => relay.pause(),
+      'resume-relay': () => relay.resume(),
+      'toggle-start-at-login': () => setStartAtLogin(!autostart.enabled()),
+      'open-logs-folder': () => void shell.openPath(logger.folder),
+      'keep-port': () => {
+        const { port } = relay;
+        relay.services.network
+          .moveTo(port, () => relay.services.settings.update({ port }))
+          .catch((error: unknown) => logger.error(`Could not keep port ${port}`, error));
+      },
+      quit: () => app.quit(),
     },
-    quit: () => app.quit(),
-  }, statusNow());
+    statusNow(),
+  );
 
   function refreshTray(): void {
     tray.update(statusNow());
@@ -93,11 +111,15 @@ export async function startDesktopApp(): Promise<StartedApp> {
   // "Connected for" and "calls in the last minute" change with time alone.
   setInterval(refreshTray, 10_000).unref();
 
-  registerDesktopBridge(ipcMain, {
-    appInfo,
-    setStartAtLogin,
-    openLogsFolder: async () => void (await shell.openPath(logger.folder)),
-  }, (url) => settingsWindow.isShowing(url));
+  registerDesktopBridge(
+    ipcMain,
+    {
+      appInfo,
+      setStartAtLogin,
+      openLogsFolder: async () => void (await shell.openPath(logger.folder)),
+    },
+    (url) => settingsWindow.isShowing(url),
+  );
 
   // The relay lives in the tray: closing the settings window must not quit the app.
   app.on('window-all-closed', () => undefined);

@@ -1,5 +1,12 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import { IPC, type BridgeMethod, type DesktopActions, type IpcChannel, type IpcRequest, type IpcResponse } from '../contracts/desktop-ipc.ts';
+import {
+  IPC,
+  type BridgeMethod,
+  type DesktopActions,
+  type IpcChannel,
+  type IpcRequest,
+  type IpcResponse,
+} from '../contracts/desktop-ipc.ts';
 
 type TrustedPage = (url: string) => boolean;
 export type IpcHandler<C extends IpcChannel> = (...request: IpcRequest<C>) => IpcResponse<C> | Promise<IpcResponse<C>>;
@@ -12,7 +19,12 @@ const READ_REQUEST: { [C in IpcChannel]: (args: readonly unknown[]) => IpcReques
 };
 
 /** ipcMain.handle for one channel, answered only for the relay's own pages in the settings window. */
-export function handle<C extends IpcChannel>(ipcMain: IpcMain, channel: C, handler: IpcHandler<C>, isTrustedPage: TrustedPage): void {
+export function handle<C extends IpcChannel>(
+  ipcMain: IpcMain,
+  channel: C,
+  handler: IpcHandler<C>,
+  isTrustedPage: TrustedPage,
+): void {
   ipcMain.handle(channel, (event: IpcMainInvokeEvent, ...args: unknown[]) => {
     const url = event.senderFrame?.url ?? '';
     if (!isTrustedPage(url)) throw new Error(`Refused ${channel} from ${url || 'an unknown page'}`);

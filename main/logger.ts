@@ -26,7 +26,11 @@ export interface LoggerOptions {
 const SECRETS = [/\bttr_[\w-]{16,}/g, /\b[0-9a-f]{32,}\b/gi, /\b(Bearer\s+)\S+/gi];
 
 export function withoutSecrets(text: string): string {
-  return SECRETS.reduce((clean, pattern) => clean.replace(pattern, (_match, bearer?: string) => (typeof bearer === 'string' ? `${bearer}…` : '…')), text);
+  return SECRETS.reduce(
+    (clean, pattern) =>
+      clean.replace(pattern, (_match, bearer?: string) => (typeof bearer === 'string' ? `${bearer}…` : '…')),
+    text,
+  );
 }
 
 function describe(detail: unknown): string {

@@ -1,5 +1,12 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { BRIDGE_NAME, IPC, type DesktopBridge, type IpcChannel, type IpcRequest, type IpcResponse } from '../contracts/desktop-ipc.ts';
+import {
+  BRIDGE_NAME,
+  IPC,
+  type DesktopBridge,
+  type IpcChannel,
+  type IpcRequest,
+  type IpcResponse,
+} from '../contracts/desktop-ipc.ts';
 
 /** ipcRenderer.invoke for one allow-listed channel, with the arguments and the answer its contract gives it. */
 export function invoke<C extends IpcChannel>(channel: C, ...request: IpcRequest<C>): Promise<IpcResponse<C>> {

@@ -32,6 +32,10 @@ export function keychainAvailable(encryption: Encryption, platform: NodeJS.Platf
 }
 
 /** The keychain when there is a real one, otherwise the relay's own key file (as in headless mode). */
-export function chooseSecrets(encryption: Encryption, platform: NodeJS.Platform, keyFile: () => SecretStore): SecretStore {
+export function chooseSecrets(
+  encryption: Encryption,
+  platform: NodeJS.Platform,
+  keyFile: () => SecretStore,
+): SecretStore {
   return keychainAvailable(encryption, platform) ? safeStorageSecrets(encryption) : keyFile();
 }

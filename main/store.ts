@@ -20,7 +20,8 @@ const SCHEMA = {
   startAtLogin: { type: 'boolean' },
 } as const;
 
-const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((entry) => typeof entry === 'string');
+const isStringList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((entry) => typeof entry === 'string');
 
 /**
  * Earlier versions wrote their default, any web origin, into every store: carried over, it would let every web page read
@@ -33,9 +34,11 @@ function isEarlierDefault(corsOrigins: string[]): boolean {
 /** The fields an earlier version stored here, those of the right type only. */
 function relayFieldsIn(stored: Record<string, unknown>): RelayFieldsKeptHere {
   const fields: RelayFieldsKeptHere = {};
-  if (Number.isInteger(stored.port) && (stored.port as number) > 0 && (stored.port as number) <= 65535) fields.port = stored.port as number;
+  if (Number.isInteger(stored.port) && (stored.port as number) > 0 && (stored.port as number) <= 65535)
+    fields.port = stored.port as number;
   if (typeof stored.lanAccess === 'boolean') fields.lanAccess = stored.lanAccess;
-  if (isStringList(stored.corsOrigins) && !isEarlierDefault(stored.corsOrigins)) fields.corsOrigins = stored.corsOrigins;
+  if (isStringList(stored.corsOrigins) && !isEarlierDefault(stored.corsOrigins))
+    fields.corsOrigins = stored.corsOrigins;
   if (isStringList(stored.allowedHosts)) fields.allowedHosts = stored.allowedHosts;
   return fields;
 }
@@ -79,7 +82,10 @@ export function openDesktopStore(options: { cwd?: string } = {}): DesktopStore {
  * Moves the relay settings an earlier version kept in the desktop store into the relay's settings, once: they leave
  * the desktop store only after the relay has stored them, so a failed write loses nothing and is tried at the next start.
  */
-export function moveRelaySettings(store: DesktopStore, relaySettings: { update(changes: RelayFieldsKeptHere): unknown }): RelayFieldsKeptHere {
+export function moveRelaySettings(
+  store: DesktopStore,
+  relaySettings: { update(changes: RelayFieldsKeptHere): unknown },
+): RelayFieldsKeptHere {
   const kept = store.relayFieldsKeptHere();
   if (Object.keys(kept).length > 0) relaySettings.update(kept);
   store.forgetRelayFields();

@@ -76,7 +76,10 @@ function statusLines(status: TrayStatus): TrayMenuItem[] {
   if (relay.worlds.length === 0) lines.push({ type: 'status', label: 'No world connected' });
   for (const world of relay.worlds) lines.push(...worldLines(world, status.now));
   if (relay.pairRequests.length > 0) {
-    lines.push({ type: 'status', label: `${plural(relay.pairRequests.length, 'pairing request', 'pairing requests')} waiting` });
+    lines.push({
+      type: 'status',
+      label: `${plural(relay.pairRequests.length, 'pairing request', 'pairing requests')} waiting`,
+    });
   }
   lines.push(
     { type: 'status', label: `${plural(relay.callsLastMinute, 'API call', 'API calls')} in the last minute` },
@@ -87,7 +90,9 @@ function statusLines(status: TrayStatus): TrayMenuItem[] {
 
 function urlItems(status: TrayStatus): TrayMenuItem[] {
   const { relay } = status;
-  const items: TrayMenuItem[] = [{ type: 'action', label: 'Copy local URL', action: 'copy-local-url', enabled: relay !== undefined }];
+  const items: TrayMenuItem[] = [
+    { type: 'action', label: 'Copy local URL', action: 'copy-local-url', enabled: relay !== undefined },
+  ];
   if (relay?.lan.enabled) {
     items.push({ type: 'action', label: 'Copy LAN URL', action: 'copy-lan-url', enabled: relay.lan.urls.length > 0 });
   }
@@ -97,7 +102,12 @@ function urlItems(status: TrayStatus): TrayMenuItem[] {
 
 function pauseItem(status: TrayStatus): TrayMenuItem {
   if (status.relay?.paused) return { type: 'action', label: 'Resume relay', action: 'resume-relay' };
-  return { type: 'action', label: 'Pause relay', action: 'pause-relay', enabled: status.relay !== undefined && !status.error };
+  return {
+    type: 'action',
+    label: 'Pause relay',
+    action: 'pause-relay',
+    enabled: status.relay !== undefined && !status.error,
+  };
 }
 
 /**
@@ -118,7 +128,6 @@ export function menuFor(status: TrayStatus): TrayMenuItem[] {
     { type: 'action', label: 'Quit Tabletop Relay', action: 'quit' },
   ];
 }
-
 
 /** Whether two menus show the same thing: the tray builds a new native menu only when not, however often the status refreshes. */
 export function sameMenu(shown: readonly TrayMenuItem[] | undefined, next: readonly TrayMenuItem[]): boolean {

@@ -5,7 +5,10 @@ import type { PlayerListEntry } from '../contracts/world-protocol.ts';
 /** A world as the tray shows it: the status body's world, players optional. */
 export type TrayWorld = Omit<StatusWorld, 'players'> & { players?: PlayerListEntry[] };
 
-export interface RelaySnapshot extends Pick<RelayStatus, 'eventStreams' | 'callsLastMinute' | 'url' | 'port' | 'portFallback' | 'lan' | 'paused'> {
+export interface RelaySnapshot extends Pick<
+  RelayStatus,
+  'eventStreams' | 'callsLastMinute' | 'url' | 'port' | 'portFallback' | 'lan' | 'paused'
+> {
   worlds: TrayWorld[];
   pairRequests: unknown[];
 }

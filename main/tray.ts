@@ -30,7 +30,12 @@ export class AppTray {
   private shownTooltip = '';
   private shownMenu: TrayMenuItem[] | undefined;
 
-  constructor(assetsFolder: string, handlers: TrayHandlers, status: TrayStatus, platform: NodeJS.Platform = process.platform) {
+  constructor(
+    assetsFolder: string,
+    handlers: TrayHandlers,
+    status: TrayStatus,
+    platform: NodeJS.Platform = process.platform,
+  ) {
     this.trayFolder = join(assetsFolder, 'tray');
     this.handlers = handlers;
     this.platform = platform;

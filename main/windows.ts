@@ -30,7 +30,9 @@ function confine(contents: WebContents, options: SettingsWindowOptions): void {
   contents.on('will-navigate', stayOnRelay);
   contents.on('will-redirect', stayOnRelay);
   contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.session.setPermissionRequestHandler((_contents, permission, grant) => grant(permission === 'clipboard-sanitized-write'));
+  contents.session.setPermissionRequestHandler((_contents, permission, grant) =>
+    grant(permission === 'clipboard-sanitized-write'),
+  );
 }
 
 /**
@@ -54,7 +56,9 @@ export class SettingsWindow {
       open.focus();
     }
     const window = open ?? this.create();
-    window.loadURL(this.options.loginUrl()).catch((error: unknown) => this.options.logger.error('Could not load the settings', error));
+    window
+      .loadURL(this.options.loginUrl())
+      .catch((error: unknown) => this.options.logger.error('Could not load the settings', error));
   }
 
   private create(): BrowserWindow {

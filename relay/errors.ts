@@ -31,12 +31,16 @@ export interface ErrorAnswer {
 }
 
 /** What the relay answers when something it did not expect went wrong; the error itself goes to the log only. */
-export const UNEXPECTED_ANSWER: ErrorAnswer = { status: 500, body: { error: 'The relay failed to answer this request' } };
+export const UNEXPECTED_ANSWER: ErrorAnswer = {
+  status: 500,
+  body: { error: 'The relay failed to answer this request' },
+};
 
 /** What a caller is told about an error: an HttpError as it says, a 4xx raised while reading the request in general terms; undefined when unexpected. */
 export function answerFor(error: unknown): ErrorAnswer | undefined {
   if (error instanceof HttpError) return { status: error.status, body: error.toBody() };
   const status = (error as { status?: unknown } | null | undefined)?.status;
-  if (typeof status === 'number' && status >= 400 && status < 500) return { status, body: { error: 'The request could not be read' } };
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return { status, body: { error: 'The request could not be read' } };
   return undefined;
 }

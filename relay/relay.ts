@@ -121,19 +121,25 @@ export function createRelay(options: RelayOptions): Relay {
       const record = keys.verify(apiKey);
       return record && linksWorld(record, clientId) ? { keyId: record.id, name: record.name } : undefined;
     },
-    originAllowed: (origin, clientId) => worldOriginAllowed(origin, clientId, settings.get().corsOrigins, connectionTokens.list()),
+    originAllowed: (origin, clientId) =>
+      worldOriginAllowed(origin, clientId, settings.get().corsOrigins, connectionTokens.list()),
     unauthenticated,
     authTimeoutMs: options.authTimeoutMs,
     heartbeatIntervalMs: options.heartbeatIntervalMs,
   });
-  const events = new EventHub((clientId, kind, count) => tabletop.setChannelCount(clientId, STREAM_CHANNEL[kind], count));
+  const events = new EventHub((clientId, kind, count) =>
+    tabletop.setChannelCount(clientId, STREAM_CHANNEL[kind], count),
+  );
   const rollIds = new RollIds();
   tabletop.on('push', (clientId, message) => {
     rollIds.notePush(clientId, message);
     events.publish(clientId, message);
   });
   tabletop.on('world-connected', (world) =>
-    knownWorlds.connected({ clientId: world.clientId, ...world.metadata, lastSeen: new Date().toISOString() }, world.handshake === 'token'),
+    knownWorlds.connected(
+      { clientId: world.clientId, ...world.metadata, lastSeen: new Date().toISOString() },
+      world.handshake === 'token',
+    ),
   );
   const settings = new Settings(join(options.dataDir, 'settings.json'), options.settings, log);
   const hostNow = () => options.host ?? (settings.get().lanAccess ? EVERY_ADDRESS : LOOPBACK);
@@ -181,7 +187,11 @@ export function createRelay(options: RelayOptions): Relay {
     timeoutOverrideMs: options.timeoutOverrideMs,
   };
   if (options.capture !== false) {
-    services.capture = new CaptureService(options.dataDir, { connectionTokens, tabletop, activity: services.activity, knownWorlds, log }, options.capture);
+    services.capture = new CaptureService(
+      options.dataDir,
+      { connectionTokens, tabletop, activity: services.activity, knownWorlds, log },
+      options.capture,
+    );
   }
   server = createServer(
     createRequestListener(allRoutes, services, {
@@ -199,7 +209,8 @@ export function createRelay(options: RelayOptions): Relay {
     events.closeOwnedBy(id);
     // A 2.x world stays linked through a rename; any other change that leaves the key unable to link it ends the link.
     const key = change === 'updated' ? keys.list().find((candidate) => candidate.id === id) : undefined;
-    const stillLinked = key !== undefined && tabletop.worlds().some((world) => world.keyId === id && linksWorld(key, world.clientId));
+    const stillLinked =
+      key !== undefined && tabletop.worlds().some((world) => world.keyId === id && linksWorld(key, world.clientId));
     if (!stillLinked) tabletop.disconnectKey(id, change === 'updated' ? 'API key no longer links this world' : reason);
   });
   server.on('upgrade', (request, socket, head) => {
@@ -239,7 +250,10 @@ export function createRelay(options: RelayOptions): Relay {
       } catch (error) {
         await listen(oldPort);
         if (errorCode(error) === 'EADDRINUSE') {
-          throw new HttpError(409, `Port ${newPort} is in use by another program; the relay stays on ${oldPort}. Pick another port, or close that program first`);
+          throw new HttpError(
+            409,
+            `Port ${newPort} is in use by another program; the relay stays on ${oldPort}. Pick another port, or close that program first`,
+          );
         }
         throw error;
       }
@@ -259,7 +273,9 @@ export function createRelay(options: RelayOptions): Relay {
     void oneMoveAtATime(async () => {
       if (hostNow() === listenedHost) return;
       const currentPort = port();
-      await relisten(currentPort).catch((error: unknown) => log.error(`Could not listen on ${hostNow()}:${currentPort}:`, error));
+      await relisten(currentPort).catch((error: unknown) =>
+        log.error(`Could not listen on ${hostNow()}:${currentPort}:`, error),
+      );
     });
   });
   const listenOnNextFree = async (taken: number) => {
@@ -297,7 +313,11 @@ export function createRelay(options: RelayOptions): Relay {
     start,
     // Never throws: quitting must always work, whatever failed on the way (a full or read-only disk, the browser).
     stop: async () => {
-      await services.capture?.close().catch((error: unknown) => log.error(`While stopping, the capture browser failed to close: ${messageOf(error)}`));
+      await services.capture
+        ?.close()
+        .catch((error: unknown) =>
+          log.error(`While stopping, the capture browser failed to close: ${messageOf(error)}`),
+        );
       await new Promise<void>((resolve) => {
         events.close();
         clientApi.close();

@@ -5,14 +5,22 @@ import { nextInteger } from './world/random.ts';
 
 const FORMULAS = ['1d20+5', '1d20+3', '2d20kh+4', '1d8+3', '4d6kh3', '1d20', '2d6+2'];
 const FLAVORS = ['Attack roll', 'Perception', 'Stealth', 'Damage', 'Saving throw', ''];
-const LINES = ['Anyone else hear drums?', 'I check the door for traps.', 'Lyra, light please!', 'Back to back, everyone.', 'I loot the goblin.'];
+const LINES = [
+  'Anyone else hear drums?',
+  'I check the door for traps.',
+  'Lyra, light please!',
+  'Back to back, everyone.',
+  'I loot the goblin.',
+];
 
 function pick<T>(game: Game, items: readonly T[]): T {
   return items[nextInteger(game.random, 0, items.length - 1)]!;
 }
 
 function playerNames(game: Game): string[] {
-  return game.users.filter((user) => user.source.character !== null && user.source.character !== undefined).map((user) => user.name);
+  return game.users
+    .filter((user) => user.source.character !== null && user.source.character !== undefined)
+    .map((user) => user.name);
 }
 
 /** One random table event; combat advances when one is running. */
@@ -28,7 +36,11 @@ export function ambientTick(game: Game, simulate: Simulation): void {
     if (tokens.length === 0) return;
     const token = pick(game, tokens);
     const step = () => nextInteger(game.random, -1, 1) * 100;
-    simulate.moveToken(token.id, Math.max(0, (token.source.x as number) + step()), Math.max(0, (token.source.y as number) + step()));
+    simulate.moveToken(
+      token.id,
+      Math.max(0, (token.source.x as number) + step()),
+      Math.max(0, (token.source.y as number) + step()),
+    );
   } else if (choice === 3) {
     const characters = game.actors.filter((actor) => actor.type === 'character');
     if (characters.length === 0) return;

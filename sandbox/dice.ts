@@ -21,7 +21,10 @@ export class RollFormulaError extends Error {}
 export function toLibraryNotation(formula: string): string {
   return formula
     .replace(/\[[^\]]*\]/g, '')
-    .replace(/(\d*d(?:\d+|%|F))((?:[a-z!<>=]+\d*)+)/gi, (_match, die: string, modifiers: string) => die + translateModifiers(modifiers));
+    .replace(
+      /(\d*d(?:\d+|%|F))((?:[a-z!<>=]+\d*)+)/gi,
+      (_match, die: string, modifiers: string) => die + translateModifiers(modifiers),
+    );
 }
 
 function translateModifiers(modifiers: string): string {
@@ -57,7 +60,10 @@ export function evaluateRoll(formula: string, random: RandomSource): EvaluatedRo
   return { formula, total, ...collectDice(terms, rolls) };
 }
 
-function collectDice(terms: unknown[], rolls: unknown[]): Pick<EvaluatedRoll, 'dice' | 'firstTermFaces' | 'topLevelResults'> {
+function collectDice(
+  terms: unknown[],
+  rolls: unknown[],
+): Pick<EvaluatedRoll, 'dice' | 'firstTermFaces' | 'topLevelResults'> {
   const dice: DieResults[] = [];
   const topLevelResults: number[] = [];
   let depth = 0;
@@ -69,7 +75,10 @@ function collectDice(terms: unknown[], rolls: unknown[]): Pick<EvaluatedRoll, 'd
     }
     const results = rolls[index];
     if (!(term instanceof Dice.StandardDice) || !(results instanceof Results.RollResults)) return;
-    const die = { faces: facesOf(term), results: results.rolls.map((r) => ({ result: r.value, active: r.useInTotal })) };
+    const die = {
+      faces: facesOf(term),
+      results: results.rolls.map((r) => ({ result: r.value, active: r.useInTotal })),
+    };
     dice.push(die);
     if (depth === 0) topLevelResults.push(...die.results.map((r) => r.result));
   });

@@ -7,9 +7,15 @@ import type { HookListener } from './world/hooks.ts';
 import type { PlainObject } from './world/objects.ts';
 
 export const FORWARDED_HOOKS = [
-  ...['Actor', 'Item', 'Token', 'Combat', 'Combatant', 'Scene', 'ActiveEffect', 'Playlist', 'PlaylistSound']
-    .flatMap((name) => [`create${name}`, `update${name}`, `delete${name}`]),
-  'combatStart', 'combatTurn', 'combatRound', 'updateWorldTime', 'pauseGame', 'canvasReady',
+  ...['Actor', 'Item', 'Token', 'Combat', 'Combatant', 'Scene', 'ActiveEffect', 'Playlist', 'PlaylistSound'].flatMap(
+    (name) => [`create${name}`, `update${name}`, `delete${name}`],
+  ),
+  'combatStart',
+  'combatTurn',
+  'combatRound',
+  'updateWorldTime',
+  'pauseGame',
+  'canvasReady',
 ];
 
 export type PushSender = (message: WorldMessage) => void;
@@ -49,7 +55,8 @@ export class EventChannels {
     if (this.#active.has(channel) || !EVENT_CHANNELS.includes(channel)) return;
     this.#active.add(channel);
     const handles: { name: string; id: number }[] = [];
-    const on = (name: string, listener: HookListener) => handles.push({ name, id: this.#game.hooks.on(name, listener) });
+    const on = (name: string, listener: HookListener) =>
+      handles.push({ name, id: this.#game.hooks.on(name, listener) });
     if (channel === 'chat-events' || channel === 'roll-events') this.#ensureChatHook();
     LISTENERS[channel](this.#game, this.#send, on);
     this.#handles.set(channel, handles);
@@ -76,7 +83,10 @@ export class EventChannels {
         this.#send({ type: 'roll-data', data: entry });
       }
       if (this.#active.has('chat-events')) {
-        this.#send({ type: 'chat-event', data: { eventType: 'create', data: serializeChatMessage(this.#game, document) } });
+        this.#send({
+          type: 'chat-event',
+          data: { eventType: 'create', data: serializeChatMessage(this.#game, document) },
+        });
       }
     });
   }
@@ -97,9 +107,19 @@ function rollEntryOf(game: Game, message: WorldDocument): RollEntry {
   const roll = messageRolls(message)[0]!;
   const author = game.users.get(message.source.author as string);
   return {
-    id: message.id, messageId: message.id, user: { id: author?.id, name: author?.name }, speaker: message.source.speaker,
-    flavor: (message.source.flavor as string) || '', rollTotal: roll.total, formula: roll.formula, isCritical: false, isFumble: false,
-    dice: roll.dice.map((die) => ({ faces: die.faces, results: die.results.map((r) => ({ result: r.result, active: r.active })) })),
+    id: message.id,
+    messageId: message.id,
+    user: { id: author?.id, name: author?.name },
+    speaker: message.source.speaker,
+    flavor: (message.source.flavor as string) || '',
+    rollTotal: roll.total,
+    formula: roll.formula,
+    isCritical: false,
+    isFumble: false,
+    dice: roll.dice.map((die) => ({
+      faces: die.faces,
+      results: die.results.map((r) => ({ result: r.result, active: r.active })),
+    })),
     timestamp: game.now(),
   };
 }
@@ -109,11 +129,19 @@ type Register = (name: string, listener: HookListener) => void;
 const LISTENERS: Record<EventChannel, (game: Game, send: PushSender, on: Register) => void> = {
   'roll-events': () => {},
   'chat-events': (game, send, on) => {
-    on('deleteChatMessage', (message) => send({ type: 'chat-event', data: { eventType: 'delete', data: { id: (message as WorldDocument).id } } }));
-    on('updateChatMessage', (message) => send({ type: 'chat-event', data: { eventType: 'update', data: serializeChatMessage(game, message as WorldDocument) } }));
+    on('deleteChatMessage', (message) =>
+      send({ type: 'chat-event', data: { eventType: 'delete', data: { id: (message as WorldDocument).id } } }),
+    );
+    on('updateChatMessage', (message) =>
+      send({
+        type: 'chat-event',
+        data: { eventType: 'update', data: serializeChatMessage(game, message as WorldDocument) },
+      }),
+    );
   },
   hooks: (_game, send, on) => {
-    for (const hook of FORWARDED_HOOKS) on(hook, (...args) => send({ type: 'hook-event', data: { hook, args: args.map(serializeHookArg) } }));
+    for (const hook of FORWARDED_HOOKS)
+      on(hook, (...args) => send({ type: 'hook-event', data: { hook, args: args.map(serializeHookArg) } }));
   },
   'combat-events': combatListeners,
   'actor-events': actorListeners,
@@ -121,12 +149,21 @@ const LISTENERS: Record<EventChannel, (game: Game, send: PushSender, on: Registe
 };
 
 function combatantRow(game: Game, combatant: WorldDocument): PlainObject {
-  return { id: combatant.id, name: combatantName(game, combatant), initiative: combatant.source.initiative, defeated: combatant.source.defeated, uuid: combatant.uuid };
+  return {
+    id: combatant.id,
+    name: combatantName(game, combatant),
+    initiative: combatant.source.initiative,
+    defeated: combatant.source.defeated,
+    uuid: combatant.uuid,
+  };
 }
 
 /** `Combatant#name`: its own name, else the token's, else the actor's (blank names fall through, as in core). */
 export function combatantName(game: Game, combatant: WorldDocument): string {
-  const token = game.scenes.get(combatant.source.sceneId as string)?.collection('Token').get(combatant.source.tokenId as string);
+  const token = game.scenes
+    .get(combatant.source.sceneId as string)
+    ?.collection('Token')
+    .get(combatant.source.tokenId as string);
   const actor = token ? game.tokenActor(token) : game.actors.get(combatant.source.actorId as string);
   return (combatant.source.name as string) || token?.name || actor?.name || 'Unknown Combatant';
 }
@@ -134,28 +171,48 @@ export function combatantName(game: Game, combatant: WorldDocument): string {
 /** `combat.turns`: initiative descending (unrolled last), then name, then id. */
 export function combatTurns(game: Game, combat: WorldDocument): WorldDocument[] {
   const initiative = (c: WorldDocument) => (typeof c.source.initiative === 'number' ? c.source.initiative : -Infinity);
-  return combat.collection('Combatant').contents.sort((a, b) =>
-    initiative(b) - initiative(a) || combatantName(game, a).localeCompare(combatantName(game, b)) || a.id.localeCompare(b.id));
+  return combat
+    .collection('Combatant')
+    .contents.sort(
+      (a, b) =>
+        initiative(b) - initiative(a) ||
+        combatantName(game, a).localeCompare(combatantName(game, b)) ||
+        a.id.localeCompare(b.id),
+    );
 }
 
 function combatState(game: Game, combat: WorldDocument): PlainObject {
   const round = combat.source.round as number;
-  return { encounterId: combat.id, round, turn: combat.source.turn, started: round > 0, combatants: combatTurns(game, combat).map((c) => combatantRow(game, c)) };
+  return {
+    encounterId: combat.id,
+    round,
+    turn: combat.source.turn,
+    started: round > 0,
+    combatants: combatTurns(game, combat).map((c) => combatantRow(game, c)),
+  };
 }
 
 function combatListeners(game: Game, send: PushSender, on: Register): void {
-  on('combatStart', (combat) => send({ type: 'combat-event', data: { eventType: 'start', ...combatState(game, combat as WorldDocument) } }));
+  on('combatStart', (combat) =>
+    send({ type: 'combat-event', data: { eventType: 'start', ...combatState(game, combat as WorldDocument) } }),
+  );
   on('updateCombat', (combat, changed) => {
     const changes = changed as PlainObject;
     if (!('turn' in changes) && !('round' in changes)) return;
     if ('started' in changes) return;
     send({ type: 'combat-event', data: { eventType: 'turn', ...combatState(game, combat as WorldDocument) } });
   });
-  for (const [hook, eventType] of [['createCombatant', 'combatant-add'], ['deleteCombatant', 'combatant-remove']] as const) {
+  for (const [hook, eventType] of [
+    ['createCombatant', 'combatant-add'],
+    ['deleteCombatant', 'combatant-remove'],
+  ] as const) {
     on(hook, (combatant) => {
       const document = combatant as WorldDocument;
       if (!document.parent) return;
-      send({ type: 'combat-event', data: { eventType, encounterId: document.parent.id, combatant: combatantRow(game, document) } });
+      send({
+        type: 'combat-event',
+        data: { eventType, encounterId: document.parent.id, combatant: combatantRow(game, document) },
+      });
     });
   }
   on('deleteCombat', (combat) => {
@@ -173,14 +230,34 @@ function actorListeners(_game: Game, send: PushSender, on: Register): void {
     const parent = (document as WorldDocument).parent;
     return parent?.documentName === 'Actor' ? parent : null;
   };
-  on('updateActor', (actor, changes) => sendActorEvent(actor as WorldDocument, 'update', { changes: serializeHookArg(changes) }));
-  on('createActiveEffect', (effect) => sendActorEvent(ownedByActor(effect), 'effect-add', { effect: (effect as WorldDocument).toObject() }));
-  on('deleteActiveEffect', (effect) => sendActorEvent(ownedByActor(effect), 'effect-remove', { effectId: (effect as WorldDocument).id, effectName: (effect as WorldDocument).name }));
-  on('createItem', (item) => sendActorEvent(ownedByActor(item), 'item-add', { item: (item as WorldDocument).toObject() }));
-  on('deleteItem', (item) => sendActorEvent(ownedByActor(item), 'item-remove', { itemId: (item as WorldDocument).id, itemName: (item as WorldDocument).name }));
-  on('updateItem', (item, changes) => sendActorEvent(ownedByActor(item), 'item-update', {
-    itemId: (item as WorldDocument).id, itemName: (item as WorldDocument).name, changes: serializeHookArg(changes),
-  }));
+  on('updateActor', (actor, changes) =>
+    sendActorEvent(actor as WorldDocument, 'update', { changes: serializeHookArg(changes) }),
+  );
+  on('createActiveEffect', (effect) =>
+    sendActorEvent(ownedByActor(effect), 'effect-add', { effect: (effect as WorldDocument).toObject() }),
+  );
+  on('deleteActiveEffect', (effect) =>
+    sendActorEvent(ownedByActor(effect), 'effect-remove', {
+      effectId: (effect as WorldDocument).id,
+      effectName: (effect as WorldDocument).name,
+    }),
+  );
+  on('createItem', (item) =>
+    sendActorEvent(ownedByActor(item), 'item-add', { item: (item as WorldDocument).toObject() }),
+  );
+  on('deleteItem', (item) =>
+    sendActorEvent(ownedByActor(item), 'item-remove', {
+      itemId: (item as WorldDocument).id,
+      itemName: (item as WorldDocument).name,
+    }),
+  );
+  on('updateItem', (item, changes) =>
+    sendActorEvent(ownedByActor(item), 'item-update', {
+      itemId: (item as WorldDocument).id,
+      itemName: (item as WorldDocument).name,
+      changes: serializeHookArg(changes),
+    }),
+  );
 }
 
 function sceneListeners(_game: Game, send: PushSender, on: Register): void {
@@ -188,14 +265,33 @@ function sceneListeners(_game: Game, send: PushSender, on: Register): void {
     if (!scene) return;
     send({ type: 'scene-event', data: { sceneId: scene.id, eventType, ...extra } });
   };
-  const placeables = [['Token', 'token'], ['AmbientLight', 'light'], ['Wall', 'wall']] as const;
+  const placeables = [
+    ['Token', 'token'],
+    ['AmbientLight', 'light'],
+    ['Wall', 'wall'],
+  ] as const;
   for (const [documentName, prefix] of placeables) {
-    on(`create${documentName}`, (doc) => sendSceneEvent((doc as WorldDocument).parent, `${prefix}-create`, { [prefix]: (doc as WorldDocument).toObject() }));
-    on(`update${documentName}`, (doc, changes) => sendSceneEvent((doc as WorldDocument).parent, `${prefix}-update`, { [`${prefix}Id`]: (doc as WorldDocument).id, changes: serializeHookArg(changes) }));
+    on(`create${documentName}`, (doc) =>
+      sendSceneEvent((doc as WorldDocument).parent, `${prefix}-create`, {
+        [prefix]: (doc as WorldDocument).toObject(),
+      }),
+    );
+    on(`update${documentName}`, (doc, changes) =>
+      sendSceneEvent((doc as WorldDocument).parent, `${prefix}-update`, {
+        [`${prefix}Id`]: (doc as WorldDocument).id,
+        changes: serializeHookArg(changes),
+      }),
+    );
     on(`delete${documentName}`, (doc) => {
       const document = doc as WorldDocument;
-      sendSceneEvent(document.parent, `${prefix}-delete`, prefix === 'token' ? { tokenId: document.id, tokenName: document.name } : { [`${prefix}Id`]: document.id });
+      sendSceneEvent(
+        document.parent,
+        `${prefix}-delete`,
+        prefix === 'token' ? { tokenId: document.id, tokenName: document.name } : { [`${prefix}Id`]: document.id },
+      );
     });
   }
-  on('activateScene', (scene) => sendSceneEvent(scene as WorldDocument, 'scene-activate', { name: (scene as WorldDocument).name }));
+  on('activateScene', (scene) =>
+    sendSceneEvent(scene as WorldDocument, 'scene-activate', { name: (scene as WorldDocument).name }),
+  );
 }

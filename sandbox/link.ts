@@ -1,6 +1,12 @@
 // The world's side of /relay, as the module's WebSocketManager runs it (module-protocol.md §2, §3.7).
 // Uses the global WebSocket, so it runs in Node 22+ and in browsers alike.
-import { EVENT_CHANNELS, WORLD_METADATA_KEYS, type EventChannel, type WorldMessage, type WorldRequest } from '../contracts/world-protocol.ts';
+import {
+  EVENT_CHANNELS,
+  WORLD_METADATA_KEYS,
+  type EventChannel,
+  type WorldMessage,
+  type WorldRequest,
+} from '../contracts/world-protocol.ts';
 import type { SandboxWorld } from './sandbox-world.ts';
 
 export interface SandboxLink {
@@ -60,7 +66,11 @@ function metadataParameters(world: SandboxWorld): [string, string | undefined][]
   return WORLD_METADATA_KEYS.map((key) => [key, world.metadata[key]]);
 }
 
-interface ReconnectPolicy { enabled: boolean; baseDelayMs: number; maxAttempts: number }
+interface ReconnectPolicy {
+  enabled: boolean;
+  baseDelayMs: number;
+  maxAttempts: number;
+}
 
 interface Handshake {
   url: string;
@@ -86,13 +96,21 @@ class RelaySession implements SandboxLink {
   #settleClosed!: (value: { code: number; reason: string }) => void;
   #firstConnection: { resolve: () => void; reject: (error: Error) => void } | null = null;
 
-  constructor(world: SandboxWorld, clientId: string, handshake: Handshake, pingIntervalMs: number, reconnect: ReconnectPolicy) {
+  constructor(
+    world: SandboxWorld,
+    clientId: string,
+    handshake: Handshake,
+    pingIntervalMs: number,
+    reconnect: ReconnectPolicy,
+  ) {
     this.#world = world;
     this.clientId = clientId;
     this.#handshake = handshake;
     this.#pingIntervalMs = pingIntervalMs;
     this.#reconnect = reconnect;
-    this.closed = new Promise((resolve) => { this.#settleClosed = resolve; });
+    this.closed = new Promise((resolve) => {
+      this.#settleClosed = resolve;
+    });
     this.#unsubscribe = world.onPush((message) => {
       if (this.connected) this.#send(message);
     });
@@ -166,9 +184,12 @@ class RelaySession implements SandboxLink {
     }
     if (message.type === 'pong' || message.type === 'ping' || message.type === 'auth-success') return;
     // Requests run concurrently, as the module never awaits a handler before taking the next frame.
-    void this.#world.handle(message).then((reply) => {
-      if (reply && this.connected) this.#send(reply);
-    }, () => {});
+    void this.#world.handle(message).then(
+      (reply) => {
+        if (reply && this.connected) this.#send(reply);
+      },
+      () => {},
+    );
   }
 
   #onAuthenticated(): void {
@@ -247,9 +268,17 @@ class RelaySession implements SandboxLink {
 /** Connects as a 3.x module: `<base>/relay?id=...&metadata`, then `{type:"auth", token}` as the first frame. */
 export async function connectSandbox(world: SandboxWorld, options: ConnectOptions): Promise<SandboxLink> {
   const url = withQuery(relaySocketUrl(options.relayUrl), [['id', options.clientId], ...metadataParameters(world)]);
-  const session = new RelaySession(world, options.clientId, { url, authFrame: { type: 'auth', token: options.token }, sendPlayerList: true },
+  const session = new RelaySession(
+    world,
+    options.clientId,
+    { url, authFrame: { type: 'auth', token: options.token }, sendPlayerList: true },
     options.pingIntervalMs ?? 30_000,
-    { enabled: options.reconnect ?? false, baseDelayMs: options.reconnectBaseDelayMs ?? 1000, maxAttempts: options.reconnectMaxAttempts ?? 20 });
+    {
+      enabled: options.reconnect ?? false,
+      baseDelayMs: options.reconnectBaseDelayMs ?? 1000,
+      maxAttempts: options.reconnectMaxAttempts ?? 20,
+    },
+  );
   await session.start();
   return session;
 }
@@ -258,8 +287,13 @@ export async function connectSandbox(world: SandboxWorld, options: ConnectOption
 export async function connectSandboxLegacy(world: SandboxWorld, options: LegacyConnectOptions): Promise<SandboxLink> {
   const clientId = options.clientId ?? `foundry-${world.game.moduleUserId}`;
   const url = withQuery(options.relayUrl, [['id', clientId], ['token', options.apiKey], ...metadataParameters(world)]);
-  const session = new RelaySession(world, clientId, { url, authFrame: null, sendPlayerList: false }, options.pingIntervalMs ?? 30_000,
-    { enabled: false, baseDelayMs: 1000, maxAttempts: 0 });
+  const session = new RelaySession(
+    world,
+    clientId,
+    { url, authFrame: null, sendPlayerList: false },
+    options.pingIntervalMs ?? 30_000,
+    { enabled: false, baseDelayMs: 1000, maxAttempts: 0 },
+  );
   await session.start();
   return session;
 }

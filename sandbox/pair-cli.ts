@@ -2,7 +2,15 @@
 // `npm run sandbox:pair`: the sandbox world pairs with a running relay and stays connected, standing in for pressing
 // Pair (or Enter Code) in the Foundry module. It speaks the module's own protocol (module-protocol.md §3), nothing more.
 import { parseArgs } from 'node:util';
-import { connectSandbox, createSandboxWorld, exchangePairingCode, pairSandbox, PairingError, type PairingResult, type SandboxWorld } from './index.ts';
+import {
+  connectSandbox,
+  createSandboxWorld,
+  exchangePairingCode,
+  pairSandbox,
+  PairingError,
+  type PairingResult,
+  type SandboxWorld,
+} from './index.ts';
 
 const HELP = `Pairs the sandbox world with the relay running on this computer, as pressing Pair in the Foundry module does,
 then keeps it connected until Ctrl+C.
@@ -40,7 +48,12 @@ function readOptions(): { relay: string; code: string | undefined; allowMacros: 
   if (values.help) return 'help';
   const seed = Number(values.seed ?? 42);
   if (!Number.isInteger(seed)) fail(`--seed must be a whole number, not '${values.seed}'`);
-  return { relay: (values.relay ?? 'http://127.0.0.1:3010').replace(/\/+$/, ''), code: values.code, allowMacros: values['allow-macros'] === true, seed };
+  return {
+    relay: (values.relay ?? 'http://127.0.0.1:3010').replace(/\/+$/, ''),
+    code: values.code,
+    allowMacros: values['allow-macros'] === true,
+    seed,
+  };
 }
 
 function pair(world: SandboxWorld, httpBase: string, code: string | undefined): Promise<PairingResult> {
@@ -50,7 +63,9 @@ function pair(world: SandboxWorld, httpBase: string, code: string | undefined): 
     pollIntervalMs: 1000,
     timeoutMs: APPROVAL_WAIT_MS,
     onCode: (requestCode, pairUrl) =>
-      process.stdout.write(`Pair request ${requestCode} sent. Approve it in the settings (Status page), or open ${pairUrl}\n`),
+      process.stdout.write(
+        `Pair request ${requestCode} sent. Approve it in the settings (Status page), or open ${pairUrl}\n`,
+      ),
   });
 }
 
@@ -68,10 +83,16 @@ async function main(): Promise<void> {
     paired = await pair(world, options.relay, options.code);
   } catch (error) {
     if (error instanceof PairingError) fail(`Pairing failed: ${error.message}`);
-    if (error instanceof TypeError) fail(`No relay answers at ${options.relay}: start it with 'npm run serve', or give its address with --relay.`);
+    if (error instanceof TypeError)
+      fail(`No relay answers at ${options.relay}: start it with 'npm run serve', or give its address with --relay.`);
     throw error;
   }
-  const link = await connectSandbox(world, { relayUrl: paired.relayUrl, clientId: paired.clientId, token: paired.token, reconnect: true });
+  const link = await connectSandbox(world, {
+    relayUrl: paired.relayUrl,
+    clientId: paired.clientId,
+    token: paired.token,
+    reconnect: true,
+  });
   process.stdout.write(`Paired and connected as ${paired.clientId}. Press Ctrl+C to disconnect.\n`);
   const stop = () => void link.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

@@ -20,7 +20,10 @@ function endpoint(httpBase: string, path: string): string {
   return `${httpBase.replace(/\/+$/, '')}${path}`;
 }
 
-async function requestJson(url: string, init?: RequestInit): Promise<{ ok: boolean; status: number; body: Record<string, unknown> }> {
+async function requestJson(
+  url: string,
+  init?: RequestInit,
+): Promise<{ ok: boolean; status: number; body: Record<string, unknown> }> {
   const response = await fetch(url, init);
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
   return { ok: response.ok, status: response.status, body };
@@ -37,10 +40,18 @@ function failure(body: Record<string, unknown>, status: number, fallback: string
 /** Flow A: ask for a pairing request, let a human approve it, poll, then exchange the pairing code. */
 export async function pairSandbox(world: SandboxWorld, options: PairOptions): Promise<PairingResult> {
   const { game, metadata } = world;
-  const created = await requestJson(endpoint(options.httpBase, '/auth/pair-request'), post({
-    worldId: metadata.worldId, worldTitle: metadata.worldTitle, systemId: metadata.systemId, systemTitle: metadata.systemTitle,
-    systemVersion: metadata.systemVersion, foundryVersion: metadata.foundryVersion, serverFingerprint: game.relaySettings.serverFingerprint,
-  }));
+  const created = await requestJson(
+    endpoint(options.httpBase, '/auth/pair-request'),
+    post({
+      worldId: metadata.worldId,
+      worldTitle: metadata.worldTitle,
+      systemId: metadata.systemId,
+      systemTitle: metadata.systemTitle,
+      systemVersion: metadata.systemVersion,
+      foundryVersion: metadata.foundryVersion,
+      serverFingerprint: game.relaySettings.serverFingerprint,
+    }),
+  );
   if (!created.ok) throw failure(created.body, created.status, 'Pairing request failed');
   const code = String(created.body.code);
   options.onCode?.(code, String(created.body.pairUrl ?? ''));
@@ -58,18 +69,30 @@ async function waitForApproval(options: PairOptions, code: string): Promise<stri
     if (body.status === 'denied') throw new PairingError('Pairing request was denied');
     if (body.status === 'expired') throw new PairingError('Pairing request expired');
     if (body.status === 'exchanged') throw new PairingError('Pairing request was already used');
-    await new Promise((resolve) => setTimeout(resolve, Math.min(options.pollIntervalMs ?? 3000, Math.max(0, deadline - Date.now()))));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.min(options.pollIntervalMs ?? 3000, Math.max(0, deadline - Date.now()))),
+    );
   }
   throw new PairingError('Timed out waiting for pairing approval');
 }
 
 /** Flow B: exchange a pairing code for a connection token, then remember the clientId as the module does. */
-export async function exchangePairingCode(world: SandboxWorld, options: { httpBase: string; code: string }): Promise<PairingResult> {
+export async function exchangePairingCode(
+  world: SandboxWorld,
+  options: { httpBase: string; code: string },
+): Promise<PairingResult> {
   const { game, metadata } = world;
-  const { ok, status, body } = await requestJson(endpoint(options.httpBase, '/auth/pair'), post({
-    code: options.code.toUpperCase(), worldId: metadata.worldId, worldTitle: metadata.worldTitle,
-    serverFingerprint: game.relaySettings.serverFingerprint, existingClientId: game.relaySettings.clientId, serverOrigin: game.serverOrigin,
-  }));
+  const { ok, status, body } = await requestJson(
+    endpoint(options.httpBase, '/auth/pair'),
+    post({
+      code: options.code.toUpperCase(),
+      worldId: metadata.worldId,
+      worldTitle: metadata.worldTitle,
+      serverFingerprint: game.relaySettings.serverFingerprint,
+      existingClientId: game.relaySettings.clientId,
+      serverOrigin: game.serverOrigin,
+    }),
+  );
   if (!ok) throw failure(body, status, 'Pairing failed');
   const result = { token: String(body.token), clientId: String(body.clientId), relayUrl: String(body.relayUrl ?? '') };
   game.relaySettings.clientId = result.clientId;

@@ -1,5 +1,11 @@
 // createSandboxWorld: a seeded, simulated Foundry world answering the module's operations.
-import type { EventChannel, PlayerListEntry, WorldMessage, WorldMetadata, WorldRequest } from '../contracts/world-protocol.ts';
+import type {
+  EventChannel,
+  PlayerListEntry,
+  WorldMessage,
+  WorldMetadata,
+  WorldRequest,
+} from '../contracts/world-protocol.ts';
 import { AmbientActivity } from './ambient.ts';
 import { EventChannels } from './events.ts';
 import type { FileStore } from './files/file-store.ts';
@@ -88,7 +94,14 @@ class Sandbox implements SandboxWorld {
 
   get metadata(): WorldMetadata {
     const { world, system, version } = this.game;
-    return { worldId: world.id, worldTitle: world.title, foundryVersion: version, systemId: system.id, systemTitle: system.title, systemVersion: system.version };
+    return {
+      worldId: world.id,
+      worldTitle: world.title,
+      foundryVersion: version,
+      systemId: system.id,
+      systemTitle: system.title,
+      systemVersion: system.version,
+    };
   }
 
   async handle(request: WorldRequest): Promise<WorldMessage | undefined> {
@@ -115,7 +128,12 @@ class Sandbox implements SandboxWorld {
   }
 
   playerList(): PlayerListEntry[] {
-    return this.game.users.contents.map((user) => ({ id: user.id, name: user.name, role: user.source.role as number, active: user.source.active === true }));
+    return this.game.users.contents.map((user) => ({
+      id: user.id,
+      name: user.name,
+      role: user.source.role as number,
+      active: user.source.active === true,
+    }));
   }
 
   find(uuid: string): WorldDocument | null {

@@ -18,13 +18,23 @@ export interface SearchEntry {
   resultType: 'WorldEntity' | 'CompendiumEntity';
 }
 
-export interface SearchHit { entry: SearchEntry; score: number; formattedMatch: string }
+export interface SearchHit {
+  entry: SearchEntry;
+  score: number;
+  formattedMatch: string;
+}
 
 export type SearchFilters = Record<string, unknown>;
 
 const TAGLINES: Record<string, string> = {
-  Actor: 'Actors Directory', Item: 'Items Directory', Scene: 'Scenes Directory', JournalEntry: 'Journal Directory',
-  RollTable: 'Roll Tables Directory', Cards: 'Cards Directory', Macro: 'Macros Directory', Playlist: 'Playlists Directory',
+  Actor: 'Actors Directory',
+  Item: 'Items Directory',
+  Scene: 'Scenes Directory',
+  JournalEntry: 'Journal Directory',
+  RollTable: 'Roll Tables Directory',
+  Cards: 'Cards Directory',
+  Macro: 'Macros Directory',
+  Playlist: 'Playlists Directory',
 };
 
 export class SearchIndex {
@@ -42,7 +52,10 @@ export class SearchIndex {
     }
   }
 
-  search(query: string, options: { limit?: number; excludeCompendiums?: boolean; filters?: SearchFilters } = {}): SearchHit[] {
+  search(
+    query: string,
+    options: { limit?: number; excludeCompendiums?: boolean; filters?: SearchFilters } = {},
+  ): SearchHit[] {
     const entries = [...this.#world.values()];
     if (!options.excludeCompendiums) entries.push(...this.#compendiumEntries().values());
     const hits: SearchHit[] = [];
@@ -63,10 +76,17 @@ export class SearchIndex {
   #add(document: WorldDocument): void {
     if (!document.uuid || !document.name) return;
     this.#world.set(document.uuid, {
-      documentType: document.documentName, id: document.id, name: document.name, uuid: document.uuid,
-      folder: document.folderId, pack: null, packageName: null, subType: document.type || '',
+      documentType: document.documentName,
+      id: document.id,
+      name: document.name,
+      uuid: document.uuid,
+      folder: document.folderId,
+      pack: null,
+      packageName: null,
+      subType: document.type || '',
       icon: document.img || (document.source.thumb as string | undefined) || '',
-      tagline: TAGLINES[document.documentName] ?? `${document.documentName}s Directory`, resultType: 'WorldEntity',
+      tagline: TAGLINES[document.documentName] ?? `${document.documentName}s Directory`,
+      resultType: 'WorldEntity',
     });
   }
 
@@ -76,9 +96,17 @@ export class SearchIndex {
     for (const pack of this.#game.packs.values()) {
       for (const document of pack.documents.values()) {
         this.#compendium.set(document.uuid, {
-          documentType: pack.documentName, id: document.id, name: document.name, uuid: document.uuid, folder: null,
-          pack: pack.collection, packageName: pack.title, subType: document.type || '', icon: document.img || '',
-          tagline: pack.title, resultType: 'CompendiumEntity',
+          documentType: pack.documentName,
+          id: document.id,
+          name: document.name,
+          uuid: document.uuid,
+          folder: null,
+          pack: pack.collection,
+          packageName: pack.title,
+          subType: document.type || '',
+          icon: document.img || '',
+          tagline: pack.title,
+          resultType: 'CompendiumEntity',
         });
       }
     }
@@ -98,9 +126,13 @@ export function scoreMatch(name: string, query: string): { score: number; format
   const at = lowerName.indexOf(lowerQuery);
   if (at !== -1) {
     const end = at + query.length;
-    return { score: 60, formattedMatch: `${name.slice(0, at)}<strong>${name.slice(at, end)}</strong>${name.slice(end)}` };
+    return {
+      score: 60,
+      formattedMatch: `${name.slice(0, at)}<strong>${name.slice(at, end)}</strong>${name.slice(end)}`,
+    };
   }
-  if (name.split(/\s+/).some((word) => word.toLowerCase().startsWith(lowerQuery))) return { score: 40, formattedMatch: name };
+  if (name.split(/\s+/).some((word) => word.toLowerCase().startsWith(lowerQuery)))
+    return { score: 40, formattedMatch: name };
   return isSubsequence(lowerQuery, lowerName) ? { score: 20, formattedMatch: name } : null;
 }
 
@@ -133,10 +165,16 @@ function matchesFilter(entry: SearchEntry, key: string, value: string): boolean 
   const lowerValue = value.toLowerCase();
   if (key === 'resultType') return entry.resultType.toLowerCase() === lowerValue;
   if (key === 'package') {
-    return entry.pack !== null && (entry.pack.toLowerCase() === lowerValue || `compendium.${entry.pack.toLowerCase()}` === lowerValue);
+    return (
+      entry.pack !== null &&
+      (entry.pack.toLowerCase() === lowerValue || `compendium.${entry.pack.toLowerCase()}` === lowerValue)
+    );
   }
   if (key === 'folder') {
-    return entry.folder !== null && (value === entry.folder || value === `Folder.${entry.folder}` || `Folder.${value}` === entry.folder);
+    return (
+      entry.folder !== null &&
+      (value === entry.folder || value === `Folder.${entry.folder}` || `Folder.${value}` === entry.folder)
+    );
   }
   const property = (entry as unknown as Record<string, unknown>)[key];
   if (property === undefined) return false;

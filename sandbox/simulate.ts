@@ -33,7 +33,12 @@ function speakerFor(game: Game, user: WorldDocument): ChatSpeaker {
   if (!actor) return { alias: user.name };
   const scene = game.viewedScene();
   const token = scene?.collection('Token').find((candidate) => candidate.source.actorId === actor.id);
-  return { scene: token ? scene!.id : null, actor: actor.id, token: token?.id ?? null, alias: token?.name ?? actor.name };
+  return {
+    scene: token ? scene!.id : null,
+    actor: actor.id,
+    token: token?.id ?? null,
+    alias: token?.name ?? actor.name,
+  };
 }
 
 function findToken(game: Game, tokenId: string): WorldDocument | undefined {
@@ -90,7 +95,11 @@ export function createSimulation(game: Game): Simulation {
         if (!scene) throw new Error('No scene is viewed');
         combat = game.createDocument('Combat', { scene: scene.id, active: true, round: 0, turn: null });
         for (const token of scene.collection('Token').contents.filter((candidate) => !candidate.source.hidden)) {
-          game.createDocument('Combatant', { tokenId: token.id, sceneId: scene.id, actorId: token.source.actorId }, { parent: combat });
+          game.createDocument(
+            'Combatant',
+            { tokenId: token.id, sceneId: scene.id, actorId: token.source.actorId },
+            { parent: combat },
+          );
         }
       }
       rollInitiative(game, combat.collection('Combatant').contents);

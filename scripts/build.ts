@@ -35,7 +35,8 @@ export async function buildRenderer(outDir = RENDERER_OUT): Promise<void> {
   });
   rmSync(join(outDir, 'app.js.map'), { force: true });
   for (const file of bundle.outputFiles) writeAtomically(file.path, file.contents);
-  for (const file of ['index.html', 'styles.css', 'logo.svg']) writeAtomically(join(outDir, file), readFileSync(join(root, 'renderer', file)));
+  for (const file of ['index.html', 'styles.css', 'logo.svg'])
+    writeAtomically(join(outDir, file), readFileSync(join(root, 'renderer', file)));
 }
 
 /**
@@ -49,7 +50,9 @@ const requireBuiltins: Plugin = {
     build.onResolve({ filter: /^node:/ }, ({ path, namespace }) =>
       namespace === 'builtin' ? { path, external: true } : { path, namespace: 'builtin' },
     );
-    build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({ contents: `module.exports = require(${JSON.stringify(path)});` }));
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({
+      contents: `module.exports = require(${JSON.stringify(path)});`,
+    }));
   },
 };
 
@@ -77,7 +80,9 @@ const NODE_PROGRAM = {
   // The built-ins first: node:http must become a require, not an external import.
   plugins: [requireBuiltins, packagesExternal],
   // `require` for the built-ins above, which an ES module does not have of its own.
-  banner: { js: "import { createRequire as createRequireForBuiltins } from 'node:module';\nconst require = createRequireForBuiltins(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as createRequireForBuiltins } from 'node:module';\nconst require = createRequireForBuiltins(import.meta.url);",
+  },
 } satisfies BuildOptions;
 
 /**
@@ -136,7 +141,9 @@ async function buildPreload(appOut: string): Promise<void> {
 function compileMain(appOut: string): void {
   rmSync(appOut, { recursive: true, force: true });
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.main.json'), '--outDir', appOut], { stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.main.json'), '--outDir', appOut], {
+    stdio: 'inherit',
+  });
 }
 
 /** The desktop app: compiled main, preload, and the settings UI in the folder main hands the relay. */
@@ -148,8 +155,14 @@ export async function buildApp(appOut = APP_OUT): Promise<void> {
 
 const TARGETS = {
   renderer: { build: buildRenderer, built: 'dist/renderer' },
-  cli: { build: async () => void (await Promise.all([buildRenderer(), buildCli()])), built: 'dist/cli and dist/renderer' },
-  all: { build: async () => void (await Promise.all([buildRenderer(), buildCli(), buildApp()])), built: 'dist/cli, dist/renderer and dist/app' },
+  cli: {
+    build: async () => void (await Promise.all([buildRenderer(), buildCli()])),
+    built: 'dist/cli and dist/renderer',
+  },
+  all: {
+    build: async () => void (await Promise.all([buildRenderer(), buildCli(), buildApp()])),
+    built: 'dist/cli, dist/renderer and dist/app',
+  },
 };
 
 if (process.argv[1] && dirname(process.argv[1]) === import.meta.dirname) {

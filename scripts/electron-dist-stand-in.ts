@@ -10,9 +10,61 @@ import { dirname, join } from 'node:path';
 import { createPackage } from '@electron/asar';
 
 const LOCALES = [
-  'af', 'am', 'ar', 'bg', 'bn', 'ca', 'cs', 'da', 'de', 'el', 'en-GB', 'en-US', 'es-419', 'es', 'et', 'fa', 'fi', 'fil', 'fr',
-  'gu', 'he', 'hi', 'hr', 'hu', 'id', 'it', 'ja', 'kn', 'ko', 'lt', 'lv', 'ml', 'mr', 'ms', 'nb', 'nl', 'pl', 'pt-BR', 'pt-PT',
-  'ro', 'ru', 'sk', 'sl', 'sr', 'sv', 'sw', 'ta', 'te', 'th', 'tr', 'uk', 'ur', 'vi', 'zh-CN', 'zh-TW',
+  'af',
+  'am',
+  'ar',
+  'bg',
+  'bn',
+  'ca',
+  'cs',
+  'da',
+  'de',
+  'el',
+  'en-GB',
+  'en-US',
+  'es-419',
+  'es',
+  'et',
+  'fa',
+  'fi',
+  'fil',
+  'fr',
+  'gu',
+  'he',
+  'hi',
+  'hr',
+  'hu',
+  'id',
+  'it',
+  'ja',
+  'kn',
+  'ko',
+  'lt',
+  'lv',
+  'ml',
+  'mr',
+  'ms',
+  'nb',
+  'nl',
+  'pl',
+  'pt-BR',
+  'pt-PT',
+  'ro',
+  'ru',
+  'sk',
+  'sl',
+  'sr',
+  'sv',
+  'sw',
+  'ta',
+  'te',
+  'th',
+  'tr',
+  'uk',
+  'ur',
+  'vi',
+  'zh-CN',
+  'zh-TW',
 ];
 
 const PLACEHOLDER_FILES = [
@@ -35,7 +87,8 @@ const PLACEHOLDER_FILES = [
   ...LOCALES.map((locale) => `locales/${locale}.pak`),
 ];
 
-const STAND_IN_EXECUTABLE = '#!/bin/sh\necho "This is a stand-in for the Electron binary, made to check the package; it cannot run the app." >&2\nexit 1\n';
+const STAND_IN_EXECUTABLE =
+  '#!/bin/sh\necho "This is a stand-in for the Electron binary, made to check the package; it cannot run the app." >&2\nexit 1\n';
 
 function writeFile(path: string, contents: string): void {
   mkdirSync(dirname(path), { recursive: true });

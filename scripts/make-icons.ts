@@ -15,8 +15,10 @@ type TrayState = 'idle' | 'connected' | 'error';
 function colourTray(state: TrayState): string {
   const fill = state === 'connected' ? '#5b54f0' : '#7b8190';
   const badge =
-    state === 'connected' ? '<circle cx="25" cy="25" r="6.2" fill="#22c55e" stroke="#ffffff" stroke-width="2"/>'
-      : state === 'error' ? '<circle cx="25" cy="25" r="6.6" fill="#e5383b" stroke="#ffffff" stroke-width="2"/><path d="M25 21.2v4.4M25 28.2v.4" stroke="#fff" stroke-width="2.4" stroke-linecap="round"/>'
+    state === 'connected'
+      ? '<circle cx="25" cy="25" r="6.2" fill="#22c55e" stroke="#ffffff" stroke-width="2"/>'
+      : state === 'error'
+        ? '<circle cx="25" cy="25" r="6.6" fill="#e5383b" stroke="#ffffff" stroke-width="2"/><path d="M25 21.2v4.4M25 28.2v.4" stroke="#fff" stroke-width="2.4" stroke-linecap="round"/>'
         : '';
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
     <path d="${HEXAGON}" fill="${fill}" stroke="#ffffff" stroke-opacity="0.9" stroke-width="1.2" stroke-linejoin="round"/>
@@ -29,12 +31,15 @@ function colourTray(state: TrayState): string {
 function templateTray(state: TrayState): string {
   const badgeHole = state === 'idle' ? '' : '<circle cx="25" cy="25" r="7.6" fill="black"/>';
   const badge =
-    state === 'connected' ? '<circle cx="25" cy="25" r="5" fill="black"/>'
-      : state === 'error' ? '<circle cx="25" cy="25" r="5.6" fill="none" stroke="black" stroke-width="2"/><path d="M25 22.4v3.2M25 27.6v.2" stroke="black" stroke-width="2" stroke-linecap="round"/>'
+    state === 'connected'
+      ? '<circle cx="25" cy="25" r="5" fill="black"/>'
+      : state === 'error'
+        ? '<circle cx="25" cy="25" r="5.6" fill="none" stroke="black" stroke-width="2"/><path d="M25 22.4v3.2M25 27.6v.2" stroke="black" stroke-width="2" stroke-linecap="round"/>'
         : '';
-  const body = state === 'connected'
-    ? `<path d="${HEXAGON}" fill="white"/><path d="${TRIANGLE}" fill="none" stroke="black" stroke-width="2.6" stroke-linejoin="round"/>`
-    : `<path d="${HEXAGON}" fill="none" stroke="white" stroke-width="2.4" stroke-linejoin="round"/><path d="${TRIANGLE}" fill="none" stroke="white" stroke-width="2.2" stroke-linejoin="round"/>`;
+  const body =
+    state === 'connected'
+      ? `<path d="${HEXAGON}" fill="white"/><path d="${TRIANGLE}" fill="none" stroke="black" stroke-width="2.6" stroke-linejoin="round"/>`
+      : `<path d="${HEXAGON}" fill="none" stroke="white" stroke-width="2.4" stroke-linejoin="round"/><path d="${TRIANGLE}" fill="none" stroke="white" stroke-width="2.2" stroke-linejoin="round"/>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
     <defs><mask id="m" maskUnits="userSpaceOnUse" x="0" y="0" width="32" height="32">${body}${badgeHole}</mask></defs>
     <rect width="32" height="32" fill="black" mask="url(#m)"/>
@@ -62,8 +67,14 @@ async function main(): Promise<void> {
   const page = await browser.newPage();
   const render = async (svg: string, size: number, file: string) => {
     await page.setViewport({ width: size, height: size, deviceScaleFactor: 1 });
-    await page.setContent(`<html><body style="margin:0;background:transparent"><div style="width:${size}px;height:${size}px">${svg.replace('<svg ', `<svg width="${size}" height="${size}" `)}</div></body></html>`);
-    const png = await page.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: size, height: size }, type: 'png' });
+    await page.setContent(
+      `<html><body style="margin:0;background:transparent"><div style="width:${size}px;height:${size}px">${svg.replace('<svg ', `<svg width="${size}" height="${size}" `)}</div></body></html>`,
+    );
+    const png = await page.screenshot({
+      omitBackground: true,
+      clip: { x: 0, y: 0, width: size, height: size },
+      type: 'png',
+    });
     writeFileSync(join(ASSETS, file), png);
   };
   mkdirSync(join(ASSETS, 'tray'), { recursive: true });

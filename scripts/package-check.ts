@@ -2,7 +2,16 @@
 // a stand-in Electron distribution and with the network refused, then reads what the package holds.
 //   node scripts/package-check.ts [outDir]   packages this project into outDir (default: release/package-check)
 import { execFile } from 'node:child_process';
-import { copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
@@ -44,7 +53,9 @@ export function copyProject(to: string): void {
 }
 
 function installedElectronVersion(projectDir = root): string {
-  const manifest = JSON.parse(readFileSync(join(projectDir, 'node_modules', 'electron', 'package.json'), 'utf8')) as { version: string };
+  const manifest = JSON.parse(readFileSync(join(projectDir, 'node_modules', 'electron', 'package.json'), 'utf8')) as {
+    version: string;
+  };
   return manifest.version;
 }
 
@@ -59,7 +70,10 @@ export interface PackageRun {
 
 /** Runs electron-builder's unpacked Linux build of `projectDir` into `outDir`, in its own process with the network refused. */
 export async function packageLinuxDir(projectDir: string, outDir: string): Promise<PackageRun> {
-  await promisify(execFile)(process.execPath, [THIS_SCRIPT, projectDir, outDir], { cwd: projectDir, maxBuffer: 16 * 1024 * 1024 });
+  await promisify(execFile)(process.execPath, [THIS_SCRIPT, projectDir, outDir], {
+    cwd: projectDir,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return JSON.parse(readFileSync(join(outDir, 'package-run.json'), 'utf8')) as PackageRun;
 }
 
@@ -78,7 +92,8 @@ export interface ArchiveFile {
 export function archiveFiles(archive: string): ArchiveFile[] {
   const files: ArchiveFile[] = [];
   const visit = (node: HeaderNode, path: string): void => {
-    if (node.files) for (const [name, child] of Object.entries(node.files)) visit(child, path ? `${path}/${name}` : name);
+    if (node.files)
+      for (const [name, child] of Object.entries(node.files)) visit(child, path ? `${path}/${name}` : name);
     else if (node.link === undefined) files.push({ path, size: node.size ?? 0 });
   };
   visit(getRawHeader(archive).header as HeaderNode, '');
@@ -108,11 +123,17 @@ function watchResolution(archiveRoot: string, graph: ImportGraph): Plugin {
     setup(builder) {
       builder.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === INNER_RESOLVE) return undefined;
-        const result = await builder.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: INNER_RESOLVE });
+        const result = await builder.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: INNER_RESOLVE,
+        });
         const importer = relative(archiveRoot, args.importer).split(sep).join('/');
         if (result.errors.length > 0) graph.missingOptional.push(`${importer} → ${args.path}`);
         else if (result.external) graph.runtimeModules.push(args.path);
-        else if (relative(archiveRoot, result.path).startsWith('..')) graph.resolvedOutside.push(`${importer} → ${result.path}`);
+        else if (relative(archiveRoot, result.path).startsWith('..'))
+          graph.resolvedOutside.push(`${importer} → ${result.path}`);
         return undefined;
       });
     },

@@ -15,12 +15,21 @@ export function groupsTable(): string {
     '',
     '| Group | Operations |',
     '|---|---|',
-    ...routeGroups.map((group) => `| ${group.name} | ${group.routes.map((route) => `\`${route.method} ${route.path}\``).join(', ')} |`),
+    ...routeGroups.map(
+      (group) => `| ${group.name} | ${group.routes.map((route) => `\`${route.method} ${route.path}\``).join(', ')} |`,
+    ),
   ].join('\n');
 }
 
 if (import.meta.main) {
   const readme = readFileSync(README_PATH, 'utf8');
-  if (!GROUPS_SECTION.test(readme)) throw new Error('README.md has no <!-- api-groups:start --> … <!-- api-groups:end --> section');
-  writeFileSync(README_PATH, readme.replace(GROUPS_SECTION, (_all, start: string, _old: string, end: string) => `${start}${groupsTable()}${end}`));
+  if (!GROUPS_SECTION.test(readme))
+    throw new Error('README.md has no <!-- api-groups:start --> … <!-- api-groups:end --> section');
+  writeFileSync(
+    README_PATH,
+    readme.replace(
+      GROUPS_SECTION,
+      (_all, start: string, _old: string, end: string) => `${start}${groupsTable()}${end}`,
+    ),
+  );
 }

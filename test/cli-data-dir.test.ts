@@ -28,7 +28,12 @@ interface Outcome {
 }
 
 function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; uid?: number } = {}): Promise<Outcome> {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env, uid: options.uid, gid: options.uid });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: options.env ?? process.env,
+    uid: options.uid,
+    gid: options.uid,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -55,7 +60,11 @@ describe('serve with a data directory it cannot use', () => {
     const file = join(scratch, 'not-a-folder');
     writeFileSync(file, 'notes');
     const outcome = await runCli(['serve', '--port', '0', '--data-dir', file]);
-    expectOneLine(outcome, `The data directory ${file} is a file`, 'move that file away, or give another folder with --data-dir');
+    expectOneLine(
+      outcome,
+      `The data directory ${file} is a file`,
+      'move that file away, or give another folder with --data-dir',
+    );
   });
 
   it('a folder inside a file: the same line for the folder asked for', async () => {
@@ -73,7 +82,11 @@ describe('serve with a data directory it cannot use', () => {
     if (!asRoot) chmodSync(locked, 0o500);
     else chownSync(locked, 0, 0);
     const outcome = await runCli(['serve', '--port', '0', '--data-dir', locked], asRoot ? { uid: NOBODY } : {});
-    expectOneLine(outcome, `Tabletop Relay has no permission to write in the data directory ${locked}`, 'give another folder with --data-dir');
+    expectOneLine(
+      outcome,
+      `Tabletop Relay has no permission to write in the data directory ${locked}`,
+      'give another folder with --data-dir',
+    );
   });
 
   it('a folder on a read-only file system: says so, names it, exit 1', async (context) => {

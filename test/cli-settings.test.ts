@@ -12,7 +12,8 @@ import { startTestRelay, type TestRelay } from './harness/relay.ts';
 
 const run = promisify(execFile);
 const CLI = await compiledCli();
-const LINK = /Settings \(one-time link, valid for two minutes\): (http:\/\/127\.0\.0\.1:\d+\/admin\/login\?code=[0-9a-f]+)\n/;
+const LINK =
+  /Settings \(one-time link, valid for two minutes\): (http:\/\/127\.0\.0\.1:\d+\/admin\/login\?code=[0-9a-f]+)\n/;
 
 let relay: TestRelay;
 let bin: string;
@@ -41,13 +42,16 @@ function settings(env: NodeJS.ProcessEnv, command = 'settings') {
 }
 
 describe('tabletop-relay settings', () => {
-  it.runIf(process.platform === 'linux')('prints a new link and opens that link in the default browser of a desktop session', async () => {
-    const result = await settings({ DISPLAY: ':0' });
-    const link = LINK.exec(result.stdout)![1]!;
-    expect(result.stdout).toContain('Opening it in your default browser.');
-    await expect.poll(() => (existsSync(opened) ? readFileSync(opened, 'utf8') : '')).toBe(link);
-    expect((await fetch(link, { redirect: 'manual' })).status).toBe(303);
-  });
+  it.runIf(process.platform === 'linux')(
+    'prints a new link and opens that link in the default browser of a desktop session',
+    async () => {
+      const result = await settings({ DISPLAY: ':0' });
+      const link = LINK.exec(result.stdout)![1]!;
+      expect(result.stdout).toContain('Opening it in your default browser.');
+      await expect.poll(() => (existsSync(opened) ? readFileSync(opened, 'utf8') : '')).toBe(link);
+      expect((await fetch(link, { redirect: 'manual' })).status).toBe(303);
+    },
+  );
 
   it('only prints the link under CI, and where no display can show a browser', async () => {
     for (const env of [{ CI: 'true', DISPLAY: ':0' }, {}]) {
@@ -72,7 +76,9 @@ describe('tabletop-relay settings', () => {
 describe('serve, then settings', () => {
   it('serve prints a sign-in link at start, and settings gives a new one from that running relay', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-serve-'));
-    const serve = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const serve = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--data-dir', dataDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       let output = '';
       serve.stdout.on('data', (chunk) => (output += chunk));
@@ -81,7 +87,9 @@ describe('serve, then settings', () => {
       expect(output).toContain(`Worlds connect to ws://127.0.0.1:${port}/relay`);
       const atStart = /Settings \(one-time link\): (\S+)/.exec(output)![1]!;
       expect((await fetch(atStart, { redirect: 'manual' })).status).toBe(303);
-      const fresh = await run(process.execPath, [CLI, 'settings', '--data-dir', dataDir, '--port', port], { env: { ...process.env, CI: 'true' } });
+      const fresh = await run(process.execPath, [CLI, 'settings', '--data-dir', dataDir, '--port', port], {
+        env: { ...process.env, CI: 'true' },
+      });
       const link = LINK.exec(fresh.stdout)![1]!;
       expect(link).not.toBe(atStart);
       expect((await fetch(link, { redirect: 'manual' })).status).toBe(303);

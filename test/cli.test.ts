@@ -18,7 +18,9 @@ afterEach(() => {
 
 /** The curl line the demo printed for this part of a URL. */
 function printedCommand(output: string, urlEnd: string): string {
-  const line = output.split('\n').find((candidate) => candidate.trim().startsWith('curl ') && candidate.includes(urlEnd));
+  const line = output
+    .split('\n')
+    .find((candidate) => candidate.trim().startsWith('curl ') && candidate.includes(urlEnd));
   expect(line, `the demo prints a curl line for ${urlEnd}`).toBeDefined();
   return line!.trim();
 }
@@ -87,9 +89,13 @@ describe('tabletop-relay demo', () => {
 
 describe('the compiled CLI', () => {
   it('is what package.json runs: serve, demo, settings and the tabletop-relay command', () => {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+      scripts: Record<string, string>;
+    };
     expect(join(ROOT, manifest.bin['tabletop-relay']!)).toBe(CLI);
-    for (const command of ['serve', 'demo', 'settings']) expect(manifest.scripts[command]).toContain(`node dist/cli/index.js ${command}`);
+    for (const command of ['serve', 'demo', 'settings'])
+      expect(manifest.scripts[command]).toContain(`node dist/cli/index.js ${command}`);
     const asProgram = spawnSync(CLI, ['--help'], { encoding: 'utf8' });
     expect(asProgram.status).toBe(0);
     expect(asProgram.stdout).toContain('Usage');
@@ -100,7 +106,10 @@ describe('the compiled CLI', () => {
     try {
       const serve = await runCli(['serve', '--port', '0', '--data-dir', dataDir], ['--import', LOG_LOADS]);
       await expect.poll(serve.output).toContain('/dist/cli/index.js');
-      const loaded = serve.output().split('\n').filter((line) => line.startsWith('loads '));
+      const loaded = serve
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('loads '));
       expect(loaded.filter((line) => /puppeteer|chromium-bidi|\/sandbox\/|\/chunks\/demo-/.test(line))).toEqual([]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
@@ -112,7 +121,8 @@ describe('tabletop-relay options', () => {
   it('--help documents the commands and the port, host and data directory options', () => {
     const result = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
     expect(result.status).toBe(0);
-    for (const text of ['serve', 'demo', '--port', '--host', '--lan', '--data-dir']) expect(result.stdout).toContain(text);
+    for (const text of ['serve', 'demo', '--port', '--host', '--lan', '--data-dir'])
+      expect(result.stdout).toContain(text);
   });
 
   it('explains a bad option and exits with status 2', () => {

@@ -7,7 +7,7 @@ import { browserOpener } from '../cli/open-browser.ts';
 const URL = 'http://127.0.0.1:3010/admin/login?code=abc';
 
 describe('browserOpener', () => {
-  it('names each system\'s own opener', () => {
+  it("names each system's own opener", () => {
     expect(browserOpener(URL, 'darwin', {})).toEqual({ command: 'open', args: [URL] });
     expect(browserOpener(URL, 'win32', {})).toEqual({ command: 'cmd', args: ['/c', 'start', '""', URL] });
     expect(browserOpener(URL, 'linux', { DISPLAY: ':0' })).toEqual({ command: 'xdg-open', args: [URL] });
@@ -15,7 +15,8 @@ describe('browserOpener', () => {
   });
 
   it('opens nothing under CI, nor in a Linux session without a display', () => {
-    for (const platform of ['darwin', 'win32', 'linux'] as const) expect(browserOpener(URL, platform, { CI: 'true', DISPLAY: ':0' })).toBeUndefined();
+    for (const platform of ['darwin', 'win32', 'linux'] as const)
+      expect(browserOpener(URL, platform, { CI: 'true', DISPLAY: ':0' })).toBeUndefined();
     expect(browserOpener(URL, 'linux', {})).toBeUndefined();
     expect(browserOpener(URL, 'linux', { CI: 'false', DISPLAY: ':0' })).toEqual({ command: 'xdg-open', args: [URL] });
   });

@@ -5,7 +5,11 @@
 //   <!-- readme-test: then wait for "TEXT" -->        runs, then waits until a background block prints TEXT
 // A block without a comment runs to its end and must succeed. Plain fences (``` without sh) hold usage synopses, not commands.
 
-export type BlockMode = { kind: 'run' } | { kind: 'skip'; reason: string } | { kind: 'background'; until: string } | { kind: 'then-wait'; text: string };
+export type BlockMode =
+  | { kind: 'run' }
+  | { kind: 'skip'; reason: string }
+  | { kind: 'background'; until: string }
+  | { kind: 'then-wait'; text: string };
 
 export interface ShellBlock {
   /** 1-based line of the opening fence, to name the block in failures. */
@@ -41,7 +45,8 @@ export function shellBlocks(markdown: string): ShellBlock[] {
     const directive = lines[index - 1]?.trim().match(DIRECTIVE)?.[1];
     const body: string[] = [];
     const start = index;
-    for (index++; index < lines.length && lines[index]!.trim() !== '```'; index++) body.push(lines[index]!.slice(indent));
+    for (index++; index < lines.length && lines[index]!.trim() !== '```'; index++)
+      body.push(lines[index]!.slice(indent));
     blocks.push({ line: start + 1, heading, script: body.join('\n'), mode: modeFrom(directive, start + 1) });
   }
   return blocks;

@@ -59,7 +59,10 @@ function prepared(script: string, state: 'keep' | 'none'): string {
 async function waitInBackground(text: string): Promise<void> {
   const deadline = Date.now() + BLOCK_TIMEOUT_MS;
   while (!running.some((shell) => shell.output().includes(text))) {
-    if (Date.now() > deadline) throw new Error(`No running command printed "${text}":\n${running.map((shell) => shell.output()).join('\n---\n')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `No running command printed "${text}":\n${running.map((shell) => shell.output()).join('\n---\n')}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -98,8 +101,12 @@ afterAll(async () => {
 describe('README shell blocks, in order', () => {
   const blocks = shellBlocks(README);
   it('has blocks to run, and the path from a fresh clone to a roll among them', () => {
-    const runnable = blocks.filter((block) => block.mode.kind !== 'skip').map((block) => block.script).join('\n');
-    for (const step of ['npm run serve', 'npm run sandbox:pair', '/approve', '/admin/keys', '-d formula=1d20']) expect(runnable).toContain(step);
+    const runnable = blocks
+      .filter((block) => block.mode.kind !== 'skip')
+      .map((block) => block.script)
+      .join('\n');
+    for (const step of ['npm run serve', 'npm run sandbox:pair', '/approve', '/admin/keys', '-d formula=1d20'])
+      expect(runnable).toContain(step);
   });
   for (const block of blocks) {
     if (block.mode.kind === 'skip') it.skip(blockName(block), () => {});
@@ -119,34 +126,53 @@ function servePage(html: string): Promise<Server> {
 }
 
 describe('the OBS recipe', () => {
-  it('its page, served from the origin the README allows, shows a roll posted to chat', async () => {
-    const page = README.match(/```html\n([\s\S]*?)\n```/)?.[1];
-    expect(page, 'README.md has the OBS page in an html block').toBeDefined();
-    const dataDir = join(home, '.local', 'share', 'tabletop-relay');
-    const token = (JSON.parse(readFileSync(join(dataDir, 'admin-token'), 'utf8')) as { token: string }).token;
-    const admin = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const made = await fetch(`http://127.0.0.1:${port}/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'OBS', scopes: ['events:subscribe'] }) });
-    const { key } = (await made.json()) as { key: string };
-    const server = await servePage(onTestPorts(page!).replace("'ttr_…'", `'${key}'`));
-    const browser = await launchChromium();
-    try {
-      const overlay = await browser.newPage();
-      const streamOpen = overlay.waitForResponse((response) => response.url().endsWith('/rolls/subscribe') && response.status() === 200, { timeout: 10_000 });
-      await overlay.goto(`http://localhost:${overlayPort}/rolls.html`);
-      await streamOpen;
-      const roller = await fetch(`http://127.0.0.1:${port}/admin/keys`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'roller', scopes: ['roll:execute'] }) });
-      const rolled = await fetch(`http://127.0.0.1:${port}/roll`, {
+  it(
+    'its page, served from the origin the README allows, shows a roll posted to chat',
+    async () => {
+      const page = README.match(/```html\n([\s\S]*?)\n```/)?.[1];
+      expect(page, 'README.md has the OBS page in an html block').toBeDefined();
+      const dataDir = join(home, '.local', 'share', 'tabletop-relay');
+      const token = (JSON.parse(readFileSync(join(dataDir, 'admin-token'), 'utf8')) as { token: string }).token;
+      const admin = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const made = await fetch(`http://127.0.0.1:${port}/admin/keys`, {
         method: 'POST',
-        headers: { 'x-api-key': ((await roller.json()) as { key: string }).key, 'content-type': 'application/json' },
-        body: JSON.stringify({ formula: '1d20+7', createChatMessage: true }),
+        headers: admin,
+        body: JSON.stringify({ name: 'OBS', scopes: ['events:subscribe'] }),
       });
-      const total = ((await rolled.json()) as { data: { roll: { total: number } } }).data.roll.total;
-      await overlay.waitForFunction((text) => document.getElementById('roll')?.textContent?.includes(text), { timeout: 10_000 }, `1d20+7 = ${total}`);
-    } finally {
-      await browser.close();
-      await new Promise((resolve) => server.close(resolve));
-    }
-  }, BLOCK_TIMEOUT_MS);
+      const { key } = (await made.json()) as { key: string };
+      const server = await servePage(onTestPorts(page!).replace("'ttr_…'", `'${key}'`));
+      const browser = await launchChromium();
+      try {
+        const overlay = await browser.newPage();
+        const streamOpen = overlay.waitForResponse(
+          (response) => response.url().endsWith('/rolls/subscribe') && response.status() === 200,
+          { timeout: 10_000 },
+        );
+        await overlay.goto(`http://localhost:${overlayPort}/rolls.html`);
+        await streamOpen;
+        const roller = await fetch(`http://127.0.0.1:${port}/admin/keys`, {
+          method: 'POST',
+          headers: admin,
+          body: JSON.stringify({ name: 'roller', scopes: ['roll:execute'] }),
+        });
+        const rolled = await fetch(`http://127.0.0.1:${port}/roll`, {
+          method: 'POST',
+          headers: { 'x-api-key': ((await roller.json()) as { key: string }).key, 'content-type': 'application/json' },
+          body: JSON.stringify({ formula: '1d20+7', createChatMessage: true }),
+        });
+        const total = ((await rolled.json()) as { data: { roll: { total: number } } }).data.roll.total;
+        await overlay.waitForFunction(
+          (text) => document.getElementById('roll')?.textContent?.includes(text),
+          { timeout: 10_000 },
+          `1d20+7 = ${total}`,
+        );
+      } finally {
+        await browser.close();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    },
+    BLOCK_TIMEOUT_MS,
+  );
 });
 
 describe('README API groups', () => {
@@ -158,24 +184,35 @@ describe('README API groups', () => {
 });
 
 describe('the commands demo prints', () => {
-  it('each runs as printed, and the stream it prints shows the roll it prints', async () => {
-    const demo = startShell('npm run demo -- --port 0', shellOptions());
-    running.push(demo);
-    await demo.waitFor('Press Ctrl+C', BLOCK_TIMEOUT_MS);
-    const commands = demo.output().split('\n').filter((line) => /^\s+curl /.test(line)).map((line) => line.trim());
-    const [stream, ...others] = [...commands.filter((line) => line.includes(' -N ')), ...commands.filter((line) => !line.includes(' -N '))];
-    expect(stream).toContain('/rolls/subscribe');
-    expect(others.some((line) => line.includes('/roll"'))).toBe(true);
-    const folder = join(home, 'demo');
-    mkdirSync(folder);
-    const events = startShell(prepared(stream!, 'none'), shellOptions(folder));
-    running.push(events);
-    await events.waitFor('event: connected', BLOCK_TIMEOUT_MS);
-    for (const command of others) {
-      const result = await runShell(prepared(command, 'none'), shellOptions(folder), BLOCK_TIMEOUT_MS);
-      expect(result.code, `${command}\n\nOutput:\n${result.output}`).toBe(0);
-    }
-    await events.waitFor('event: roll', BLOCK_TIMEOUT_MS);
-    expect(readFileSync(join(folder, 'sheet.png')).subarray(1, 4).toString('latin1')).toBe('PNG');
-  }, BLOCK_TIMEOUT_MS * 3);
+  it(
+    'each runs as printed, and the stream it prints shows the roll it prints',
+    async () => {
+      const demo = startShell('npm run demo -- --port 0', shellOptions());
+      running.push(demo);
+      await demo.waitFor('Press Ctrl+C', BLOCK_TIMEOUT_MS);
+      const commands = demo
+        .output()
+        .split('\n')
+        .filter((line) => /^\s+curl /.test(line))
+        .map((line) => line.trim());
+      const [stream, ...others] = [
+        ...commands.filter((line) => line.includes(' -N ')),
+        ...commands.filter((line) => !line.includes(' -N ')),
+      ];
+      expect(stream).toContain('/rolls/subscribe');
+      expect(others.some((line) => line.includes('/roll"'))).toBe(true);
+      const folder = join(home, 'demo');
+      mkdirSync(folder);
+      const events = startShell(prepared(stream!, 'none'), shellOptions(folder));
+      running.push(events);
+      await events.waitFor('event: connected', BLOCK_TIMEOUT_MS);
+      for (const command of others) {
+        const result = await runShell(prepared(command, 'none'), shellOptions(folder), BLOCK_TIMEOUT_MS);
+        expect(result.code, `${command}\n\nOutput:\n${result.output}`).toBe(0);
+      }
+      await events.waitFor('event: roll', BLOCK_TIMEOUT_MS);
+      expect(readFileSync(join(folder, 'sheet.png')).subarray(1, 4).toString('latin1')).toBe('PNG');
+    },
+    BLOCK_TIMEOUT_MS * 3,
+  );
 });

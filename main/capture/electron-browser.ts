@@ -76,7 +76,10 @@ class ElectronPage implements BrowserPage {
    */
   async screenshot(options: ScreenshotOptions): Promise<Uint8Array> {
     const { clip, format, quality, scale } = options;
-    const layout = { width: Math.max(WINDOW_SIZE.width, Math.ceil(clip.x + clip.width)), height: Math.max(WINDOW_SIZE.height, Math.ceil(clip.y + clip.height)) };
+    const layout = {
+      width: Math.max(WINDOW_SIZE.width, Math.ceil(clip.x + clip.width)),
+      height: Math.max(WINDOW_SIZE.height, Math.ceil(clip.y + clip.height)),
+    };
     this.#unzoomedPixelRatio ??= (await this.#contents.executeJavaScript('devicePixelRatio')) as number;
     this.#window.setContentSize(Math.ceil(layout.width * scale), Math.ceil(layout.height * scale));
     this.#contents.setZoomFactor(scale);
@@ -93,7 +96,8 @@ class ElectronPage implements BrowserPage {
       if (image.isEmpty()) throw new Error('The offscreen window gave an empty capture');
       const wanted = { width: Math.round(clip.width * scale), height: Math.round(clip.height * scale) };
       const size = image.getSize();
-      if (size.width !== wanted.width || size.height !== wanted.height) image = image.resize({ ...wanted, quality: 'best' });
+      if (size.width !== wanted.width || size.height !== wanted.height)
+        image = image.resize({ ...wanted, quality: 'best' });
       return format === 'jpeg' ? image.toJPEG(Math.round(quality * 100)) : image.toPNG();
     } finally {
       this.#contents.setZoomFactor(1);
@@ -118,11 +122,18 @@ class ElectronPage implements BrowserPage {
 function untilLaidOut(wanted: { pixelRatio: number; width: number; height: number }): Promise<void> {
   const deadline = Date.now() + 5000;
   const laidOut = () =>
-    Math.abs(devicePixelRatio - wanted.pixelRatio) < 0.01 && Math.abs(innerWidth - wanted.width) <= 1 && Math.abs(innerHeight - wanted.height) <= 1;
+    Math.abs(devicePixelRatio - wanted.pixelRatio) < 0.01 &&
+    Math.abs(innerWidth - wanted.width) <= 1 &&
+    Math.abs(innerHeight - wanted.height) <= 1;
   return new Promise((resolve, reject) => {
     const check = () => {
       if (laidOut()) requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
-      else if (Date.now() > deadline) reject(new Error(`The page did not take the capture's zoom: it is ${innerWidth} × ${innerHeight} at ${devicePixelRatio}, not ${JSON.stringify(wanted)}`));
+      else if (Date.now() > deadline)
+        reject(
+          new Error(
+            `The page did not take the capture's zoom: it is ${innerWidth} × ${innerHeight} at ${devicePixelRatio}, not ${JSON.stringify(wanted)}`,
+          ),
+        );
       else requestAnimationFrame(check);
     };
     check();

@@ -23,7 +23,13 @@ export function callerNamed(key: { name: string } | undefined, presented: unknow
 }
 
 /** A call the relay answered; `started` is `performance.now()` when it came in. */
-export function answeredCall(caller: CallerName, method: string, path: string, status: number, started: number): ActivityRecord {
+export function answeredCall(
+  caller: CallerName,
+  method: string,
+  path: string,
+  status: number,
+  started: number,
+): ActivityRecord {
   return {
     at: Date.now(),
     ...caller,
@@ -38,11 +44,20 @@ export function answeredCall(caller: CallerName, method: string, path: string, s
  * A call the relay refused or failed, with the status and message its caller was answered with (the one place an
  * error becomes an entry, for HTTP and /ws/api alike).
  */
-export function refusedCall(caller: CallerName, method: string, path: string, error: unknown, started: number): ActivityRecord {
+export function refusedCall(
+  caller: CallerName,
+  method: string,
+  path: string,
+  error: unknown,
+  started: number,
+): ActivityRecord {
   const { status, body } = answerFor(error) ?? UNEXPECTED_ANSWER;
   // Some errors say what to do in `message` beside the `error` itself ("Invalid client ID": "No world is connected…").
   const reason = [body.error, body.message].filter((text) => typeof text === 'string').join(': ');
-  return { ...answeredCall(caller, method, withoutKeys(path), status, started), reason: shortened(withoutKeys(reason)) };
+  return {
+    ...answeredCall(caller, method, withoutKeys(path), status, started),
+    reason: shortened(withoutKeys(reason)),
+  };
 }
 
 function withoutKeys(text: string): string {

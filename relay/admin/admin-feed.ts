@@ -33,7 +33,9 @@ export function openAdminFeed(services: RelayServices, stream: EventStream): voi
     }, STATUS_SETTLE_MS);
   };
   const onPairRequest = (request: PairRequest) => send('pair-request', pairRequestView(request, services));
-  const onActivity = followActivity((calls, skipped) => send('activity', { entries: calls.reverse().map(activityEntryOf), skipped }));
+  const onActivity = followActivity((calls, skipped) =>
+    send('activity', { entries: calls.reverse().map(activityEntryOf), skipped }),
+  );
   let lastCounters = JSON.stringify(liveCounters(services));
   const countersCheck = setInterval(() => {
     const counters = JSON.stringify(liveCounters(services));
@@ -58,7 +60,9 @@ export function openAdminFeed(services: RelayServices, stream: EventStream): voi
  * Sends a call at once when the feed was quiet, then at most one batch per window: the newest calls of the window
  * (oldest first) and how many older ones it left out.
  */
-function followActivity(sendCalls: (calls: ActivityRecord[], skipped: number) => void): ((call: ActivityRecord) => void) & { stop(): void } {
+function followActivity(
+  sendCalls: (calls: ActivityRecord[], skipped: number) => void,
+): ((call: ActivityRecord) => void) & { stop(): void } {
   let calls: ActivityRecord[] = [];
   let skipped = 0;
   let windowTimer: NodeJS.Timeout | undefined;

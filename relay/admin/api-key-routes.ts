@@ -37,7 +37,8 @@ function worldIdsOf(p: { scopedClientId?: string; scopedClientIds?: string[] }):
 }
 
 function refusePerWorldUsers(p: { scopedUserIds?: unknown }): void {
-  if (p.scopedUserIds !== undefined) throw new HttpError(400, "'scopedUserIds' is not supported: bind the key to one user with 'scopedUserId'");
+  if (p.scopedUserIds !== undefined)
+    throw new HttpError(400, "'scopedUserIds' is not supported: bind the key to one user with 'scopedUserId'");
 }
 
 function keyNotFound(): never {

@@ -33,7 +33,11 @@ export const captureRoutes: Route[] = [
         .regex(/^https?:\/\/[^\s]+$/, { error: 'must be an http(s) URL such as http://localhost:30000' })
         .describe('The Foundry server the capture session logs in to'),
       username: text().max(200).describe('The Foundry user to log in as (an Assistant GM is recommended)'),
-      password: z.string({ error: 'must be a string' }).max(1000).optional().describe("The user's password; omit to keep the stored one"),
+      password: z
+        .string({ error: 'must be a string' })
+        .max(1000)
+        .optional()
+        .describe("The user's password; omit to keep the stored one"),
     }),
     handle: async ({ parameters, services }) => ({ body: await captureOf(services).configure(parameters) }),
   }),
@@ -48,7 +52,11 @@ export const captureRoutes: Route[] = [
       const capture = captureOf(services);
       try {
         const image = await capture.testCapture();
-        const headers = { 'Content-Type': image.mimeType, 'X-Image-Width': String(image.width), 'X-Image-Height': String(image.height) };
+        const headers = {
+          'Content-Type': image.mimeType,
+          'X-Image-Width': String(image.width),
+          'X-Image-Height': String(image.height),
+        };
         return { kind: 'bytes', bytes: image.bytes, headers };
       } catch (error) {
         throw captureHttpError(error, 'The test capture');

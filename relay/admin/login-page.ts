@@ -9,8 +9,8 @@ export function adminLoginUrl(services: RelayServices): string {
 }
 
 export const HOW_TO_GET_A_LOGIN_LINK =
-  'Get a new one: in the desktop app, choose Open settings… in the Tabletop Relay tray menu; with npm run serve, '
-  + 'run npm run settings in the project folder on this computer. Each link works once, within two minutes.';
+  'Get a new one: in the desktop app, choose Open settings… in the Tabletop Relay tray menu; with npm run serve, ' +
+  'run npm run settings in the project folder on this computer. Each link works once, within two minutes.';
 
 const HOW_TO_GET_A_LOGIN_LINK_HTML = `<p>Get a new one:</p>
 <ul>
@@ -21,7 +21,10 @@ const HOW_TO_GET_A_LOGIN_LINK_HTML = `<p>Get a new one:</p>
 
 /** A whole page in the settings UI's own stylesheet (the admin pages' CSP allows no inline style or script). */
 function refusedPage(status: 401 | 403, message: string): string {
-  const body = status === 401 ? `<p>This sign-in link was already used or has expired.</p>\n${HOW_TO_GET_A_LOGIN_LINK_HTML}` : `<p>${escapeHtml(message)}</p>`;
+  const body =
+    status === 401
+      ? `<p>This sign-in link was already used or has expired.</p>\n${HOW_TO_GET_A_LOGIN_LINK_HTML}`
+      : `<p>${escapeHtml(message)}</p>`;
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -24,8 +24,9 @@ const hostName = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^(?:[a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/, { error: 'must be a host name without scheme or port, such as relay.lan' });
-
+  .regex(/^(?:[a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/, {
+    error: 'must be a host name without scheme or port, such as relay.lan',
+  });
 
 function notFound(what: string): never {
   throw new HttpError(404, `No ${what} with this id`);
@@ -63,14 +64,21 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'PATCH',
     path: '/admin/settings',
-    summary: 'Change the settings; LAN access and the port take effect at once (a taken port is a 409 and changes nothing)',
+    summary:
+      'Change the settings; LAN access and the port take effect at once (a taken port is a 409 and changes nothing)',
     access: admin,
     parameters: z.object({
       requestsPerMinute: limitSetting.optional().describe('Requests per minute per API key; 0 is no limit'),
       streamsPerKey: limitSetting.optional().describe('Open event streams per API key; 0 is no cap'),
       lanAccess: flag().optional().describe('Answer on the LAN addresses of this computer too'),
       corsOrigins: textList()
-        .pipe(z.array(z.string().regex(/^(\*|https?:\/\/[^/\s]+)$/, { error: 'must be * or an origin such as http://localhost:30000' })))
+        .pipe(
+          z.array(
+            z
+              .string()
+              .regex(/^(\*|https?:\/\/[^/\s]+)$/, { error: 'must be * or an origin such as http://localhost:30000' }),
+          ),
+        )
         .optional()
         .describe('Web page origins allowed to call the API; * for any'),
       allowedHosts: textList()
@@ -79,7 +87,9 @@ export const adminRoutes: Route[] = [
         .describe('Host names the relay answers to besides its loopback and LAN addresses, e.g. relay.lan'),
       port: wholeNumber({ min: 1024, max: 65535 })
         .optional()
-        .describe("Port to listen on; the relay moves at once, and each world's module must then use the new relay URL"),
+        .describe(
+          "Port to listen on; the relay moves at once, and each world's module must then use the new relay URL",
+        ),
     }),
     handle: async ({ parameters, services }) => {
       const changes = withoutUndefined(parameters);
@@ -128,7 +138,8 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'GET',
     path: '/admin/events',
-    summary: 'Server-Sent Events: status when it changes, pair-requests once then each pair-request that changes, activity for each API call',
+    summary:
+      'Server-Sent Events: status when it changes, pair-requests once then each pair-request that changes, activity for each API call',
     access: admin,
     parameters: none,
     produces: 'text/event-stream',
@@ -145,14 +156,16 @@ export const adminRoutes: Route[] = [
         return refuseLogin(call, 403, 'Admin links work only in a browser on the computer running Tabletop Relay.');
       }
       const session = services.adminSessions.redeem(parameters.code);
-      if (!session) return refuseLogin(call, 401, `This sign-in link was already used or has expired. ${HOW_TO_GET_A_LOGIN_LINK}`);
+      if (!session)
+        return refuseLogin(call, 401, `This sign-in link was already used or has expired. ${HOW_TO_GET_A_LOGIN_LINK}`);
       return { kind: 'redirect', status: 303, location: '/admin/', headers: { 'Set-Cookie': sessionCookie(session) } };
     },
   }),
   localRoute({
     method: 'POST',
     path: '/admin/login-links',
-    summary: 'A new one-time link that opens the settings UI in a browser on this computer (what npm run settings prints and opens)',
+    summary:
+      'A new one-time link that opens the settings UI in a browser on this computer (what npm run settings prints and opens)',
     access: admin,
     parameters: none,
     handle: ({ services }) => ({ status: 201, body: { url: adminLoginUrl(services) } }),
@@ -179,7 +192,9 @@ export const adminRoutes: Route[] = [
     summary: 'Approve a pair request; the waiting module then receives its pairing code',
     access: admin,
     parameters: z.object({ code: pairRequestCode }),
-    handle: ({ parameters, services }) => ({ body: pairRequestView(services.pairing.approve(parameters.code), services) }),
+    handle: ({ parameters, services }) => ({
+      body: pairRequestView(services.pairing.approve(parameters.code), services),
+    }),
   }),
   localRoute({
     method: 'POST',
@@ -192,14 +207,19 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/pairing-codes',
-    summary: "Issue a 6-character code to type into the module's Enter Code box; with clientId it pairs only that world",
+    summary:
+      "Issue a 6-character code to type into the module's Enter Code box; with clientId it pairs only that world",
     access: admin,
     parameters: z.object({ clientId: text().optional().describe('Add a browser to this already paired world') }),
     handle: ({ parameters, services }) => {
       const code = services.pairing.issueCode({ clientId: parameters.clientId });
       return {
         status: 201,
-        body: { code: code.code, expiresAt: new Date(code.expiresAt).toISOString(), expiresIn: Math.round((code.expiresAt - Date.now()) / 1000) },
+        body: {
+          code: code.code,
+          expiresAt: new Date(code.expiresAt).toISOString(),
+          expiresIn: Math.round((code.expiresAt - Date.now()) / 1000),
+        },
       };
     },
   }),
@@ -234,7 +254,9 @@ export const adminRoutes: Route[] = [
       userId: keyFields.userId,
       worldIds: keyFields.worldIds,
     }),
-    handle: ({ parameters: { id, ...changes }, services }) => ({ body: services.keys.update(id, changes) ?? notFound('API key') }),
+    handle: ({ parameters: { id, ...changes }, services }) => ({
+      body: services.keys.update(id, changes) ?? notFound('API key'),
+    }),
   }),
   localRoute({
     method: 'POST',

@@ -21,13 +21,17 @@ export const worldLinkRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/admin/world-links',
-    summary: "Connect a 2.x module: a key that links this one world and grants nothing else; the key is in this answer only",
+    summary:
+      'Connect a 2.x module: a key that links this one world and grants nothing else; the key is in this answer only',
     access: 'admin',
     parameters: z.object({
       clientId: text()
         .max(200, { error: 'is at most 200 characters' })
         .describe("The id the 2.x module connects as: foundry- followed by the Foundry user id of the world's GM"),
-      name: text().max(100, { error: 'is at most 100 characters' }).optional().describe('What the key is called in the list'),
+      name: text()
+        .max(100, { error: 'is at most 100 characters' })
+        .optional()
+        .describe('What the key is called in the list'),
     }),
     handle: ({ parameters, services }) => {
       const { key, record } = services.keys.create({

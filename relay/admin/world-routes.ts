@@ -30,7 +30,9 @@ export const worldRoutes: Route[] = [
     summary: 'The paired worlds the relay remembers, with whether each is connected now',
     access: admin,
     parameters: z.object({}),
-    handle: ({ services }) => ({ body: { worlds: services.knownWorlds.list().map((world) => viewOf(world, services)) } }),
+    handle: ({ services }) => ({
+      body: { worlds: services.knownWorlds.list().map((world) => viewOf(world, services)) },
+    }),
   }),
   localRoute({
     method: 'PATCH',
@@ -40,16 +42,22 @@ export const worldRoutes: Route[] = [
     parameters: z.object({
       clientId,
       // An empty value arrives here as absent (the parser drops empty strings), so absent, "" and null all clear it.
-      foundryUrl: foundryUrl.nullish().describe("The world's Foundry address, e.g. http://localhost:30000; \"\" or null clears it"),
+      foundryUrl: foundryUrl
+        .nullish()
+        .describe('The world\'s Foundry address, e.g. http://localhost:30000; "" or null clears it'),
     }),
     handle: ({ parameters, services }) => ({
-      body: viewOf(services.knownWorlds.setFoundryUrl(parameters.clientId, parameters.foundryUrl ?? undefined) ?? worldNotFound(), services),
+      body: viewOf(
+        services.knownWorlds.setFoundryUrl(parameters.clientId, parameters.foundryUrl ?? undefined) ?? worldNotFound(),
+        services,
+      ),
     }),
   }),
   localRoute({
     method: 'DELETE',
     path: '/admin/worlds/{clientId}',
-    summary: "Forget a world: its connection tokens are revoked and it is disconnected; it must pair again to come back",
+    summary:
+      'Forget a world: its connection tokens are revoked and it is disconnected; it must pair again to come back',
     access: admin,
     parameters: z.object({ clientId }),
     handle: ({ parameters, services }) => {
@@ -65,6 +73,8 @@ function forgetWorld(worldClientId: string, services: RelayServices): void {
   for (const token of services.connectionTokens.list()) {
     if (token.clientId === worldClientId) services.connectionTokens.revoke(token.id);
   }
-  services.tabletop.world(worldClientId)?.close(CloseCode.noAuth, 'The game master forgot this world in Tabletop Relay');
+  services.tabletop
+    .world(worldClientId)
+    ?.close(CloseCode.noAuth, 'The game master forgot this world in Tabletop Relay');
   services.knownWorlds.forget(worldClientId);
 }

@@ -39,7 +39,11 @@ const point = (prefix: 'origin' | 'target') => ({
   [`${prefix}Name`]: text().optional().describe(`${prefix} token name`),
 });
 function located(p: Record<string, unknown>, prefix: 'origin' | 'target'): boolean {
-  return (p[`${prefix}X`] !== undefined && p[`${prefix}Y`] !== undefined) || p[`${prefix}Uuid`] !== undefined || p[`${prefix}Name`] !== undefined;
+  return (
+    (p[`${prefix}X`] !== undefined && p[`${prefix}Y`] !== undefined) ||
+    p[`${prefix}Uuid`] !== undefined ||
+    p[`${prefix}Name`] !== undefined
+  );
 }
 
 export const canvasRoutes: Route[] = [
@@ -57,7 +61,15 @@ export const canvasRoutes: Route[] = [
     path: '/canvas/{documentType}',
     summary: 'Create embedded documents in a scene',
     access: write,
-    parameters: z.object({ documentType, sceneId, data: z.union([record(), z.array(z.record(z.string(), z.unknown()))], { error: 'must be an object or an array of objects' }).describe('Document data') }),
+    parameters: z.object({
+      documentType,
+      sceneId,
+      data: z
+        .union([record(), z.array(z.record(z.string(), z.unknown()))], {
+          error: 'must be an object or an array of objects',
+        })
+        .describe('Document data'),
+    }),
     operation: 'create-canvas-document',
     message: withClassName,
     timeoutMs: 30_000,
@@ -67,7 +79,12 @@ export const canvasRoutes: Route[] = [
     path: '/canvas/{documentType}',
     summary: 'Update an embedded document of a scene',
     access: write,
-    parameters: z.object({ documentType, sceneId, documentId: text().describe('Document id'), data: record().describe('Changes') }),
+    parameters: z.object({
+      documentType,
+      sceneId,
+      documentId: text().describe('Document id'),
+      data: record().describe('Changes'),
+    }),
     operation: 'update-canvas-document',
     message: withClassName,
     timeoutMs: 30_000,
@@ -92,7 +109,10 @@ export const canvasRoutes: Route[] = [
         name: text().optional().describe('Token name'),
         x: number().describe('Destination x in pixels'),
         y: number().describe('Destination y in pixels'),
-        waypoints: z.array(z.object({ x: z.number(), y: z.number() }), { error: 'must be an array of {x, y}' }).optional().describe('Points to pass through'),
+        waypoints: z
+          .array(z.object({ x: z.number(), y: z.number() }), { error: 'must be an array of {x, y}' })
+          .optional()
+          .describe('Points to pass through'),
         animate: flag().optional().describe('Animate the move'),
         sceneId,
       })
@@ -106,8 +126,12 @@ export const canvasRoutes: Route[] = [
     access: read,
     parameters: z
       .object({ ...point('origin'), ...point('target'), sceneId })
-      .refine((p) => located(p, 'origin'), { error: "Give the origin as 'originX' and 'originY', 'originUuid' or 'originName'" })
-      .refine((p) => located(p, 'target'), { error: "Give the target as 'targetX' and 'targetY', 'targetUuid' or 'targetName'" }),
+      .refine((p) => located(p, 'origin'), {
+        error: "Give the origin as 'originX' and 'originY', 'originUuid' or 'originName'",
+      })
+      .refine((p) => located(p, 'target'), {
+        error: "Give the target as 'targetX' and 'targetY', 'targetUuid' or 'targetName'",
+      }),
     operation: 'measure-distance',
   }),
 ];

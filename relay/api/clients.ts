@@ -15,7 +15,9 @@ function clientsFor(services: RelayServices, key: ApiKeyRecord | undefined) {
   const allowed = (clientId: string) => !key?.worldIds || key.worldIds.includes(clientId);
   const online = services.tabletop.worlds().filter((world) => allowed(world.clientId));
   const onlineIds = new Set(online.map((world) => world.clientId));
-  const offline = services.knownWorlds.list().filter((world) => allowed(world.clientId) && !onlineIds.has(world.clientId));
+  const offline = services.knownWorlds
+    .list()
+    .filter((world) => allowed(world.clientId) && !onlineIds.has(world.clientId));
   return [
     ...online.map((world) => ({
       clientId: world.clientId,
@@ -46,7 +48,11 @@ export const clientRoutes: Route[] = [
     access: { scope: 'clients:read' },
     operation: 'get-clients',
     parameters: z.object({
-      clientId: text().optional().describe('A world that must be connected (404 Invalid client ID otherwise); the answer still lists every world'),
+      clientId: text()
+        .optional()
+        .describe(
+          'A world that must be connected (404 Invalid client ID otherwise); the answer still lists every world',
+        ),
     }),
     handle: ({ parameters, services, key }) => {
       if (parameters.clientId !== undefined) resolveWorld(services.tabletop, parameters.clientId, key);

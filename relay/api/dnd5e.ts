@@ -31,13 +31,23 @@ interface Subject {
 
 const namedActor: Subject = {
   shape: actor,
-  rules: [{ given: (p) => p.actorUuid !== undefined || p.actorName !== undefined, error: "Either 'actorUuid' or 'actorName' is required" }],
+  rules: [
+    {
+      given: (p) => p.actorUuid !== undefined || p.actorName !== undefined,
+      error: "Either 'actorUuid' or 'actorName' is required",
+    },
+  ],
 };
 
 // The module's rests and experience take the actor by UUID or as the first selected token's, never by name.
 const actorOrSelected: Subject = {
   shape: { actorUuid: actor.actorUuid, selected: flag().optional().describe("The first selected token's actor") },
-  rules: [{ given: (p) => p.actorUuid !== undefined || p.selected === true, error: "Either 'actorUuid' or 'selected' is required" }],
+  rules: [
+    {
+      given: (p) => p.actorUuid !== undefined || p.selected === true,
+      error: "Either 'actorUuid' or 'selected' is required",
+    },
+  ],
 };
 
 const currencyParties: Subject = {
@@ -48,12 +58,24 @@ const currencyParties: Subject = {
     targetActorName: text().optional().describe('Receiving actor name'),
   },
   rules: [
-    { given: (p) => p.sourceActorUuid !== undefined || p.sourceActorName !== undefined, error: "Either 'sourceActorUuid' or 'sourceActorName' is required" },
-    { given: (p) => p.targetActorUuid !== undefined || p.targetActorName !== undefined, error: "Either 'targetActorUuid' or 'targetActorName' is required" },
+    {
+      given: (p) => p.sourceActorUuid !== undefined || p.sourceActorName !== undefined,
+      error: "Either 'sourceActorUuid' or 'sourceActorName' is required",
+    },
+    {
+      given: (p) => p.targetActorUuid !== undefined || p.targetActorName !== undefined,
+      error: "Either 'targetActorUuid' or 'targetActorName' is required",
+    },
   ],
 };
 
-function dnd5eRoute(method: HttpMethod, operation: string, summary: string, shape: z.ZodRawShape, options: { path?: string; subject?: Subject } = {}): Route {
+function dnd5eRoute(
+  method: HttpMethod,
+  operation: string,
+  summary: string,
+  shape: z.ZodRawShape,
+  options: { path?: string; subject?: Subject } = {},
+): Route {
   const { path = operation, subject = namedActor } = options;
   const parameters = subject.rules.reduce<z.ZodType<Fields, Fields>>(
     (schema, rule) => schema.refine(rule.given, { error: rule.error }),
@@ -75,27 +97,69 @@ export const dnd5eRoutes: Route[] = [
   dnd5eRoute('GET', 'get-actor-details', 'Abilities, skills, resources, spells and more of an actor', {
     details: textList().optional().describe('Which parts, e.g. resources,spells,skills'),
   }),
-  dnd5eRoute('POST', 'modify-item-charges', "Change an item's charges", { ...item, amount: number().describe('Charges to add (negative to spend)') }),
+  dnd5eRoute('POST', 'modify-item-charges', "Change an item's charges", {
+    ...item,
+    amount: number().describe('Charges to add (negative to spend)'),
+  }),
   useRoute('ability'),
   useRoute('feature'),
   useRoute('spell'),
   useRoute('item'),
-  dnd5eRoute('POST', 'modify-experience', 'Add experience points', { amount: number().describe('Points to add (negative to remove)') }, { subject: actorOrSelected }),
-  dnd5eRoute('POST', 'short-rest', 'Take a short rest', { autoHD: flag().optional().describe('Spend hit dice automatically'), autoHDThreshold: number().optional().describe('Spend while HP is below this') }, { subject: actorOrSelected }),
-  dnd5eRoute('POST', 'long-rest', 'Take a long rest', { newDay: flag().optional().describe('Recover daily uses') }, { subject: actorOrSelected }),
-  dnd5eRoute('POST', 'skill-check', 'Roll a skill check', { skill: text().describe('Skill id: acr, ath, ste, prc, …'), ...rollOptions }),
+  dnd5eRoute(
+    'POST',
+    'modify-experience',
+    'Add experience points',
+    { amount: number().describe('Points to add (negative to remove)') },
+    { subject: actorOrSelected },
+  ),
+  dnd5eRoute(
+    'POST',
+    'short-rest',
+    'Take a short rest',
+    {
+      autoHD: flag().optional().describe('Spend hit dice automatically'),
+      autoHDThreshold: number().optional().describe('Spend while HP is below this'),
+    },
+    { subject: actorOrSelected },
+  ),
+  dnd5eRoute(
+    'POST',
+    'long-rest',
+    'Take a long rest',
+    { newDay: flag().optional().describe('Recover daily uses') },
+    { subject: actorOrSelected },
+  ),
+  dnd5eRoute('POST', 'skill-check', 'Roll a skill check', {
+    skill: text().describe('Skill id: acr, ath, ste, prc, …'),
+    ...rollOptions,
+  }),
   dnd5eRoute('POST', 'ability-save', 'Roll an ability saving throw', { ability, ...rollOptions }),
   dnd5eRoute('POST', 'ability-check', 'Roll an ability check', { ability, ...rollOptions }),
   dnd5eRoute('POST', 'death-save', 'Roll a death saving throw', rollOptions),
   dnd5eRoute('GET', 'get-concentration', 'Whether an actor concentrates, and on what', {}, { path: 'concentration' }),
   dnd5eRoute('POST', 'break-concentration', "End an actor's concentration", {}),
-  dnd5eRoute('POST', 'concentration-save', 'Roll a concentration save against damage', { damage: number().describe('Damage taken'), ...rollOptions }),
+  dnd5eRoute('POST', 'concentration-save', 'Roll a concentration save against damage', {
+    damage: number().describe('Damage taken'),
+    ...rollOptions,
+  }),
   dnd5eRoute('POST', 'equip-item', 'Equip or unequip an item', { ...item, equipped: flag().describe('true to equip') }),
-  dnd5eRoute('POST', 'attune-item', 'Attune or unattune an item', { ...item, attuned: flag().describe('true to attune') }),
-  dnd5eRoute('POST', 'transfer-currency', 'Move coins from one actor to another', { currency: record().describe('Coins by denomination, e.g. {"gp": 10}') }, { subject: currencyParties }),
+  dnd5eRoute('POST', 'attune-item', 'Attune or unattune an item', {
+    ...item,
+    attuned: flag().describe('true to attune'),
+  }),
+  dnd5eRoute(
+    'POST',
+    'transfer-currency',
+    'Move coins from one actor to another',
+    { currency: record().describe('Coins by denomination, e.g. {"gp": 10}') },
+    { subject: currencyParties },
+  ),
   dnd5eRoute('POST', 'modify-currency', "Change an actor's coins", {
     currency: oneOf(['pp', 'gp', 'ep', 'sp', 'cp']).describe('Denomination'),
     amount: number().describe('Coins to add (negative to remove)'),
   }),
-  dnd5eRoute('POST', 'prepare-spell', 'Prepare or unprepare a spell', { spellName: text().describe('Spell name'), prepared: flag().describe('true to prepare') }),
+  dnd5eRoute('POST', 'prepare-spell', 'Prepare or unprepare a spell', {
+    spellName: text().describe('Spell name'),
+    prepared: flag().describe('true to prepare'),
+  }),
 ];

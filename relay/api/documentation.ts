@@ -7,7 +7,11 @@ interface DocumentedOperation {
   summary?: string;
   description?: string;
   parameters?: Array<{ name: string; in: string; required?: boolean; description?: string }>;
-  requestBody?: { content: { 'application/json': { schema: { properties: Record<string, { description?: string }>; required: string[] } } } };
+  requestBody?: {
+    content: {
+      'application/json': { schema: { properties: Record<string, { description?: string }>; required: string[] } };
+    };
+  };
   responses: { '200': { content: Record<string, unknown> } };
 }
 
@@ -19,11 +23,17 @@ function answerNote(operation: DocumentedOperation): string {
 }
 
 function parameterRows(operation: DocumentedOperation): string {
-  const rows = (operation.parameters ?? []).map((parameter) => [parameter.name, parameter.in, parameter.required === true, parameter.description ?? ''] as const);
+  const rows = (operation.parameters ?? []).map(
+    (parameter) => [parameter.name, parameter.in, parameter.required === true, parameter.description ?? ''] as const,
+  );
   const body = operation.requestBody?.content['application/json'].schema;
-  for (const [name, schema] of Object.entries(body?.properties ?? {})) rows.push([name, 'body', body!.required.includes(name), schema.description ?? '']);
+  for (const [name, schema] of Object.entries(body?.properties ?? {}))
+    rows.push([name, 'body', body!.required.includes(name), schema.description ?? '']);
   if (rows.length === 0) return '';
-  const cells = rows.map(([name, place, required, description]) => `<tr><td><code>${escapeHtml(name)}</code>${required ? ' <em>required</em>' : ''}</td><td>${place}</td><td>${escapeHtml(description)}</td></tr>`);
+  const cells = rows.map(
+    ([name, place, required, description]) =>
+      `<tr><td><code>${escapeHtml(name)}</code>${required ? ' <em>required</em>' : ''}</td><td>${place}</td><td>${escapeHtml(description)}</td></tr>`,
+  );
   return `<table><tr><th>Parameter</th><th>In</th><th>Meaning</th></tr>${cells.join('')}</table>`;
 }
 
@@ -38,7 +48,11 @@ function apiPage(document: ReturnType<typeof openApiDocument>): string {
       sections.set(tag, [...(sections.get(tag) ?? []), entry]);
     }
   }
-  const body = [...sections].map(([tag, entries]) => `<section id="${escapeHtml(tag)}"><h2>${escapeHtml(tag)}</h2>${entries.join('')}</section>`).join('');
+  const body = [...sections]
+    .map(
+      ([tag, entries]) => `<section id="${escapeHtml(tag)}"><h2>${escapeHtml(tag)}</h2>${entries.join('')}</section>`,
+    )
+    .join('');
   const index = [...sections.keys()].map((tag) => `<a href="#${escapeHtml(tag)}">${escapeHtml(tag)}</a>`).join(' · ');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tabletop Relay API</title><meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}h2{border-bottom:2px solid #ddd;margin-top:2.5rem}

@@ -14,7 +14,10 @@ const toEncounterId = <T extends { encounterId?: string; encounter?: string }>({
 });
 const manage = { scope: 'encounter:manage' } as const;
 
-function navigationRoute(operation: 'next-turn' | 'next-round' | 'last-turn' | 'last-round' | 'end-encounter', summary: string): Route {
+function navigationRoute(
+  operation: 'next-turn' | 'next-round' | 'last-turn' | 'last-round' | 'end-encounter',
+  summary: string,
+): Route {
   return worldRoute({
     method: 'POST',
     path: `/${operation}`,
@@ -36,7 +39,9 @@ function combatantsRoute(operation: 'add-to-encounter' | 'remove-from-encounter'
       ...encounter,
       uuids: textList().optional().describe('Token or actor UUIDs'),
       selected: flag().optional().describe('Use the selected tokens'),
-      ...(operation === 'add-to-encounter' ? { rollInitiative: flag().optional().describe('Roll initiative for them') } : {}),
+      ...(operation === 'add-to-encounter'
+        ? { rollInitiative: flag().optional().describe('Roll initiative for them') }
+        : {}),
     }),
     operation,
     message: toEncounterId,

@@ -26,7 +26,11 @@ function attributeRoute(path: '/increase' | '/decrease', summary: string): Route
     summary,
     access: write,
     parameters: z
-      .object({ ...target, attribute: text().describe('Attribute path, e.g. system.attributes.hp.value'), amount: number().describe('How much') })
+      .object({
+        ...target,
+        attribute: text().describe('Attribute path, e.g. system.attributes.hp.value'),
+        amount: number().describe('How much'),
+      })
       .refine(uuidOrSelected, targetRequired),
     operation: path.slice(1),
   });
@@ -82,7 +86,12 @@ export const entityRoutes: Route[] = [
     summary: 'Move an item from one actor to another',
     access: write,
     parameters: z
-      .object({ fromUuid: text().optional().describe('Giving actor'), toUuid: text().optional().describe('Receiving actor'), selected: target.selected, ...item })
+      .object({
+        fromUuid: text().optional().describe('Giving actor'),
+        toUuid: text().optional().describe('Receiving actor'),
+        selected: target.selected,
+        ...item,
+      })
       .refine(hasItem, itemRequired),
     operation: 'give',
   }),

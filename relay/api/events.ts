@@ -10,14 +10,17 @@ export const eventRoutes: Route[] = [
     path: '/hooks/subscribe',
     summary: 'Stream tabletop hook events, named after the hook (Server-Sent Events)',
     access: scope,
-    parameters: z.object({ hooks: textList().optional().describe('Hook names to keep, comma-separated; omit for all') }),
+    parameters: z.object({
+      hooks: textList().optional().describe('Hook names to keep, comma-separated; omit for all'),
+    }),
     stream: 'hooks',
     filter: (p) => ({ hooks: p.hooks }),
   }),
   streamRoute({
     method: 'GET',
     path: '/encounters/subscribe',
-    summary: 'Stream combat events: combat-start, combat-turn, combat-combatant-add, combat-combatant-remove, combat-end',
+    summary:
+      'Stream combat events: combat-start, combat-turn, combat-combatant-add, combat-combatant-remove, combat-end',
     access: scope,
     parameters: z.object({ encounterId: text().optional().describe('Only this combat') }),
     stream: 'combat',

@@ -11,7 +11,11 @@ export const fileRoutes: Route[] = [
     path: '/file-system',
     summary: 'List a folder of the file store',
     access: { scope: 'file:read' },
-    parameters: z.object({ path: z.string({ error: 'must be a string' }).default('').describe('Folder path'), source, recursive: flag().default(false).describe('List subfolders too') }),
+    parameters: z.object({
+      path: z.string({ error: 'must be a string' }).default('').describe('Folder path'),
+      source,
+      recursive: flag().default(false).describe('List subfolders too'),
+    }),
     operation: 'file-system',
     timeoutMs: 15_000,
   }),
@@ -20,7 +24,11 @@ export const fileRoutes: Route[] = [
     path: '/download',
     summary: 'Download a file: its bytes, or JSON with a base64 data URL',
     access: { scope: 'file:read' },
-    parameters: z.object({ path: text().describe('File path'), source, format: oneOf(['binary', 'base64']).default('binary').describe('Answer as bytes or as JSON') }),
+    parameters: z.object({
+      path: text().describe('File path'),
+      source,
+      format: oneOf(['binary', 'base64']).default('binary').describe('Answer as bytes or as JSON'),
+    }),
     operation: 'download-file',
     timeoutMs: 45_000,
     reply: 'file',
@@ -38,10 +46,17 @@ export const fileRoutes: Route[] = [
         mimeType: text().optional().describe('Content type'),
         overwrite: flag().optional().describe('Replace an existing file'),
         skipIfExists: flag().optional().describe('Keep an existing file and report it'),
-        fileData: z.string({ error: 'must be a data URL' }).regex(DATA_URL, { error: "must be a base64 data URL (data:<type>;base64,…)" }).optional(),
-        binaryData: z.array(z.number().int().min(0).max(255), { error: 'must be an array of byte values 0 to 255' }).optional(),
+        fileData: z
+          .string({ error: 'must be a data URL' })
+          .regex(DATA_URL, { error: 'must be a base64 data URL (data:<type>;base64,…)' })
+          .optional(),
+        binaryData: z
+          .array(z.number().int().min(0).max(255), { error: 'must be an array of byte values 0 to 255' })
+          .optional(),
       })
-      .refine((p) => (p.fileData === undefined) !== (p.binaryData === undefined), { error: "Send the file as exactly one of 'fileData', 'binaryData' or the raw request body" }),
+      .refine((p) => (p.fileData === undefined) !== (p.binaryData === undefined), {
+        error: "Send the file as exactly one of 'fileData', 'binaryData' or the raw request body",
+      }),
     operation: 'upload-file',
     timeoutMs: 30_000,
     rawBodyAsFileData: true,

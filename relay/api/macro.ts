@@ -16,7 +16,10 @@ export const macroRoutes: Route[] = [
     path: '/macro/{uuid}/execute',
     summary: 'Run a macro (the world must allow it)',
     access: { scope: 'macro:execute' },
-    parameters: z.object({ uuid: text().describe('Macro UUID'), args: record().optional().describe('Arguments handed to the macro') }),
+    parameters: z.object({
+      uuid: text().describe('Macro UUID'),
+      args: record().optional().describe('Arguments handed to the macro'),
+    }),
     operation: 'macro-execute',
   }),
 ];

@@ -24,7 +24,10 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 function parameterSchema(route: Route): { properties: Record<string, JsonSchema>; required: string[] } {
   const output = schemaOf(route.parameters, 'output');
   const input = schemaOf(route.parameters, 'input');
-  return { properties: (output.properties as Record<string, JsonSchema>) ?? {}, required: (input.required as string[]) ?? [] };
+  return {
+    properties: (output.properties as Record<string, JsonSchema>) ?? {},
+    required: (input.required as string[]) ?? [],
+  };
 }
 
 function pathParameterNames(path: string): string[] {
@@ -36,15 +39,34 @@ function headerParameters(route: Route): JsonSchema[] {
   if (!route.headers) return [];
   const properties = (schemaOf(route.headers, 'output').properties as Record<string, JsonSchema>) ?? {};
   const required = (schemaOf(route.headers, 'input').required as string[]) ?? [];
-  return Object.entries(properties).map(([name, schema]) => ({ name, in: 'header', required: required.includes(name), description: schema.description, schema }));
+  return Object.entries(properties).map(([name, schema]) => ({
+    name,
+    in: 'header',
+    required: required.includes(name),
+    description: schema.description,
+    schema,
+  }));
 }
 
 function commonParameters(route: Route, inBody: boolean): JsonSchema[] {
   if (route.kind === 'local') return [];
   const parameters: JsonSchema[] = [
-    { name: 'clientId', in: 'query', required: false, description: 'The world; optional when one is connected', schema: { type: 'string' } },
+    {
+      name: 'clientId',
+      in: 'query',
+      required: false,
+      description: 'The world; optional when one is connected',
+      schema: { type: 'string' },
+    },
   ];
-  if (!inBody) parameters.push({ name: 'userId', in: 'query', required: false, description: "Act as this tabletop user (id or name) with that user's permissions", schema: { type: 'string' } });
+  if (!inBody)
+    parameters.push({
+      name: 'userId',
+      in: 'query',
+      required: false,
+      description: "Act as this tabletop user (id or name) with that user's permissions",
+      schema: { type: 'string' },
+    });
   return parameters;
 }
 
@@ -53,11 +75,22 @@ function operationOf(route: Route, group: string): JsonSchema {
   const pathNames = pathParameterNames(route.path);
   const from = parameterSourceOf(route);
   const inBody = from !== 'query';
-  const parameters: JsonSchema[] = pathNames.map((name) => ({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } }));
+  const parameters: JsonSchema[] = pathNames.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: properties[name] ?? { type: 'string' },
+  }));
   const own = Object.entries(properties).filter(([name]) => !pathNames.includes(name));
   if (!inBody) {
     for (const [name, schema] of own) {
-      parameters.push({ name, in: 'query', required: required.includes(name), description: schema.description, schema });
+      parameters.push({
+        name,
+        in: 'query',
+        required: required.includes(name),
+        description: schema.description,
+        schema,
+      });
     }
   }
   parameters.push(...headerParameters(route), ...commonParameters(route, inBody));
@@ -70,10 +103,22 @@ function operationOf(route: Route, group: string): JsonSchema {
   };
   if (inBody) {
     const bodyProperties: Record<string, JsonSchema> = Object.fromEntries(own);
-    if (route.kind !== 'local') bodyProperties.userId = { type: 'string', description: "Act as this tabletop user (id or name) with that user's permissions" };
+    if (route.kind !== 'local')
+      bodyProperties.userId = {
+        type: 'string',
+        description: "Act as this tabletop user (id or name) with that user's permissions",
+      };
     operation.requestBody = {
       required: required.some((name) => !pathNames.includes(name)),
-      content: { 'application/json': { schema: { type: 'object', properties: bodyProperties, required: required.filter((name) => !pathNames.includes(name)) } } },
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: bodyProperties,
+            required: required.filter((name) => !pathNames.includes(name)),
+          },
+        },
+      },
     };
   }
   if (typeof route.access === 'object') {
@@ -89,24 +134,59 @@ function operationOf(route: Route, group: string): JsonSchema {
 
 function responsesOf(route: Route): JsonSchema {
   const errors = Object.fromEntries(
-    Object.entries(ERROR_STATUSES).map(([status, description]) => [status, { description, content: { 'application/json': { schema: ERROR_SCHEMA } } }]),
+    Object.entries(ERROR_STATUSES).map(([status, description]) => [
+      status,
+      { description, content: { 'application/json': { schema: ERROR_SCHEMA } } },
+    ]),
   );
-  if (route.kind === 'stream') return { '200': { description: 'A stream of Server-Sent Events', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...errors };
+  if (route.kind === 'stream')
+    return {
+      '200': {
+        description: 'A stream of Server-Sent Events',
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+      },
+      ...errors,
+    };
   if (route.kind === 'world' && route.reply === 'image') {
-    return { '200': { description: 'The image bytes; X-Image-Width and X-Image-Height give its size', content: { 'image/png': { schema: { type: 'string', format: 'binary' } }, 'image/jpeg': { schema: { type: 'string', format: 'binary' } } } }, ...errors };
+    return {
+      '200': {
+        description: 'The image bytes; X-Image-Width and X-Image-Height give its size',
+        content: {
+          'image/png': { schema: { type: 'string', format: 'binary' } },
+          'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+        },
+      },
+      ...errors,
+    };
   }
   if (route.kind === 'world' && route.reply === 'file') {
-    return { '200': { description: 'The file bytes, or JSON with a data URL when format=base64', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } }, 'application/json': { schema: { type: 'object' } } } }, ...errors };
+    return {
+      '200': {
+        description: 'The file bytes, or JSON with a data URL when format=base64',
+        content: {
+          'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
+          'application/json': { schema: { type: 'object' } },
+        },
+      },
+      ...errors,
+    };
   }
-  if (route.kind === 'local' && route.produces !== undefined) return { '200': producedAnswer(route.produces), ...errors };
-  const success = route.kind === 'world' ? `The world's result: {type: "${route.operation}-result", requestId, …}` : 'Success';
-  return { '200': { description: success, content: { 'application/json': { schema: { type: 'object' } } } }, ...errors };
+  if (route.kind === 'local' && route.produces !== undefined)
+    return { '200': producedAnswer(route.produces), ...errors };
+  const success =
+    route.kind === 'world' ? `The world's result: {type: "${route.operation}-result", requestId, …}` : 'Success';
+  return {
+    '200': { description: success, content: { 'application/json': { schema: { type: 'object' } } } },
+    ...errors,
+  };
 }
 
 /** A local route's answer that is not JSON: a page, a stream of events or bytes. */
 function producedAnswer(mediaType: string): JsonSchema {
-  if (mediaType === 'text/event-stream') return { description: 'A stream of Server-Sent Events', content: { [mediaType]: { schema: { type: 'string' } } } };
-  if (mediaType.startsWith('text/')) return { description: 'A page', content: { [mediaType]: { schema: { type: 'string' } } } };
+  if (mediaType === 'text/event-stream')
+    return { description: 'A stream of Server-Sent Events', content: { [mediaType]: { schema: { type: 'string' } } } };
+  if (mediaType.startsWith('text/'))
+    return { description: 'A page', content: { [mediaType]: { schema: { type: 'string' } } } };
   return { description: 'The bytes', content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } } };
 }
 
@@ -124,7 +204,8 @@ export function openApiDocument(groups: readonly RouteGroup[], serverUrl: string
     info: {
       title: 'Tabletop Relay',
       version: RELAY_VERSION,
-      description: 'A local relay between Foundry VTT worlds and the tools around the table. Worlds connect on /relay; callers use this HTTP API, /ws/api, or Server-Sent Events.',
+      description:
+        'A local relay between Foundry VTT worlds and the tools around the table. Worlds connect on /relay; callers use this HTTP API, /ws/api, or Server-Sent Events.',
     },
     servers: [{ url: serverUrl }],
     tags: groups.map((group) => ({ name: group.name })),

@@ -107,11 +107,11 @@ const SECTIONS: Record<ShownState, { pill: string; body: string }> = {
   },
   denied: {
     pill: 'Denied',
-    body: '<h2>This request was denied</h2>\n<p>To ask again, press <strong>Pair</strong> in the module\'s settings in Foundry.</p>',
+    body: "<h2>This request was denied</h2>\n<p>To ask again, press <strong>Pair</strong> in the module's settings in Foundry.</p>",
   },
   expired: {
     pill: 'Expired',
-    body: '<h2>This request expired</h2>\n<p>A request waits 10 minutes for approval. Press <strong>Pair</strong> in the module\'s settings in Foundry to ask again.</p>',
+    body: "<h2>This request expired</h2>\n<p>A request waits 10 minutes for approval. Press <strong>Pair</strong> in the module's settings in Foundry to ask again.</p>",
   },
   unknown: {
     pill: 'Unknown request',
@@ -134,11 +134,15 @@ const PAGE_HEADERS = {
 };
 
 function pairPage(code: string, worldTitle: string | undefined, state: ShownState): string {
-  const sections = (Object.entries(SECTIONS) as [ShownState, (typeof SECTIONS)[ShownState]][]).map(([name, { pill, body }]) =>
-    `<div class="state" data-for="${name}"${name === state ? '' : ' hidden'}>
+  const sections = (Object.entries(SECTIONS) as [ShownState, (typeof SECTIONS)[ShownState]][])
+    .map(
+      ([name, { pill, body }]) =>
+        `<div class="state" data-for="${name}"${name === state ? '' : ' hidden'}>
 <span class="pill pill-${name}"><span class="dot"></span>${pill}</span>
 ${body}
-</div>`).join('\n');
+</div>`,
+    )
+    .join('\n');
   const title = worldTitle ? `Pair “${escapeHtml(worldTitle)}”` : 'Pair your world';
   return `<!doctype html>
 <html lang="en">
@@ -173,13 +177,16 @@ function stateOf(code: string, call: CallContext, services: RelayServices): { st
   }
 }
 
-const codeParameters = z.object({ code: text().describe('The pair request code, from pairUrl of POST /auth/pair-request') });
+const codeParameters = z.object({
+  code: text().describe('The pair request code, from pairUrl of POST /auth/pair-request'),
+});
 
 export const pairPageRoutes: Route[] = [
   localRoute({
     method: 'GET',
     path: '/pair/{code}',
-    summary: 'The page the module opens while pairing: what to do next, following the request by itself until it is paired',
+    summary:
+      'The page the module opens while pairing: what to do next, following the request by itself until it is paired',
     access: 'public',
     parameters: codeParameters,
     produces: 'text/html',
@@ -192,7 +199,8 @@ export const pairPageRoutes: Route[] = [
   localRoute({
     method: 'GET',
     path: '/pair/{code}/state',
-    summary: 'What the pairing page shows: waiting, approved, paired, denied, expired (404 unknown); never the pairing code',
+    summary:
+      'What the pairing page shows: waiting, approved, paired, denied, expired (404 unknown); never the pairing code',
     access: 'public',
     parameters: codeParameters,
     handle: ({ parameters, call, services }) => {

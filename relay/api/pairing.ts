@@ -13,7 +13,8 @@ export const pairingRoutes: Route[] = [
   localRoute({
     method: 'POST',
     path: '/auth/pair-request',
-    summary: 'A world asks to pair; the GM approves it in Tabletop Relay (the same world asking again gets its waiting request)',
+    summary:
+      'A world asks to pair; the GM approves it in Tabletop Relay (the same world asking again gets its waiting request)',
     access: 'public',
     from: 'body',
     parameters: z.object({
@@ -28,7 +29,10 @@ export const pairingRoutes: Route[] = [
       upgradeOnly: flag().default(false),
     }),
     handle: ({ parameters: { upgradeOnly, ...world }, services, call }) => {
-      const { request: pairRequest, created } = services.pairing.request(world, { upgradeOnly, source: call.remoteAddress });
+      const { request: pairRequest, created } = services.pairing.request(world, {
+        upgradeOnly,
+        source: call.remoteAddress,
+      });
       return {
         status: created ? 201 : 200,
         body: {

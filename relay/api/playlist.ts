@@ -60,8 +60,7 @@ export const playlistRoutes: Route[] = [
       .object({
         ...playlist,
         ...sound,
-        volume: number({ min: 0, max: 1 })
-          .describe('0.0 (silent) to 1.0 (full)'),
+        volume: number({ min: 0, max: 1 }).describe('0.0 (silent) to 1.0 (full)'),
       })
       .refine(identified, playlistRequired),
     operation: 'playlist-volume',

@@ -8,7 +8,8 @@ export const rollRoutes: Route[] = [
   worldRoute({
     method: 'GET',
     path: '/rolls',
-    summary: 'Recent rolls, most recent first (at most 20); a roll posted to chat is listed once, under its chat message id',
+    summary:
+      'Recent rolls, most recent first (at most 20); a roll posted to chat is listed once, under its chat message id',
     access: { scope: 'roll:read' },
     parameters: z.object({
       limit: wholeNumber({ min: 1, max: MAX_RECENT_ROLLS })
@@ -18,7 +19,8 @@ export const rollRoutes: Route[] = [
     operation: 'rolls',
     // All 20, so that the limit still holds after a roll's second entry is dropped.
     message: () => ({ limit: MAX_RECENT_ROLLS }),
-    reviseReply: (message, { parameters, clientId, services }) => services.rollIds.reviseRolls(clientId, message, parameters.limit),
+    reviseReply: (message, { parameters, clientId, services }) =>
+      services.rollIds.reviseRolls(clientId, message, parameters.limit),
   }),
   worldRoute({
     method: 'GET',
@@ -37,21 +39,27 @@ export const rollRoutes: Route[] = [
     access: { scope: 'roll:execute' },
     from: 'body',
     parameters: z.object({
-      formula: text().max(1000, { error: 'must be at most 1000 characters' }).describe('Dice formula, e.g. 1d20+5 or 4d6kh3'),
+      formula: text()
+        .max(1000, { error: 'must be at most 1000 characters' })
+        .describe('Dice formula, e.g. 1d20+5 or 4d6kh3'),
       flavor: z.string({ error: 'must be a string' }).optional().describe('Flavor text'),
       createChatMessage: flag()
         .optional()
-        .describe('Post the roll to the chat log. Without it the roll is only answered here and listed in /rolls: no roll event reaches /rolls/subscribe'),
+        .describe(
+          'Post the roll to the chat log. Without it the roll is only answered here and listed in /rolls: no roll event reaches /rolls/subscribe',
+        ),
       speaker: text().optional().describe('Actor or token UUID speaking'),
       whisper: textList().optional().describe('User ids to whisper the roll to'),
     }),
     operation: 'roll',
-    reviseReply: (message, { clientId, sentAt, services }) => services.rollIds.reviseRollResult(clientId, message, sentAt),
+    reviseReply: (message, { clientId, sentAt, services }) =>
+      services.rollIds.reviseRollResult(clientId, message, sentAt),
   }),
   streamRoute({
     method: 'GET',
     path: '/rolls/subscribe',
-    summary: 'Stream roll events (Server-Sent Events): rolls posted to chat in the world, and POST /roll with createChatMessage: true',
+    summary:
+      'Stream roll events (Server-Sent Events): rolls posted to chat in the world, and POST /roll with createChatMessage: true',
     access: { scope: 'events:subscribe' },
     parameters: z.object({}),
     stream: 'roll',

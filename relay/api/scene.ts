@@ -18,7 +18,13 @@ export const sceneRoutes: Route[] = [
     summary: 'Scenes by id, name, active, viewed, or all',
     access: read,
     parameters: z
-      .object({ sceneId, name, active, viewed: flag().optional().describe('The scene the GM views'), all: flag().optional().describe('Every scene') })
+      .object({
+        sceneId,
+        name,
+        active,
+        viewed: flag().optional().describe('The scene the GM views'),
+        all: flag().optional().describe('Every scene'),
+      })
       .refine((p) => named(p) || p.active === true || p.viewed === true || p.all === true, {
         error: "At least one of 'sceneId', 'name', 'active', 'viewed', or 'all' is required",
       }),

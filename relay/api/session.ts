@@ -10,7 +10,9 @@ const access = { scope: 'session:manage' } as const;
 
 function captureOf(services: RelayServices): CaptureService {
   if (!services.capture) {
-    throw new HttpError(503, 'Headless sessions are disabled', { message: 'This relay runs without browser capture, so it cannot start GM sessions' });
+    throw new HttpError(503, 'Headless sessions are disabled', {
+      message: 'This relay runs without browser capture, so it cannot start GM sessions',
+    });
   }
   return services.capture;
 }
@@ -42,7 +44,8 @@ export const sessionRoutes: Route[] = [
     }),
     handle: async ({ headers, services }) => {
       const sessions = captureOf(services).sessions;
-      const starting = async () => sessions.handshake(headers['x-foundry-url'], headers['x-username'], headers['x-world-name']);
+      const starting = async () =>
+        sessions.handshake(headers['x-foundry-url'], headers['x-username'], headers['x-world-name']);
       return { body: await asHttp(starting, 'The GM session handshake') };
     },
   }),
@@ -55,23 +58,34 @@ export const sessionRoutes: Route[] = [
     from: 'body',
     parameters: z.object({
       handshakeToken: text().describe('The token from POST /session-handshake'),
-      encryptedPassword: text().describe('base64 of RSA-OAEP (SHA-256) of JSON {password, nonce} under the handshake public key'),
+      encryptedPassword: text().describe(
+        'base64 of RSA-OAEP (SHA-256) of JSON {password, nonce} under the handshake public key',
+      ),
       worldName: text().optional().describe('The world expected to be running (id or title)'),
     }),
     handle: async ({ parameters, services }) => ({
-      body: await asHttp(() => captureOf(services).sessions.start(parameters.handshakeToken, parameters.encryptedPassword, parameters.worldName), 'Starting the GM session'),
+      body: await asHttp(
+        () =>
+          captureOf(services).sessions.start(
+            parameters.handshakeToken,
+            parameters.encryptedPassword,
+            parameters.worldName,
+          ),
+        'Starting the GM session',
+      ),
     }),
   }),
   localRoute({
     method: 'DELETE',
     path: '/end-session',
     operation: 'end-session',
-    summary: "End a GM session: its page closes and the world goes offline",
+    summary: 'End a GM session: its page closes and the world goes offline',
     access,
     from: 'body+query',
     parameters: z.object({ sessionId: text().describe('The session to end') }),
     handle: async ({ parameters, services }) => {
-      if (!(await captureOf(services).sessions.end(parameters.sessionId))) throw new HttpError(404, 'Session not found');
+      if (!(await captureOf(services).sessions.end(parameters.sessionId)))
+        throw new HttpError(404, 'Session not found');
       return { body: { status: 'ok', message: 'Session ended' } };
     },
   }),

@@ -15,12 +15,8 @@ export const sheetRoutes: Route[] = [
         selected: flag().optional().describe('Capture the selected token'),
         actor: flag().optional().describe("With selected: capture the token's actor"),
         format: oneOf(['png', 'jpeg']).default('png').describe('Image format'),
-        quality: number({ min: 0, max: 1 })
-          .default(0.9)
-          .describe('JPEG quality, 0 to 1'),
-        scale: number({ min: 0.1, max: 4 })
-          .default(1)
-          .describe('Device pixel ratio of the capture'),
+        quality: number({ min: 0, max: 1 }).default(0.9).describe('JPEG quality, 0 to 1'),
+        scale: number({ min: 0.1, max: 4 }).default(1).describe('Device pixel ratio of the capture'),
       })
       .refine((p) => p.uuid !== undefined || p.selected === true, { error: "Either 'uuid' or 'selected' is required" }),
     operation: 'sheet-screenshot',

@@ -18,7 +18,13 @@ export const statusRoutes: Route[] = [
     summary: 'Whether the relay runs, as the reference relay answers health checks',
     access: 'public',
     parameters: z.object({}),
-    handle: () => ({ body: { status: 'ok', timestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), instanceId: RELAY_INSTANCE_ID } }),
+    handle: () => ({
+      body: {
+        status: 'ok',
+        timestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+        instanceId: RELAY_INSTANCE_ID,
+      },
+    }),
   }),
   ...pairPageRoutes,
 ];

@@ -18,9 +18,7 @@ export const structureRoutes: Route[] = [
       includeEntityData: flag().default(false).describe('Full entity data instead of UUIDs and names'),
       path: text().optional().describe('Folder.<id> or Compendium.<pack> to read from; omit for the root'),
       recursive: flag().default(false).describe('Descend the folder tree'),
-      recursiveDepth: wholeNumber({ min: 1, max: 50 })
-        .default(5)
-        .describe('How deep to descend'),
+      recursiveDepth: wholeNumber({ min: 1, max: 50 }).default(5).describe('How deep to descend'),
       // The module filters on the message type when `types` is missing, so the relay always sends the list.
       types: documentTypeList.default([...DOCUMENT_TYPES]).describe('Document types, comma-separated or a JSON array'),
     }),

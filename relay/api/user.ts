@@ -10,7 +10,14 @@ const userRequired = { error: "Either 'id' or 'name' is required" };
 const role = () => wholeNumber({ min: 0, max: 4 });
 
 export const userRoutes: Route[] = [
-  worldRoute({ method: 'GET', path: '/users', summary: 'The users of the world', access: read, parameters: z.object({}), operation: 'get-users' }),
+  worldRoute({
+    method: 'GET',
+    path: '/users',
+    summary: 'The users of the world',
+    access: read,
+    parameters: z.object({}),
+    operation: 'get-users',
+  }),
   worldRoute({
     method: 'GET',
     path: '/user',

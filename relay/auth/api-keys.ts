@@ -98,7 +98,8 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
     if (changes.name !== undefined) updated.name = changes.name;
     if (changes.scopes !== undefined) updated.scopes = [...new Set(changes.scopes)];
     if (changes.userId !== undefined) setOptional(updated, 'userId', changes.userId || undefined);
-    if (changes.worldIds !== undefined) setOptional(updated, 'worldIds', changes.worldIds.length ? changes.worldIds : undefined);
+    if (changes.worldIds !== undefined)
+      setOptional(updated, 'worldIds', changes.worldIds.length ? changes.worldIds : undefined);
     this.store(this.replaced(record, updated));
     this.emit('changed', id, 'updated');
     return this.viewOf(updated);
@@ -129,7 +130,9 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
     try {
       this.store([...this.byHash.values()]);
     } catch (error) {
-      this.log.error(`Could not store when API keys were last used: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.error(
+        `Could not store when API keys were last used: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -140,7 +143,9 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
 
   /** Every record, with one replaced by another or (undefined) left out. */
   private replaced(record: ApiKeyRecord, replacement: ApiKeyRecord | undefined): ApiKeyRecord[] {
-    return [...this.byHash.values()].flatMap((candidate) => (candidate !== record ? [candidate] : replacement ? [replacement] : []));
+    return [...this.byHash.values()].flatMap((candidate) =>
+      candidate !== record ? [candidate] : replacement ? [replacement] : [],
+    );
   }
 
   /** Writes the next set of keys, then makes it current: a failed write changes nothing, and no event fires. */
@@ -163,7 +168,11 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
   }
 }
 
-function setOptional<K extends 'userId' | 'worldIds'>(record: ApiKeyRecord, key: K, value: ApiKeyRecord[K] | undefined): void {
+function setOptional<K extends 'userId' | 'worldIds'>(
+  record: ApiKeyRecord,
+  key: K,
+  value: ApiKeyRecord[K] | undefined,
+): void {
   if (value === undefined) delete record[key];
   else record[key] = value;
 }

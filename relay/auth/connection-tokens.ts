@@ -29,7 +29,12 @@ export class ConnectionTokens {
     for (const record of this.file.read([])) this.byHash.set(record.hash, record);
   }
 
-  issue(clientId: string, name: string, source: TokenSource, origin?: string): { token: string; record: ConnectionTokenView } {
+  issue(
+    clientId: string,
+    name: string,
+    source: TokenSource,
+    origin?: string,
+  ): { token: string; record: ConnectionTokenView } {
     const token = randomHex(32);
     const record: ConnectionTokenRecord = {
       id: randomUUID(),

@@ -111,7 +111,10 @@ export class CodeGuessLimits {
   }
 
   private globalRefilled(now: number): number {
-    this.globalTokens = Math.min(GLOBAL_WRONG_CODE_BURST, this.globalTokens + (now - this.globalUpdatedAt) / GLOBAL_REFILL_MS);
+    this.globalTokens = Math.min(
+      GLOBAL_WRONG_CODE_BURST,
+      this.globalTokens + (now - this.globalUpdatedAt) / GLOBAL_REFILL_MS,
+    );
     this.globalUpdatedAt = now;
     return this.globalTokens;
   }

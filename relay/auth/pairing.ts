@@ -107,7 +107,13 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
   private readonly worlds: KnownWorlds;
   private readonly file: JsonFile<StoredPairing>;
 
-  constructor(tokens: ConnectionTokens, worlds: KnownWorlds, path: string, log: RelayLog = consoleLog, now = Date.now()) {
+  constructor(
+    tokens: ConnectionTokens,
+    worlds: KnownWorlds,
+    path: string,
+    log: RelayLog = consoleLog,
+    now = Date.now(),
+  ) {
     super();
     this.tokens = tokens;
     this.worlds = worlds;
@@ -130,15 +136,24 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
    * A world asks to pair. The same world asking again from the same address while its request waits gets that request
    * back (`created: false`); otherwise the per-address rate and the caps on waiting requests apply (429).
    */
-  request(world: PairingWorld, options: { upgradeOnly: boolean; source: string }, now = Date.now()): { request: PairRequest; created: boolean } {
+  request(
+    world: PairingWorld,
+    options: { upgradeOnly: boolean; source: string },
+    now = Date.now(),
+  ): { request: PairRequest; created: boolean } {
     this.forgetExpired(now);
     const limited = this.requestBuckets.take(options.source, now);
     if (!limited.allowed) {
-      throw new RetryLater('Too many pair requests from this address; try again in {seconds} s', limited.retryAfterSeconds);
+      throw new RetryLater(
+        'Too many pair requests from this address; try again in {seconds} s',
+        limited.retryAfterSeconds,
+      );
     }
     const pending = this.pending(now);
     const fromSource = pending.filter((request) => request.source === options.source);
-    const same = fromSource.find((request) => request.upgradeOnly === options.upgradeOnly && sameRequestedWorld(request.world, world));
+    const same = fromSource.find(
+      (request) => request.upgradeOnly === options.upgradeOnly && sameRequestedWorld(request.world, world),
+    );
     if (same) return { request: same, created: false };
     if (fromSource.length >= MAX_PENDING_PER_SOURCE) {
       throw new RetryLater(
@@ -216,14 +231,20 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
     const byClientId = world.clientId ? this.worlds.get(world.clientId) : undefined;
     if (byClientId) return byClientId;
     const known = this.worlds.list();
-    const byFingerprint = world.serverFingerprint ? known.find((entry) => entry.serverFingerprint === world.serverFingerprint) : undefined;
+    const byFingerprint = world.serverFingerprint
+      ? known.find((entry) => entry.serverFingerprint === world.serverFingerprint)
+      : undefined;
     return byFingerprint ?? known.find((entry) => entry.worldId === world.worldId);
   }
 
   approve(code: string, now = Date.now()): PairRequest {
     const request = this.decidable(code, now);
     if (request.upgradeOnly) return this.decide({ ...request, status: 'approved' }, []);
-    const binding: CodeBinding = { kind: 'request', world: request.world, pairedClientId: this.pairedWorldOf(request.world)?.clientId };
+    const binding: CodeBinding = {
+      kind: 'request',
+      world: request.world,
+      pairedClientId: this.pairedWorldOf(request.world)?.clientId,
+    };
     const pairingCode = this.newCode(binding, now, APPROVED_CODE_LIFETIME_MS);
     return this.decide({ ...request, status: 'approved', pairingCode: pairingCode.code }, [pairingCode]);
   }
@@ -259,7 +280,10 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
     if (!code || code.used || code.expiresAt <= now) {
       this.guesses.failed(source, now);
       if (!code) throw new HttpError(404, 'Invalid pairing code');
-      throw new HttpError(410, code.used ? 'This pairing code has already been used' : 'This pairing code has expired; generate a new one');
+      throw new HttpError(
+        410,
+        code.used ? 'This pairing code has already been used' : 'This pairing code has expired; generate a new one',
+      );
     }
     if (code.binding.kind !== 'world' && !input.worldId) throw new HttpError(400, 'worldId is required');
     const clientId = this.clientIdFor(code.binding, input);
@@ -303,8 +327,14 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
   private boundWorldClientId(clientId: string, input: PairingExchange): string {
     const world = this.worlds.get(clientId);
     const claimsOther = input.existingClientId && input.existingClientId !== clientId;
-    if (claimsOther || differs(world?.worldId, input.worldId) || differs(world?.serverFingerprint, input.serverFingerprint)) {
-      forbidden(`This pairing code adds a browser to the world "${world?.worldTitle ?? clientId}" only; enter it in that world`);
+    if (
+      claimsOther ||
+      differs(world?.worldId, input.worldId) ||
+      differs(world?.serverFingerprint, input.serverFingerprint)
+    ) {
+      forbidden(
+        `This pairing code adds a browser to the world "${world?.worldTitle ?? clientId}" only; enter it in that world`,
+      );
     }
     return clientId;
   }
@@ -316,8 +346,14 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
       forbidden('This pairing code was made for the world that asked to pair; only that world can use it');
     }
     const paired = binding.pairedClientId ? this.worlds.get(binding.pairedClientId) : undefined;
-    if (input.existingClientId && input.existingClientId !== paired?.clientId && this.worlds.get(input.existingClientId)) {
-      forbidden('This world claims the client id of another paired world than the one approved; press Pair in that world instead');
+    if (
+      input.existingClientId &&
+      input.existingClientId !== paired?.clientId &&
+      this.worlds.get(input.existingClientId)
+    ) {
+      forbidden(
+        'This world claims the client id of another paired world than the one approved; press Pair in that world instead',
+      );
     }
     return paired?.clientId ?? newClientId();
   }
@@ -330,16 +366,19 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
   private newWorldClientId(input: PairingExchange): string {
     const claimed = input.existingClientId ? this.worlds.get(input.existingClientId) : undefined;
     if (claimed) {
-      const fingerprintDiffers = claimed.serverFingerprint !== undefined && claimed.serverFingerprint !== input.serverFingerprint;
+      const fingerprintDiffers =
+        claimed.serverFingerprint !== undefined && claimed.serverFingerprint !== input.serverFingerprint;
       if (claimed.worldId !== input.worldId || fingerprintDiffers) {
         forbidden(
-          'This world claims the client id of a paired world it does not match; in Tabletop Relay, generate the code for that world, or reset the module\'s relay URL and pair it as a new world',
+          "This world claims the client id of a paired world it does not match; in Tabletop Relay, generate the code for that world, or reset the module's relay URL and pair it as a new world",
         );
       }
       return claimed.clientId;
     }
     const sameWorld = input.serverFingerprint
-      ? this.worlds.list().find((known) => known.serverFingerprint === input.serverFingerprint && known.worldId === input.worldId)
+      ? this.worlds
+          .list()
+          .find((known) => known.serverFingerprint === input.serverFingerprint && known.worldId === input.worldId)
       : undefined;
     return sameWorld?.clientId ?? newClientId();
   }
@@ -347,7 +386,12 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
   /** A new code, not yet stored: the caller stores it with whatever else it changes. */
   private newCode(binding: CodeBinding, now: number, lifetimeMs: number): PairingCode {
     this.forgetExpired(now);
-    return { code: this.unusedCode(PAIRING_CODE_LENGTH, this.codes), expiresAt: now + lifetimeMs, binding, used: false };
+    return {
+      code: this.unusedCode(PAIRING_CODE_LENGTH, this.codes),
+      expiresAt: now + lifetimeMs,
+      binding,
+      used: false,
+    };
   }
 
   /** Writes the next state, then makes it current: a failed write (StorageWriteError) changes nothing. */
@@ -415,7 +459,11 @@ function differs(expected: string | undefined, presented: string | undefined): b
 }
 
 function sameRequestedWorld(a: PairingWorld, b: PairingWorld): boolean {
-  return a.worldId === b.worldId && (a.serverFingerprint ?? '') === (b.serverFingerprint ?? '') && (a.clientId ?? '') === (b.clientId ?? '');
+  return (
+    a.worldId === b.worldId &&
+    (a.serverFingerprint ?? '') === (b.serverFingerprint ?? '') &&
+    (a.clientId ?? '') === (b.clientId ?? '')
+  );
 }
 
 function newClientId(): string {

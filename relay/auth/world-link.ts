@@ -10,7 +10,9 @@ export const WORLD_LINK_SCOPE: Scope = 'world:link';
  * tabletop user. Any other key, whatever its scopes, is a tool's key and never becomes a world.
  */
 export function linksWorld(key: Pick<ApiKeyRecord, 'scopes' | 'worldIds' | 'userId'>, clientId: string): boolean {
-  return key.scopes.includes(WORLD_LINK_SCOPE) && !key.userId && key.worldIds?.length === 1 && key.worldIds[0] === clientId;
+  return (
+    key.scopes.includes(WORLD_LINK_SCOPE) && !key.userId && key.worldIds?.length === 1 && key.worldIds[0] === clientId
+  );
 }
 
 /**

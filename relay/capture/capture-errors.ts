@@ -11,7 +11,10 @@ export function captureHttpError(error: unknown, failedWork: string): HttpError 
   if (error instanceof HttpError) return error;
   if (error instanceof CaptureFailure) {
     // Only a GM session that stopped while waiting for its world fails with 408.
-    const details = error.status === 408 ? { message: 'The session was stopped; check that the world has been paired with this relay' } : undefined;
+    const details =
+      error.status === 408
+        ? { message: 'The session was stopped; check that the world has been paired with this relay' }
+        : undefined;
     return new HttpError(error.status, error.message, details);
   }
   if (error instanceof ChromeNotFoundError) return new HttpError(503, error.message);

@@ -55,22 +55,38 @@ export class CaptureService {
 
   constructor(dataDir: string, dependencies: GmSessionDependencies, options: CaptureOptions = {}) {
     this.#log = dependencies.log ?? consoleLog;
-    this.host = new BrowserHost(options.launchBrowser ?? puppeteerLauncher(options.chromePath, options.chromeNoSandbox));
+    this.host = new BrowserHost(
+      options.launchBrowser ?? puppeteerLauncher(options.chromePath, options.chromeNoSandbox),
+    );
     this.#secrets = options.secrets ?? keyFileSecrets(dataDir, this.#log);
     this.#file = new JsonFile(join(dataDir, 'capture.json'), { log: dependencies.log });
     this.#stored = this.#file.read(null);
-    this.sessions = new GmSessions(this.host, dependencies, options.sessionIdleTimeoutMs ?? 600_000, () => this.view().foundryUrl);
+    this.sessions = new GmSessions(
+      this.host,
+      dependencies,
+      options.sessionIdleTimeoutMs ?? 600_000,
+      () => this.view().foundryUrl,
+    );
   }
 
   view(): CaptureSettingsView {
     const stored = this.#stored;
-    return { foundryUrl: stored?.foundryUrl ?? '', username: stored?.username ?? '', passwordSet: stored?.sealedPassword !== undefined };
+    return {
+      foundryUrl: stored?.foundryUrl ?? '',
+      username: stored?.username ?? '',
+      passwordSet: stored?.sealedPassword !== undefined,
+    };
   }
 
   /** Stores new settings and replaces the capture session; the next capture logs in with them. A failed write changes nothing. */
   async configure(input: CaptureSettingsInput): Promise<CaptureSettingsView> {
-    const sealedPassword = input.password !== undefined ? this.#secrets.seal(input.password) : this.#stored?.sealedPassword;
-    const next = { foundryUrl: input.foundryUrl, username: input.username, ...(sealedPassword !== undefined ? { sealedPassword } : {}) };
+    const sealedPassword =
+      input.password !== undefined ? this.#secrets.seal(input.password) : this.#stored?.sealedPassword;
+    const next = {
+      foundryUrl: input.foundryUrl,
+      username: input.username,
+      ...(sealedPassword !== undefined ? { sealedPassword } : {}),
+    };
     this.#file.write(next);
     this.#stored = next;
     await this.#session?.close();
@@ -81,7 +97,9 @@ export class CaptureService {
 
   /** True when GET /sheet should be served here: settings are complete and a browser is there to drive. */
   usable(): boolean {
-    return this.#stored !== null && this.#stored.foundryUrl !== '' && this.#stored.username !== '' && !this.#browserMissing;
+    return (
+      this.#stored !== null && this.#stored.foundryUrl !== '' && this.#stored.username !== '' && !this.#browserMissing
+    );
   }
 
   /** The client id of the world the capture session is logged in to, once it has logged in. */
@@ -95,7 +113,8 @@ export class CaptureService {
 
   /** A capture of the first sheet the capture user can see, for the settings UI's Test button. */
   testCapture(): Promise<SheetImage> {
-    if (!this.usable()) throw new CaptureFailure(400, 'Browser capture is not configured: set the Foundry URL, user and password first');
+    if (!this.usable())
+      throw new CaptureFailure(400, 'Browser capture is not configured: set the Foundry URL, user and password first');
     return this.capture({ anyActor: true, format: 'png', quality: 0.9, scale: 1 });
   }
 

@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 function windowsCandidates(): string[] {
-  const roots = [process.env.PROGRAMFILES, process.env['PROGRAMFILES(X86)'], process.env.LOCALAPPDATA].filter((root): root is string => !!root);
+  const roots = [process.env.PROGRAMFILES, process.env['PROGRAMFILES(X86)'], process.env.LOCALAPPDATA].filter(
+    (root): root is string => !!root,
+  );
   const suffixes = [
     ['Google', 'Chrome', 'Application', 'chrome.exe'],
     ['Chromium', 'Application', 'chrome.exe'],

@@ -30,11 +30,16 @@ export function foundryBase(foundryUrl: string): string {
 export async function logIn(page: BrowserPage, account: FoundryAccount): Promise<GameFacts> {
   const base = foundryBase(account.foundryUrl);
   await page.goto(`${base}/join`, NAVIGATION_TIMEOUT_MS).catch((error: unknown) => {
-    throw new CaptureFailure(502, `Foundry at ${base} could not be reached: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CaptureFailure(
+      502,
+      `Foundry at ${base} could not be reached: ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
   const outcome = await page.evaluate(joinFoundry, { username: account.username, password: account.password });
-  if (outcome.state === 'failed') throw new CaptureFailure(502, `Could not log in to Foundry as '${account.username}': ${outcome.error}`);
-  if (outcome.state === 'joined') await page.goto(new URL(outcome.redirect, `${base}/`).toString(), NAVIGATION_TIMEOUT_MS);
+  if (outcome.state === 'failed')
+    throw new CaptureFailure(502, `Could not log in to Foundry as '${account.username}': ${outcome.error}`);
+  if (outcome.state === 'joined')
+    await page.goto(new URL(outcome.redirect, `${base}/`).toString(), NAVIGATION_TIMEOUT_MS);
   return waitUntilReady(page);
 }
 

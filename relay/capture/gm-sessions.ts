@@ -125,10 +125,15 @@ export class GmSessions {
     return answer;
   }
 
-  async start(handshakeToken: string, encryptedPassword: string, worldName: string | undefined): Promise<{ success: true; sessionId: string; clientId: string }> {
+  async start(
+    handshakeToken: string,
+    encryptedPassword: string,
+    worldName: string | undefined,
+  ): Promise<{ success: true; sessionId: string; clientId: string }> {
     this.#dropExpiredHandshakes();
     const handshake = this.#handshakes.get(handshakeToken);
-    if (!handshake) throw new CaptureFailure(401, 'Invalid or expired handshake token: call POST /session-handshake again');
+    if (!handshake)
+      throw new CaptureFailure(401, 'Invalid or expired handshake token: call POST /session-handshake again');
     this.#handshakes.delete(handshakeToken);
     const password = passwordOf(handshake, encryptedPassword);
     const account = { foundryUrl: handshake.foundryUrl, username: handshake.username, password };
@@ -136,9 +141,22 @@ export class GmSessions {
     const page = await this.#host.openPage();
     try {
       const facts = await this.#prepare(page, account, worldName ?? handshake.worldName, worlds);
-      const { token, record } = this.#dependencies.connectionTokens.issue(facts.clientId, `GM session: ${account.username}`, 'session', originOf(account.foundryUrl));
+      const { token, record } = this.#dependencies.connectionTokens.issue(
+        facts.clientId,
+        `GM session: ${account.username}`,
+        'session',
+        originOf(account.foundryUrl),
+      );
       const session: GmSession = {
-        sessionId: randomUUID(), account, token, tokenId: record.id, facts, page, startedAt: new Date(), lastActivity: new Date(), relaunching: undefined,
+        sessionId: randomUUID(),
+        account,
+        token,
+        tokenId: record.id,
+        facts,
+        page,
+        startedAt: new Date(),
+        lastActivity: new Date(),
+        relaunching: undefined,
       };
       try {
         await this.#connect(session, page);
@@ -193,21 +211,39 @@ export class GmSessions {
   /** The paired worlds a session at this address may bring online; a 403 when the GM configured the address nowhere. */
   #worldsAt(foundryUrl: string): KnownWorld[] {
     const worlds = worldsAt(foundryUrl, { knownWorlds: this.#dependencies.knownWorlds, captureUrl: this.#captureUrl });
-    if (!worlds) throw new CaptureFailure(403, `GM sessions open only a Foundry address the GM configured, and ${foundryUrl} is none: ${WHERE_TO_CONFIGURE}`);
+    if (!worlds)
+      throw new CaptureFailure(
+        403,
+        `GM sessions open only a Foundry address the GM configured, and ${foundryUrl} is none: ${WHERE_TO_CONFIGURE}`,
+      );
     return worlds;
   }
 
   /** Logs in and checks that this user and world can hold the module's relay link, and that the world is one of `worlds`. */
-  async #prepare(page: BrowserPage, account: FoundryAccount, worldName: string | undefined, worlds: KnownWorld[]): Promise<GameFacts> {
+  async #prepare(
+    page: BrowserPage,
+    account: FoundryAccount,
+    worldName: string | undefined,
+    worlds: KnownWorld[],
+  ): Promise<GameFacts> {
     const facts = await logIn(page, account);
     if (facts.userRole < FULL_GM_ROLE) {
-      throw new CaptureFailure(403, `Foundry user '${account.username}' is not a full Gamemaster; only a Gamemaster's browser connects the module`);
+      throw new CaptureFailure(
+        403,
+        `Foundry user '${account.username}' is not a full Gamemaster; only a Gamemaster's browser connects the module`,
+      );
     }
-    if (worldName && ![facts.worldId, facts.worldTitle].some((name) => name.toLowerCase() === worldName.toLowerCase())) {
+    if (
+      worldName &&
+      ![facts.worldId, facts.worldTitle].some((name) => name.toLowerCase() === worldName.toLowerCase())
+    ) {
       throw new CaptureFailure(400, `Foundry is running world '${facts.worldTitle}', not '${worldName}'`);
     }
     if (!facts.clientId) {
-      throw new CaptureFailure(409, 'This world has never been paired with a relay: pair it once from a Gamemaster browser, then start sessions');
+      throw new CaptureFailure(
+        409,
+        'This world has never been paired with a relay: pair it once from a Gamemaster browser, then start sessions',
+      );
     }
     if (!sessionWorld(facts, worlds)) {
       throw new CaptureFailure(
@@ -227,9 +263,12 @@ export class GmSessions {
     while (!this.#holdsWorld(session)) {
       if (Date.now() > deadline) {
         const other = this.#dependencies.tabletop.world(session.facts.clientId)?.open;
-        throw new CaptureFailure(408, other
-          ? 'The world stayed connected from another browser with another token, so the session ended and its token was revoked'
-          : 'The world logged in but its module did not connect to the relay within 30 s');
+        throw new CaptureFailure(
+          408,
+          other
+            ? 'The world stayed connected from another browser with another token, so the session ended and its token was revoked'
+            : 'The world logged in but its module did not connect to the relay within 30 s',
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -244,7 +283,8 @@ export class GmSessions {
   /** A session whose world connects with any other credential than the session's token has lost its world: it ends. */
   #endDisplaced(world: WorldConnection): void {
     for (const session of this.#sessions.values()) {
-      if (session.facts.clientId === world.clientId && world.tokenId !== session.tokenId) void this.end(session.sessionId);
+      if (session.facts.clientId === world.clientId && world.tokenId !== session.tokenId)
+        void this.end(session.sessionId);
     }
   }
 
@@ -267,7 +307,11 @@ export class GmSessions {
       session.page = page;
       page.onCrash(() => this.#relaunch(session));
     })()
-      .catch((error: unknown) => (this.#dependencies.log ?? consoleLog).error(`GM session ${session.sessionId} could not be restarted: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) =>
+        (this.#dependencies.log ?? consoleLog).error(
+          `GM session ${session.sessionId} could not be restarted: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      )
       .finally(() => {
         session.relaunching = undefined;
       });
@@ -295,9 +339,13 @@ function passwordOf(handshake: PendingHandshake, encryptedPassword: string): str
     );
     payload = JSON.parse(plain.toString('utf8')) as typeof payload;
   } catch {
-    throw new CaptureFailure(400, "'encryptedPassword' could not be decrypted: it must be base64 RSA-OAEP (SHA-256) of JSON {password, nonce} under the handshake's public key");
+    throw new CaptureFailure(
+      400,
+      "'encryptedPassword' could not be decrypted: it must be base64 RSA-OAEP (SHA-256) of JSON {password, nonce} under the handshake's public key",
+    );
   }
   if (payload.nonce !== handshake.nonce) throw new CaptureFailure(401, 'The nonce does not match the handshake');
-  if (typeof payload.password !== 'string') throw new CaptureFailure(400, "'encryptedPassword' must hold a password string");
+  if (typeof payload.password !== 'string')
+    throw new CaptureFailure(400, "'encryptedPassword' must hold a password string");
   return payload.password;
 }

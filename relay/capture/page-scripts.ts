@@ -7,7 +7,8 @@ export interface LoginInput {
   password: string;
 }
 
-export type LoginOutcome = { state: 'joined'; redirect: string } | { state: 'in-game' } | { state: 'failed'; error: string };
+export type LoginOutcome =
+  { state: 'joined'; redirect: string } | { state: 'in-game' } | { state: 'failed'; error: string };
 
 /**
  * On Foundry's /join page: picks the user by name and posts `/join` from the page (module-protocol.md §7.3),
@@ -16,7 +17,8 @@ export type LoginOutcome = { state: 'joined'; redirect: string } | { state: 'in-
 export async function joinFoundry(input: LoginInput): Promise<LoginOutcome> {
   const deadline = Date.now() + 30_000;
   while (!document.querySelector('input[name="password"]')) {
-    if ((globalThis as any).game?.ready || document.querySelector('#ui-left, #sidebar, #game, .vtt')) return { state: 'in-game' };
+    if ((globalThis as any).game?.ready || document.querySelector('#ui-left, #sidebar, #game, .vtt'))
+      return { state: 'in-game' };
     if (Date.now() > deadline) return { state: 'failed', error: 'The Foundry login page did not appear' };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -24,9 +26,12 @@ export async function joinFoundry(input: LoginInput): Promise<LoginOutcome> {
   let userid = input.username;
   if (select) {
     const wanted = input.username.trim().toLowerCase();
-    const option = [...select.options].find((candidate) => candidate.text.trim().toLowerCase() === wanted || candidate.value === input.username);
+    const option = [...select.options].find(
+      (candidate) => candidate.text.trim().toLowerCase() === wanted || candidate.value === input.username,
+    );
     if (!option) return { state: 'failed', error: `No Foundry user named '${input.username}'` };
-    if (option.disabled) return { state: 'failed', error: `Foundry user '${input.username}' is already logged in elsewhere` };
+    if (option.disabled)
+      return { state: 'failed', error: `Foundry user '${input.username}' is already logged in elsewhere` };
     userid = option.value;
   }
   const response = await fetch('/join', {
@@ -34,9 +39,17 @@ export async function joinFoundry(input: LoginInput): Promise<LoginOutcome> {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ action: 'join', userid, password: input.password }),
   });
-  const answer = (await response.json().catch(() => ({}))) as { status?: string; redirect?: string; error?: string; message?: string };
+  const answer = (await response.json().catch(() => ({}))) as {
+    status?: string;
+    redirect?: string;
+    error?: string;
+    message?: string;
+  };
   if (!response.ok || answer.status !== 'success') {
-    return { state: 'failed', error: answer.error ?? answer.message ?? `Foundry refused the login (HTTP ${response.status})` };
+    return {
+      state: 'failed',
+      error: answer.error ?? answer.message ?? `Foundry refused the login (HTTP ${response.status})`,
+    };
   }
   return { state: 'joined', redirect: answer.redirect ?? '/game' };
 }
@@ -63,7 +76,7 @@ export async function waitForGame(timeoutMs: number): Promise<GameFacts | null> 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const game = g();
-  let clientId = '';
+  let clientId: string;
   try {
     clientId = String(game.settings.get('foundry-rest-api', 'clientId') ?? '');
   } catch {
@@ -96,7 +109,8 @@ export interface SheetTarget {
   anyActor?: boolean;
 }
 
-export type OpenedSheet = { box: { x: number; y: number; width: number; height: number }; handle: string } | { error: string };
+export type OpenedSheet =
+  { box: { x: number; y: number; width: number; height: number }; handle: string } | { error: string };
 
 /**
  * Resolves the document, checks that the requesting user may observe it, renders its sheet (v12: jQuery element,
@@ -108,7 +122,10 @@ export async function openSheet(target: SheetTarget): Promise<OpenedSheet> {
   let user: any = null;
   if (target.userId) {
     const wanted = target.userId.toLowerCase();
-    user = g.users.get(target.userId) ?? g.users.find((candidate: any) => String(candidate.name).toLowerCase() === wanted) ?? null;
+    user =
+      g.users.get(target.userId) ??
+      g.users.find((candidate: any) => String(candidate.name).toLowerCase() === wanted) ??
+      null;
     if (!user) return { error: `User not found: ${target.userId}` };
   }
   let entity: any = null;
@@ -116,7 +133,7 @@ export async function openSheet(target: SheetTarget): Promise<OpenedSheet> {
     entity = await (globalThis as any).fromUuid(target.uuid).catch(() => null);
   } else if (target.selected) {
     const token = (globalThis as any).canvas?.tokens?.controlled?.[0];
-    entity = target.actor ? token?.actor ?? null : token?.document ?? null;
+    entity = target.actor ? (token?.actor ?? null) : (token?.document ?? null);
   } else if (target.anyActor) {
     entity = g.actors.contents.find((actor: any) => actor.testUserPermission(g.user, 'OBSERVER')) ?? null;
   }
@@ -142,17 +159,34 @@ export async function openSheet(target: SheetTarget): Promise<OpenedSheet> {
   const element = elementOf()!;
   const images = [...element.querySelectorAll('img')].filter((image) => !image.complete);
   await Promise.race([
-    Promise.all(images.map((image) => new Promise((resolve) => {
-      image.addEventListener('load', resolve, { once: true });
-      image.addEventListener('error', resolve, { once: true });
-    }))),
+    Promise.all(
+      images.map(
+        (image) =>
+          new Promise((resolve) => {
+            image.addEventListener('load', resolve, { once: true });
+            image.addEventListener('error', resolve, { once: true });
+          }),
+      ),
+    ),
     sleep(2000),
   ]);
   await document.fonts?.ready;
   Object.assign(element.style, {
-    position: 'fixed', left: '0px', top: '0px', right: 'auto', bottom: 'auto', margin: '0px', transform: 'none',
-    width: 'auto', height: 'auto', maxWidth: 'none', maxHeight: 'none', overflow: 'visible', zIndex: '2147483647',
-    transition: 'none', animation: 'none',
+    position: 'fixed',
+    left: '0px',
+    top: '0px',
+    right: 'auto',
+    bottom: 'auto',
+    margin: '0px',
+    transform: 'none',
+    width: 'auto',
+    height: 'auto',
+    maxWidth: 'none',
+    maxHeight: 'none',
+    overflow: 'visible',
+    zIndex: '2147483647',
+    transition: 'none',
+    animation: 'none',
   });
   await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   const frame = element.getBoundingClientRect();

@@ -43,7 +43,11 @@ export function sandboxArgs(context: SandboxContext): string[] {
 }
 
 function currentSandboxContext(noSandbox: boolean | undefined): SandboxContext {
-  return { platform: process.platform, uid: process.getuid?.(), noSandbox: noSandbox ?? process.env[NO_SANDBOX_VARIABLE] === '1' };
+  return {
+    platform: process.platform,
+    uid: process.getuid?.(),
+    noSandbox: noSandbox ?? process.env[NO_SANDBOX_VARIABLE] === '1',
+  };
 }
 
 /**

@@ -36,11 +36,14 @@ export function keyFileSecrets(dataDir: string, log: RelayLog = consoleLog): Sec
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', keyNow(), iv);
       const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return [VERSION, iv.toString('base64'), cipher.getAuthTag().toString('base64'), sealed.toString('base64')].join(':');
+      return [VERSION, iv.toString('base64'), cipher.getAuthTag().toString('base64'), sealed.toString('base64')].join(
+        ':',
+      );
     },
     open(text) {
       const [version, iv, tag, sealed] = text.split(':');
-      if (version !== VERSION || !iv || !tag || sealed === undefined) throw new Error('The stored secret is not in a known format');
+      if (version !== VERSION || !iv || !tag || sealed === undefined)
+        throw new Error('The stored secret is not in a known format');
       const decipher = createDecipheriv('aes-256-gcm', keyNow(), Buffer.from(iv, 'base64'));
       decipher.setAuthTag(Buffer.from(tag, 'base64'));
       return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64')), decipher.final()]).toString('utf8');

@@ -42,5 +42,7 @@ export function worldsAt(foundryUrl: string, sources: SessionWorldSources): Know
 
 /** The world among `worlds` that the logged-in page is: its client id and, when the relay knows it, its world id. */
 export function sessionWorld(facts: GameFacts, worlds: KnownWorld[]): KnownWorld | undefined {
-  return worlds.find((world) => world.clientId === facts.clientId && (world.worldId === undefined || world.worldId === facts.worldId));
+  return worlds.find(
+    (world) => world.clientId === facts.clientId && (world.worldId === undefined || world.worldId === facts.worldId),
+  );
 }

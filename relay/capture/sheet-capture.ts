@@ -78,10 +78,18 @@ export class SheetCapture {
   async #captureOnce(request: SheetRequest): Promise<SheetImage> {
     const { page } = await this.#page();
     const { format, quality, scale, ...target } = request;
-    const opened = await withTimeout(page.evaluate(openSheet, target), CAPTURE_TIMEOUT_MS, 'The sheet took too long to render');
+    const opened = await withTimeout(
+      page.evaluate(openSheet, target),
+      CAPTURE_TIMEOUT_MS,
+      'The sheet took too long to render',
+    );
     if ('error' in opened) throw new CaptureFailure(400, opened.error);
     try {
-      const bytes = await withTimeout(page.screenshot({ clip: opened.box, format, quality, scale }), CAPTURE_TIMEOUT_MS, 'The screenshot took too long');
+      const bytes = await withTimeout(
+        page.screenshot({ clip: opened.box, format, quality, scale }),
+        CAPTURE_TIMEOUT_MS,
+        'The screenshot took too long',
+      );
       const { width, height } = imageSize(bytes);
       return { bytes, mimeType: format === 'jpeg' ? 'image/jpeg' : 'image/png', width, height };
     } finally {
@@ -120,9 +128,12 @@ export class SheetCapture {
   #forget(): void {
     const session = this.#session;
     this.#session = undefined;
-    void session?.then((logged) => {
-      logged.alive = false;
-      return logged.page.close();
-    }, () => {});
+    void session?.then(
+      (logged) => {
+        logged.alive = false;
+        return logged.page.close();
+      },
+      () => {},
+    );
   }
 }

@@ -13,7 +13,11 @@ import type { CaptureService } from './capture-service.ts';
 const SELECTION_TIMEOUT_MS = 10_000;
 
 /** The sheet's bytes from the capture session, or undefined when the world should answer (no capture, another world). */
-export async function captureSheet(parameters: Fields, caller: Caller, services: RelayServices): Promise<RelayBytes | undefined> {
+export async function captureSheet(
+  parameters: Fields,
+  caller: Caller,
+  services: RelayServices,
+): Promise<RelayBytes | undefined> {
   const capture = services.capture;
   if (!capture?.usable()) return undefined;
   try {
@@ -61,7 +65,11 @@ async function servesCaller(capture: CaptureService, caller: Caller): Promise<bo
  * `selected=true` means what the GM has selected, which only the GM's own browser knows: asked of the connected
  * world when there is one; without one the capture page's own selection is used.
  */
-async function selectionFromWorld(parameters: Fields, caller: Caller, services: RelayServices): Promise<string | undefined> {
+async function selectionFromWorld(
+  parameters: Fields,
+  caller: Caller,
+  services: RelayServices,
+): Promise<string | undefined> {
   if (parameters.selected !== true) return undefined;
   let world;
   try {
@@ -70,7 +78,9 @@ async function selectionFromWorld(parameters: Fields, caller: Caller, services: 
     return undefined;
   }
   const { message } = await services.tabletop.request(world, 'selected', {}, SELECTION_TIMEOUT_MS);
-  const first = Array.isArray(message.selected) ? (message.selected[0] as { tokenUuid?: string; actorUuid?: string | null } | undefined) : undefined;
+  const first = Array.isArray(message.selected)
+    ? (message.selected[0] as { tokenUuid?: string; actorUuid?: string | null } | undefined)
+    : undefined;
   const uuid = parameters.actor === true ? first?.actorUuid : first?.tokenUuid;
   if (!uuid) throw new HttpError(400, 'Entity not found');
   return uuid;

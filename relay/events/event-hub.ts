@@ -1,6 +1,13 @@
 import type { WorldMessage } from '../../contracts/world-protocol.ts';
 import { PUSH_TYPE_OF_CHANNEL } from '../../contracts/world-protocol.ts';
-import { STREAM_CHANNEL, passesFilter, streamEventOf, type StreamEvent, type StreamFilter, type StreamKind } from './streams.ts';
+import {
+  STREAM_CHANNEL,
+  passesFilter,
+  streamEventOf,
+  type StreamEvent,
+  type StreamFilter,
+  type StreamKind,
+} from './streams.ts';
 
 /** Someone listening to one kind of event of one world: an SSE stream or a /ws/api subscription. */
 export interface Subscriber {

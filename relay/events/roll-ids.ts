@@ -41,7 +41,11 @@ export class RollIds {
     if (!roll || typeof roll.id !== 'string') return;
     let pushes = this.#pushes.get(clientId);
     if (!pushes) this.#pushes.set(clientId, (pushes = []));
-    remember(pushes, { receivedAt: performance.now(), messageId: roll.id, fingerprint: fingerprint(roll.rollTotal, roll.dice) });
+    remember(pushes, {
+      receivedAt: performance.now(),
+      messageId: roll.id,
+      fingerprint: fingerprint(roll.rollTotal, roll.dice),
+    });
   }
 
   /**
@@ -53,7 +57,9 @@ export class RollIds {
     const roll = fieldsOf(data?.roll);
     if (!data || !roll || data.chatMessageCreated !== true || typeof data.id !== 'string') return message;
     const wanted = fingerprint(roll.total, roll.dice);
-    const matches = (this.#pushes.get(clientId) ?? []).filter((push) => push.receivedAt >= sentAt && push.fingerprint === wanted);
+    const matches = (this.#pushes.get(clientId) ?? []).filter(
+      (push) => push.receivedAt >= sentAt && push.fingerprint === wanted,
+    );
     if (matches.length !== 1) return message;
     const messageId = matches[0]!.messageId;
     this.#pair(clientId, data.id, messageId);
@@ -71,18 +77,23 @@ export class RollIds {
   reviseRolls(clientId: string, message: Fields, limit: number): Fields {
     if (!Array.isArray(message.data)) return message;
     const seen = new Set<unknown>();
-    const entries = message.data.map((entry) => {
-      const fields = fieldsOf(entry);
-      return fields ? this.#reviseEntry(clientId, fields) : entry;
-    }).filter((entry) => {
-      const id = fieldsOf(entry)?.id;
-      if (typeof id !== 'string') return true;
-      if (seen.has(id)) return false;
-      seen.add(id);
-      return true;
-    }).slice(0, limit);
+    const entries = message.data
+      .map((entry) => {
+        const fields = fieldsOf(entry);
+        return fields ? this.#reviseEntry(clientId, fields) : entry;
+      })
+      .filter((entry) => {
+        const id = fieldsOf(entry)?.id;
+        if (typeof id !== 'string') return true;
+        if (seen.has(id)) return false;
+        seen.add(id);
+        return true;
+      })
+      .slice(0, limit);
     // Unchanged, the world's own text goes out as it came, without serialising the list again.
-    const unchanged = entries.length === message.data.length && entries.every((entry, index) => entry === (message.data as unknown[])[index]);
+    const unchanged =
+      entries.length === message.data.length &&
+      entries.every((entry, index) => entry === (message.data as unknown[])[index]);
     return unchanged ? message : { ...message, data: entries };
   }
 

@@ -55,15 +55,21 @@ export function streamEventOf(kind: StreamKind, message: WorldMessage): StreamEv
       return { name: 'roll', payload: passedOn, fields: data };
     case 'chat': {
       const inner = fieldsOf(data.data);
-      return inner && isEventName(data.eventType) ? { name: `chat-${data.eventType}`, payload: passedOn, fields: inner } : undefined;
+      return inner && isEventName(data.eventType)
+        ? { name: `chat-${data.eventType}`, payload: passedOn, fields: inner }
+        : undefined;
     }
     case 'hooks':
       return isEventName(data.hook) ? { name: data.hook, payload: passedOn, fields: data } : undefined;
     case 'combat':
-      return isEventName(data.eventType) ? { name: `combat-${data.eventType}`, payload: data, fields: data } : undefined;
+      return isEventName(data.eventType)
+        ? { name: `combat-${data.eventType}`, payload: data, fields: data }
+        : undefined;
     case 'actor':
     case 'scene':
-      return isEventName(data.eventType) ? { name: `${kind}-${data.eventType}`, payload: passedOn, fields: data } : undefined;
+      return isEventName(data.eventType)
+        ? { name: `${kind}-${data.eventType}`, payload: passedOn, fields: data }
+        : undefined;
   }
 }
 

@@ -68,7 +68,8 @@ export class JsonFile<T> {
     const backup = readJson<T>(this.backupPath);
     if (backup.ok) {
       this.fileDamaged = true;
-      if (current.problem === 'invalid') this.log.warn(`${this.path} was damaged; Tabletop Relay started from its last good copy`);
+      if (current.problem === 'invalid')
+        this.log.warn(`${this.path} was damaged; Tabletop Relay started from its last good copy`);
       return backup.value;
     }
     if (current.problem === 'missing') return fallback;
@@ -78,9 +79,15 @@ export class JsonFile<T> {
   /** Replaces the document, or throws StorageWriteError and leaves the previous one as it was. */
   write(value: T): void {
     const bytes = Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
-    replaceFile(this.path, bytes, this.mode, () => {
-      if (!this.fileDamaged) this.keepBackup();
-    }, this.log);
+    replaceFile(
+      this.path,
+      bytes,
+      this.mode,
+      () => {
+        if (!this.fileDamaged) this.keepBackup();
+      },
+      this.log,
+    );
     this.fileDamaged = false;
   }
 
@@ -105,7 +112,8 @@ export class JsonFile<T> {
       return;
     }
     for (const name of names) {
-      if (name.startsWith(prefix) && /^[0-9a-f]{12}\.tmp$/.test(name.slice(prefix.length))) removeQuietly(join(dirname(this.path), name));
+      if (name.startsWith(prefix) && /^[0-9a-f]{12}\.tmp$/.test(name.slice(prefix.length)))
+        removeQuietly(join(dirname(this.path), name));
     }
   }
 }
@@ -114,7 +122,13 @@ export class JsonFile<T> {
  * Replaces a file with these bytes through a flushed temporary file and a rename, or throws StorageWriteError and leaves
  * the file as it was. `beforeRename` runs once the new bytes are safely on disk.
  */
-export function replaceFile(path: string, bytes: Buffer, mode: number, beforeRename: () => void = () => {}, log: RelayLog = consoleLog): void {
+export function replaceFile(
+  path: string,
+  bytes: Buffer,
+  mode: number,
+  beforeRename: () => void = () => {},
+  log: RelayLog = consoleLog,
+): void {
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });

@@ -5,7 +5,6 @@ import { consoleLog, type RelayLog } from '../log.ts';
 
 export type { RelaySettings };
 
-
 /** No web origin is allowed until the GM adds one (the pairing paths answer the Foundry page whatever this says). */
 export const DEFAULT_SETTINGS: RelaySettings = {
   requestsPerMinute: 1200,

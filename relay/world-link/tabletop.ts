@@ -33,7 +33,9 @@ export interface LinkGrant {
   name: string;
 }
 
-type Grant = { handshake: 'token'; tokenId: string; tokenName: string } | { handshake: 'legacy-key'; keyId: string; tokenName: string };
+type Grant =
+  | { handshake: 'token'; tokenId: string; tokenName: string }
+  | { handshake: 'legacy-key'; keyId: string; tokenName: string };
 
 export interface TabletopOptions {
   /** Looks up a 3.x connection token. */
@@ -61,7 +63,11 @@ export interface TabletopEvents {
  */
 export class Tabletop extends EventEmitter<TabletopEvents> {
   private readonly options: Required<TabletopOptions>;
-  private readonly server = new WebSocketServer({ noServer: true, maxPayload: UNAUTHENTICATED_FRAME_BYTES, perMessageDeflate: false });
+  private readonly server = new WebSocketServer({
+    noServer: true,
+    maxPayload: UNAUTHENTICATED_FRAME_BYTES,
+    perMessageDeflate: false,
+  });
   private readonly connected = new Map<string, WorldConnection>();
   private readonly alive = new WeakMap<WebSocket, boolean>();
   private readonly channelCounts = new Map<string, Map<EventChannel, number>>();
@@ -88,7 +94,12 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
   }
 
   /** Sends an operation to a world and waits for its `<operation>-result`. */
-  async request(world: WorldConnection, operation: string, parameters: Record<string, unknown>, timeoutMs: number): Promise<WorldReply> {
+  async request(
+    world: WorldConnection,
+    operation: string,
+    parameters: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<WorldReply> {
     const requestId = this.pending.nextRequestId(operation);
     const request: WorldRequest = { ...parameters, type: operation, requestId };
     const reply = this.pending.wait(world.clientId, request, timeoutMs);
@@ -147,7 +158,8 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
         message: `A page from ${upgrade.origin} may not connect this world: worlds connect from the Foundry page they were paired on. If this is that page, add its origin to the allowed origins in Tabletop Relay's settings (Access).`,
       };
     }
-    const crowded = upgrade.legacyKey === undefined ? this.options.unauthenticated.refusal(upgrade.remoteAddress) : undefined;
+    const crowded =
+      upgrade.legacyKey === undefined ? this.options.unauthenticated.refusal(upgrade.remoteAddress) : undefined;
     return crowded === undefined ? undefined : { status: 503, message: crowded };
   }
 
@@ -162,7 +174,10 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
       this.admit(socket, upgrade, { handshake: 'legacy-key', keyId: link.keyId, tokenName: link.name });
       return;
     }
-    const timer = setTimeout(() => socket.close(CloseCode.noAuth, 'Authentication timeout'), this.options.authTimeoutMs);
+    const timer = setTimeout(
+      () => socket.close(CloseCode.noAuth, 'Authentication timeout'),
+      this.options.authTimeoutMs,
+    );
     const release = this.options.unauthenticated.hold(socket, upgrade.remoteAddress);
     socket.once('message', (data) => {
       clearTimeout(timer);
@@ -196,7 +211,10 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
     if (existing) {
       this.forget(existing, CloseCode.normal);
       const byToken = existing.handshake === 'legacy-key' && grant.handshake === 'token';
-      existing.close(CloseCode.normal, byToken ? 'Replaced by the world connecting with its connection token' : 'Replaced by reconnect');
+      existing.close(
+        CloseCode.normal,
+        byToken ? 'Replaced by the world connecting with its connection token' : 'Replaced by reconnect',
+      );
     }
     const world = new WorldConnection({ socket, ...upgrade, ...grant });
     this.connected.set(world.clientId, world);

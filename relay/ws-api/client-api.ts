@@ -27,7 +27,11 @@ export interface ClientApiLimits {
  * The key comes in the `x-api-key` header of the upgrade, or in a first frame `{type: "auth", token, clientId?}`.
  */
 export class ClientApi {
-  private readonly server = new WebSocketServer({ noServer: true, maxPayload: UNAUTHENTICATED_FRAME_BYTES, perMessageDeflate: false });
+  private readonly server = new WebSocketServer({
+    noServer: true,
+    maxPayload: UNAUTHENTICATED_FRAME_BYTES,
+    perMessageDeflate: false,
+  });
   private readonly services: RelayServices;
   private readonly limits: Required<ClientApiLimits>;
   private readonly sessions = new Set<ClientSession>();
@@ -41,7 +45,11 @@ export class ClientApi {
     const url = new URL(request.url ?? '/', 'http://relay.invalid');
     const headerKey = request.headers['x-api-key'];
     const origin = request.headers.origin;
-    if (origin !== undefined && !isRelayOrigin(origin, request, this.services) && !corsAllows(this.services.settings.get().corsOrigins, origin)) {
+    if (
+      origin !== undefined &&
+      !isRelayOrigin(origin, request, this.services) &&
+      !corsAllows(this.services.settings.get().corsOrigins, origin)
+    ) {
       const message = `A page from ${origin} may not open /ws/api: add its origin to the allowed origins in Tabletop Relay's settings (Access)`;
       return refuseUpgrade(socket, 403, message);
     }
@@ -68,7 +76,12 @@ export class ClientApi {
     this.server.close();
   }
 
-  private awaitAuthFrame(socket: WebSocket, defaultClientId: string | undefined, address: string, upgrade: CallContext): void {
+  private awaitAuthFrame(
+    socket: WebSocket,
+    defaultClientId: string | undefined,
+    address: string,
+    upgrade: CallContext,
+  ): void {
     const timer = setTimeout(() => socket.close(CloseCode.noAuth, 'Authentication timeout'), this.limits.authTimeoutMs);
     const release = this.limits.unauthenticated.hold(socket, address);
     socket.once('close', () => clearTimeout(timer));
@@ -107,6 +120,11 @@ export class ClientApi {
       this.sessions.delete(session);
       session.end();
     });
-    session.send({ type: 'connected', clientId: clientId ?? null, supportedTypes: SUPPORTED_TYPES, eventChannels: EVENT_CHANNELS });
+    session.send({
+      type: 'connected',
+      clientId: clientId ?? null,
+      supportedTypes: SUPPORTED_TYPES,
+      eventChannels: EVENT_CHANNELS,
+    });
   }
 }

@@ -13,10 +13,16 @@ const MAX_IN_FLIGHT = 100;
 
 /** The routes a message type calls: every keyed world route and local route by its operation. */
 const OPERATION_ROUTES = new Map(
-  allRoutes.flatMap((route) => (typeof route.access === 'object' && route.kind !== 'stream' && route.operation !== undefined ? [[route.operation, route] as const] : [])),
+  allRoutes.flatMap((route) =>
+    typeof route.access === 'object' && route.kind !== 'stream' && route.operation !== undefined
+      ? [[route.operation, route] as const]
+      : [],
+  ),
 );
 const STREAM_ROUTES = new Map(
-  allRoutes.filter((route): route is StreamRoute => route.kind === 'stream').map((route) => [STREAM_CHANNEL[route.stream] as EventChannel, route]),
+  allRoutes
+    .filter((route): route is StreamRoute => route.kind === 'stream')
+    .map((route) => [STREAM_CHANNEL[route.stream] as EventChannel, route]),
 );
 const EVENT_TYPE_OF_KIND: Record<StreamKind, string> = {
   roll: 'roll-event',
@@ -46,7 +52,13 @@ export class ClientSession {
   private readonly subscriptions = new Map<EventChannel, () => void>();
   private inFlight = 0;
 
-  constructor(socket: WebSocket, key: { apiKey: string; keyId: string }, defaultClientId: string | undefined, upgrade: CallContext, services: RelayServices) {
+  constructor(
+    socket: WebSocket,
+    key: { apiKey: string; keyId: string },
+    defaultClientId: string | undefined,
+    upgrade: CallContext,
+    services: RelayServices,
+  ) {
     this.socket = socket;
     this.apiKey = key.apiKey;
     this.keyId = key.keyId;
@@ -71,9 +83,19 @@ export class ClientSession {
     const route = OPERATION_ROUTES.get(type);
     if (!route) return this.refuse(type, requestId, new HttpError(400, `Unknown message type: "${type}"`));
     if (typeof requestId !== 'string' || requestId === '') {
-      return this.refuse(type, undefined, new HttpError(400, 'Missing "requestId" field for request messages: replies are matched to it'), 'error');
+      return this.refuse(
+        type,
+        undefined,
+        new HttpError(400, 'Missing "requestId" field for request messages: replies are matched to it'),
+        'error',
+      );
     }
-    if (this.inFlight >= MAX_IN_FLIGHT) return this.refuse(type, requestId, new HttpError(429, `At most ${MAX_IN_FLIGHT} requests may be in flight on one socket`));
+    if (this.inFlight >= MAX_IN_FLIGHT)
+      return this.refuse(
+        type,
+        requestId,
+        new HttpError(429, `At most ${MAX_IN_FLIGHT} requests may be in flight on one socket`),
+      );
     void this.call(route, type, requestId, message);
   }
 
@@ -107,12 +129,18 @@ export class ClientSession {
     const { channel, requestId } = message;
     const route = STREAM_ROUTES.get(channel as EventChannel);
     if (!route) {
-      const error = new HttpError(400, `Invalid channel: ${JSON.stringify(channel)}. Supported: ${[...STREAM_ROUTES.keys()].join(', ')}`);
+      const error = new HttpError(
+        400,
+        `Invalid channel: ${JSON.stringify(channel)}. Supported: ${[...STREAM_ROUTES.keys()].join(', ')}`,
+      );
       return this.refuse('subscribe', requestId, error);
     }
     const filters = typeof message.filters === 'object' && message.filters !== null ? (message.filters as Fields) : {};
     try {
-      const answer = await this.run(route, `subscribe ${channel as string}`, { ...filters, clientId: message.clientId });
+      const answer = await this.run(route, `subscribe ${channel as string}`, {
+        ...filters,
+        clientId: message.clientId,
+      });
       if (answer.kind !== 'events') throw new Error(`the stream route ${route.path} answered with ${answer.kind}`);
       answer.open(this.eventStream(route, channel as EventChannel, requestId));
     } catch (error) {
@@ -193,7 +221,12 @@ export class ClientSession {
   }
 
   /** A message that calls no route: told so, and noted as a refused call of this key. */
-  private refuse(logged: string, requestId: unknown, error: HttpError, type = OPERATION_ROUTES.has(logged) ? `${logged}-result` : 'error'): void {
+  private refuse(
+    logged: string,
+    requestId: unknown,
+    error: HttpError,
+    type = OPERATION_ROUTES.has(logged) ? `${logged}-result` : 'error',
+  ): void {
     this.send({ type, requestId, status: error.status, ...error.toBody() });
     recordMiss(this.apiKey, { method: 'WS', path: logged }, error, this.services);
   }
@@ -243,7 +276,12 @@ function bytesFrame(answer: Extract<Answer, { kind: 'bytes' }>, route: Route): F
   const mimeType = header('Content-Type') ?? 'application/octet-stream';
   const dataUrl = `data:${mimeType};base64,${Buffer.from(answer.bytes).toString('base64')}`;
   if (route.kind === 'world' && route.reply === 'file') return { fileData: dataUrl, mimeType };
-  return { imageData: dataUrl, mimeType, width: Number(header('X-Image-Width')), height: Number(header('X-Image-Height')) };
+  return {
+    imageData: dataUrl,
+    mimeType,
+    width: Number(header('X-Image-Width')),
+    height: Number(header('X-Image-Height')),
+  };
 }
 
 function isObject(value: unknown): value is Fields {

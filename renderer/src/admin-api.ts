@@ -1,5 +1,12 @@
 // The admin API as the settings UI sees it. The session cookie from /admin/login authorises every call.
-import type { ActivityEntry, KnownWorldView, PairRequestView, RelaySettings, RelayStatus, StatusWorld } from '../../contracts/admin-api.ts';
+import type {
+  ActivityEntry,
+  KnownWorldView,
+  PairRequestView,
+  RelaySettings,
+  RelayStatus,
+  StatusWorld,
+} from '../../contracts/admin-api.ts';
 import type { PlayerListEntry } from '../../contracts/world-protocol.ts';
 
 export type { ActivityEntry, RelaySettings, RelayStatus };
@@ -80,18 +87,22 @@ export const admin = {
   pairingCode: () => call<{ code: string; expiresAt: string; expiresIn: number }>('POST', '/admin/pairing-codes'),
   keys: () => call<{ keys: ApiKey[] }>('GET', '/admin/keys'),
   scopes: () => call<{ scopes: string[]; defaultScopes: string[] }>('GET', '/admin/scopes'),
-  createKey: (key: { name: string; scopes: string[]; userId?: string; worldIds?: string[] }) => call<NewKey>('POST', '/admin/keys', key),
+  createKey: (key: { name: string; scopes: string[]; userId?: string; worldIds?: string[] }) =>
+    call<NewKey>('POST', '/admin/keys', key),
   linkWorld: (link: { clientId: string; name?: string }) => call<WorldLink>('POST', '/admin/world-links', link),
   rotateKey: (id: string) => call<NewKey>('POST', `/admin/keys/${encodeURIComponent(id)}/rotate`),
   revokeKey: (id: string) => call<{ revoked: boolean }>('DELETE', `/admin/keys/${encodeURIComponent(id)}`),
   knownWorlds: () => call<{ worlds: KnownWorld[] }>('GET', '/admin/worlds'),
   /** null clears the address. */
-  setWorldFoundryUrl: (clientId: string, foundryUrl: string | null) => call<KnownWorld>('PATCH', `/admin/worlds/${encodeURIComponent(clientId)}`, { foundryUrl }),
-  forgetWorld: (clientId: string) => call<{ forgotten: boolean }>('DELETE', `/admin/worlds/${encodeURIComponent(clientId)}`),
+  setWorldFoundryUrl: (clientId: string, foundryUrl: string | null) =>
+    call<KnownWorld>('PATCH', `/admin/worlds/${encodeURIComponent(clientId)}`, { foundryUrl }),
+  forgetWorld: (clientId: string) =>
+    call<{ forgotten: boolean }>('DELETE', `/admin/worlds/${encodeURIComponent(clientId)}`),
   settings: () => call<RelaySettings>('GET', '/admin/settings'),
   updateSettings: (changes: Partial<RelaySettings>) => call<RelaySettings>('PATCH', '/admin/settings', changes),
   activity: () => call<{ entries: ActivityEntry[] }>('GET', '/admin/activity'),
   capture: () => call<CaptureSettings>('GET', '/admin/capture'),
-  saveCapture: (settings: { foundryUrl: string; username: string; password?: string }) => call<CaptureSettings>('PUT', '/admin/capture', settings),
+  saveCapture: (settings: { foundryUrl: string; username: string; password?: string }) =>
+    call<CaptureSettings>('PUT', '/admin/capture', settings),
   testCapture: async (): Promise<Blob> => (await send('POST', '/admin/capture/test')).blob(),
 };

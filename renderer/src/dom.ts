@@ -3,7 +3,11 @@
 type Child = Node | string | number | false | null | undefined;
 type Attributes = Record<string, string | number | boolean | undefined | null | EventListener>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === undefined || value === null || value === false) continue;
@@ -31,7 +35,8 @@ const ICONS: Record<string, string> = {
   status: '<path d="M3 12h4l3 8 4-16 3 8h4"/>',
   keys: '<circle cx="7.5" cy="15.5" r="4.5"/><path d="m10.7 12.3 9.3-9.3M16 7l3 3M14 9l2 2"/>',
   access: '<circle cx="12" cy="12" r="9"/><path d="M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18"/>',
-  capture: '<rect x="3" y="6" width="18" height="14" rx="2"/><circle cx="12" cy="13" r="3.5"/><path d="M8 6l1.5-2h5L16 6"/>',
+  capture:
+    '<rect x="3" y="6" width="18" height="14" rx="2"/><circle cx="12" cy="13" r="3.5"/><path d="M8 6l1.5-2h5L16 6"/>',
   activity: '<path d="M4 6h16M4 12h16M4 18h10"/>',
   copy: '<rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V5a2 2 0 0 1 2-2h8"/>',
   check: '<path d="m5 12 5 5L20 7"/>',
@@ -75,8 +80,16 @@ export async function copyText(text: string): Promise<boolean> {
 }
 
 /** A Copy button that confirms for a moment. */
-export function copyButton(text: () => string, label = 'Copy', options: { primary?: boolean; small?: boolean } = {}): HTMLButtonElement {
-  const classes = ['button', options.primary ? 'button-primary' : 'button-secondary', options.small ? 'button-small' : ''];
+export function copyButton(
+  text: () => string,
+  label = 'Copy',
+  options: { primary?: boolean; small?: boolean } = {},
+): HTMLButtonElement {
+  const classes = [
+    'button',
+    options.primary ? 'button-primary' : 'button-secondary',
+    options.small ? 'button-small' : '',
+  ];
   const button = h('button', { type: 'button', class: classes.join(' ').trim() }, icon('copy'), h('span', {}, label));
   button.addEventListener('click', async () => {
     const copied = await copyText(text());
@@ -93,17 +106,30 @@ export function copyButton(text: () => string, label = 'Copy', options: { primar
 }
 
 /** A modal confirmation; resolves true when the GM confirms. */
-export function confirmDialog(options: { title: string; message: string; confirm: string; danger?: boolean }): Promise<boolean> {
+export function confirmDialog(options: {
+  title: string;
+  message: string;
+  confirm: string;
+  danger?: boolean;
+}): Promise<boolean> {
   return new Promise((resolve) => {
     const dialog = h(
       'dialog',
       { class: 'dialog', 'aria-labelledby': 'dialog-title' },
-      h('form', { method: 'dialog' },
+      h(
+        'form',
+        { method: 'dialog' },
         h('h2', { id: 'dialog-title' }, options.title),
         h('p', {}, options.message),
-        h('div', { class: 'dialog-actions' },
+        h(
+          'div',
+          { class: 'dialog-actions' },
           h('button', { class: 'button button-secondary', value: 'cancel' }, 'Cancel'),
-          h('button', { class: `button ${options.danger ? 'button-danger' : 'button-primary'}`, value: 'confirm' }, options.confirm),
+          h(
+            'button',
+            { class: `button ${options.danger ? 'button-danger' : 'button-primary'}`, value: 'confirm' },
+            options.confirm,
+          ),
         ),
       ),
     );
@@ -117,5 +143,12 @@ export function confirmDialog(options: { title: string; message: string; confirm
 }
 
 export function emptyState(iconName: string, title: string, text: string, ...extra: Child[]): HTMLElement {
-  return h('div', { class: 'empty' }, h('div', { class: 'empty-icon' }, icon(iconName)), h('h3', {}, title), h('p', {}, text), ...extra);
+  return h(
+    'div',
+    { class: 'empty' },
+    h('div', { class: 'empty-icon' }, icon(iconName)),
+    h('h3', {}, title),
+    h('p', {}, text),
+    ...extra,
+  );
 }

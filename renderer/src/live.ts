@@ -52,8 +52,10 @@ export class LiveState {
   /** Applies one feed event; returns the whole status when the event changed it. */
   apply(event: ServerEvent): RelayStatus | undefined {
     if (event.event === 'status') this.status = JSON.parse(event.data) as LiveStatus;
-    else if (event.event === 'counters') this.status = this.status && { ...this.status, ...(JSON.parse(event.data) as LiveCounters) };
-    else if (event.event === 'pair-requests') this.replaceRequests((JSON.parse(event.data) as { pairRequests: PairRequest[] }).pairRequests);
+    else if (event.event === 'counters')
+      this.status = this.status && { ...this.status, ...(JSON.parse(event.data) as LiveCounters) };
+    else if (event.event === 'pair-requests')
+      this.replaceRequests((JSON.parse(event.data) as { pairRequests: PairRequest[] }).pairRequests);
     else if (event.event === 'pair-request') this.updateRequest(JSON.parse(event.data) as PairRequest);
     else return undefined;
     return this.current();
@@ -88,7 +90,12 @@ function deliver(event: ServerEvent, state: LiveState, handlers: LiveHandlers): 
   }
 }
 
-async function readStream(response: Response, state: LiveState, handlers: LiveHandlers, signal: AbortSignal): Promise<void> {
+async function readStream(
+  response: Response,
+  state: LiveState,
+  handlers: LiveHandlers,
+  signal: AbortSignal,
+): Promise<void> {
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   while (!signal.aborted) {
@@ -125,7 +132,11 @@ export function followRelay(handlers: LiveHandlers): () => void {
       try {
         const initial = await admin.status();
         handlers.status(initial);
-        const response = await fetch('/admin/events', { credentials: 'same-origin', signal, headers: { accept: 'text/event-stream' } });
+        const response = await fetch('/admin/events', {
+          credentials: 'same-origin',
+          signal,
+          headers: { accept: 'text/event-stream' },
+        });
         if (response.status === 404) return poll(handlers, signal);
         if (response.ok && response.body) {
           handlers.connection('live');

@@ -25,8 +25,18 @@ function pageFromHash(): Page {
 
 function navigation(): HTMLElement {
   const links = PAGES.map((page) =>
-    h('li', {}, h('a', { href: `#${page.id}`, class: 'nav-link', 'data-page': page.id }, icon(page.icon), h('span', {}, page.title),
-      page.id === 'status' ? h('span', { class: 'nav-badge', id: 'pair-badge', hidden: true }) : null)));
+    h(
+      'li',
+      {},
+      h(
+        'a',
+        { href: `#${page.id}`, class: 'nav-link', 'data-page': page.id },
+        icon(page.icon),
+        h('span', {}, page.title),
+        page.id === 'status' ? h('span', { class: 'nav-badge', id: 'pair-badge', hidden: true }) : null,
+      ),
+    ),
+  );
   return h('nav', { class: 'nav', 'aria-label': 'Settings' }, h('ul', {}, ...links));
 }
 
@@ -36,11 +46,28 @@ function relayIndicator(): HTMLElement {
     const status = state.status.get();
     const connection = state.connection.get();
     const [tone, text] =
-      connection === 'offline' ? ['error', 'Relay not reachable']
-        : !status ? ['muted', 'Connecting…']
-          : status.paused ? ['warning', 'Paused']
-            : ['success', status.worlds.length === 0 ? 'Running · no world' : `Running · ${status.worlds.length} world${status.worlds.length === 1 ? '' : 's'}`];
-    replaceChildren(indicator, h('span', { class: `dot dot-${tone}` }), h('span', {}, h('strong', {}, text), status ? h('span', { class: 'muted small block' }, status.url.replace(/^https?:\/\//, '')) : null));
+      connection === 'offline'
+        ? ['error', 'Relay not reachable']
+        : !status
+          ? ['muted', 'Connecting…']
+          : status.paused
+            ? ['warning', 'Paused']
+            : [
+                'success',
+                status.worlds.length === 0
+                  ? 'Running · no world'
+                  : `Running · ${status.worlds.length} world${status.worlds.length === 1 ? '' : 's'}`,
+              ];
+    replaceChildren(
+      indicator,
+      h('span', { class: `dot dot-${tone}` }),
+      h(
+        'span',
+        {},
+        h('strong', {}, text),
+        status ? h('span', { class: 'muted small block' }, status.url.replace(/^https?:\/\//, '')) : null,
+      ),
+    );
   };
   state.status.onChange(draw);
   state.connection.onChange(draw);
@@ -49,12 +76,32 @@ function relayIndicator(): HTMLElement {
 }
 
 function signedOut(): void {
-  document.body.replaceChildren(h('main', { class: 'signed-out' },
-    h('div', { class: 'card' },
-      h('img', { src: 'logo.svg', alt: '', width: 56, height: 56 }),
-      h('h1', {}, 'Open the settings again'),
-      h('p', { class: 'muted' }, 'This page is no longer signed in to the relay (it restarted, or the link was used before).'),
-      h('p', { class: 'muted' }, 'Use ', h('strong', {}, 'Open settings'), ' in the tray menu, or run ', h('code', {}, 'npm run settings'), ' in the project folder.'))));
+  document.body.replaceChildren(
+    h(
+      'main',
+      { class: 'signed-out' },
+      h(
+        'div',
+        { class: 'card' },
+        h('img', { src: 'logo.svg', alt: '', width: 56, height: 56 }),
+        h('h1', {}, 'Open the settings again'),
+        h(
+          'p',
+          { class: 'muted' },
+          'This page is no longer signed in to the relay (it restarted, or the link was used before).',
+        ),
+        h(
+          'p',
+          { class: 'muted' },
+          'Use ',
+          h('strong', {}, 'Open settings'),
+          ' in the tray menu, or run ',
+          h('code', {}, 'npm run settings'),
+          ' in the project folder.',
+        ),
+      ),
+    ),
+  );
 }
 
 function start(): void {
@@ -62,12 +109,27 @@ function start(): void {
   const subtitle = h('p', { class: 'muted' });
   const actions = h('div', { class: 'page-actions' });
   const content = h('div', { class: 'page-content' });
-  const main = h('main', { class: 'main', id: 'main', tabindex: -1, 'aria-labelledby': 'page-title' },
-    h('header', { class: 'page-header' }, h('div', {}, title, subtitle), actions), content);
-  const sidebar = h('aside', { class: 'sidebar' },
-    h('div', { class: 'brand' }, h('img', { src: 'logo.svg', alt: '', width: 30, height: 30 }), h('span', {}, 'Tabletop Relay')),
-    navigation(), relayIndicator());
-  document.getElementById('app')!.replaceChildren(h('a', { href: '#main', class: 'skip-link' }, 'Skip to content'), sidebar, main);
+  const main = h(
+    'main',
+    { class: 'main', id: 'main', tabindex: -1, 'aria-labelledby': 'page-title' },
+    h('header', { class: 'page-header' }, h('div', {}, title, subtitle), actions),
+    content,
+  );
+  const sidebar = h(
+    'aside',
+    { class: 'sidebar' },
+    h(
+      'div',
+      { class: 'brand' },
+      h('img', { src: 'logo.svg', alt: '', width: 30, height: 30 }),
+      h('span', {}, 'Tabletop Relay'),
+    ),
+    navigation(),
+    relayIndicator(),
+  );
+  document
+    .getElementById('app')!
+    .replaceChildren(h('a', { href: '#main', class: 'skip-link' }, 'Skip to content'), sidebar, main);
 
   let current: PageView | undefined;
   const show = () => {
@@ -97,12 +159,19 @@ function start(): void {
     badge.textContent = String(status.pairRequests.length);
     badge.setAttribute('aria-label', `${status.pairRequests.length} waiting`);
   });
-  admin.activity().then(({ entries }) => state.activity.set(entries), () => undefined);
+  admin.activity().then(
+    ({ entries }) => state.activity.set(entries),
+    () => undefined,
+  );
   followRelay({
     status: (status) => state.status.set(status),
     activity: (entries, skipped) => {
       // The feed left calls out: the relay's own list has them all.
-      if (skipped > 0) admin.activity().then(({ entries: all }) => state.activity.set(all), () => undefined);
+      if (skipped > 0)
+        admin.activity().then(
+          ({ entries: all }) => state.activity.set(all),
+          () => undefined,
+        );
       else state.activity.set([...entries, ...state.activity.get()].slice(0, MAX_ACTIVITY));
     },
     connection: (connection) => state.connection.set(connection),

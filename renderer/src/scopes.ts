@@ -43,7 +43,15 @@ export function groupScopes(scopes: readonly string[]): ScopeGroup[] {
   }));
   const placed = new Set(groups.flatMap((group) => group.scopes));
   groups.push({ title: 'Other', scopes: safe.filter((scope) => !placed.has(scope)) });
-  groups.push({ title: '2.x module link', scopes: scopes.filter((scope) => scope === WORLD_LINK_SCOPE), worldLink: true });
-  groups.push({ title: 'Dangerous', scopes: scopes.filter((scope) => DANGEROUS_SCOPES.includes(scope)), dangerous: true });
+  groups.push({
+    title: '2.x module link',
+    scopes: scopes.filter((scope) => scope === WORLD_LINK_SCOPE),
+    worldLink: true,
+  });
+  groups.push({
+    title: 'Dangerous',
+    scopes: scopes.filter((scope) => DANGEROUS_SCOPES.includes(scope)),
+    dangerous: true,
+  });
   return groups.filter((group) => group.scopes.length > 0);
 }

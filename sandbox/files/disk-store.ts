@@ -41,8 +41,15 @@ export function diskFileStore(rootDir: string): FileStore {
       if ((await kindAt(absolute)) !== 'directory') return null;
       const entries = await readdir(absolute, { withFileTypes: true });
       const pathOf = (name: string) => (dir ? `${dir}/${name}` : name);
-      const names = (keep: (entry: (typeof entries)[number]) => boolean) => entries.filter(keep).map((entry) => pathOf(entry.name)).sort();
-      return { dirs: names((entry) => entry.isDirectory()), files: names((entry) => entry.isFile() && !entry.name.startsWith('.upload-')) };
+      const names = (keep: (entry: (typeof entries)[number]) => boolean) =>
+        entries
+          .filter(keep)
+          .map((entry) => pathOf(entry.name))
+          .sort();
+      return {
+        dirs: names((entry) => entry.isDirectory()),
+        files: names((entry) => entry.isFile() && !entry.name.startsWith('.upload-')),
+      };
     },
     async read(path) {
       const absolute = await locate(path);
@@ -54,11 +61,14 @@ export function diskFileStore(rootDir: string): FileStore {
     },
     async write(path, bytes) {
       const absolute = await locate(path);
-      if ((await kindAt(absolute)) === 'directory') throw new FileStoreError(`Could not write '${path}': a directory has that name`);
+      if ((await kindAt(absolute)) === 'directory')
+        throw new FileStoreError(`Could not write '${path}': a directory has that name`);
       try {
         await mkdir(dirname(absolute), { recursive: true });
       } catch (error) {
-        throw new FileStoreError(`Could not create directory '${relative(root, dirname(absolute))}': ${(error as Error).message}`);
+        throw new FileStoreError(
+          `Could not create directory '${relative(root, dirname(absolute))}': ${(error as Error).message}`,
+        );
       }
       const temporary = join(dirname(absolute), `.upload-${process.pid}-${Date.now()}`);
       await writeFile(temporary, bytes);

@@ -36,7 +36,10 @@ export function storePath(input: unknown): string {
   const text = typeof input === 'string' ? input : String(input ?? '');
   if (text === '' || text === '/') return '';
   if (isUnsafe(text) || isUnsafe(fullyDecoded(text))) throw new UnsafePathError(text);
-  return text.split('/').filter((segment) => segment !== '' && segment !== '.').join('/');
+  return text
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== '.')
+    .join('/');
 }
 
 export function joinStorePath(dir: string, name: string): string {

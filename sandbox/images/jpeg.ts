@@ -4,6 +4,9 @@ import type { Raster } from './raster.ts';
 
 /** `quality` is the module's 0–1 value; jpeg-js expects 1–100. */
 export function encodeJpeg(raster: Raster, quality: number): Uint8Array {
-  const encoded = jpeg.encode({ width: raster.width, height: raster.height, data: raster.pixels }, Math.max(1, Math.min(100, Math.round(quality * 100))));
+  const encoded = jpeg.encode(
+    { width: raster.width, height: raster.height, data: raster.pixels },
+    Math.max(1, Math.min(100, Math.round(quality * 100))),
+  );
   return new Uint8Array(encoded.data);
 }

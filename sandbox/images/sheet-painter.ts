@@ -4,11 +4,15 @@ import type { WorldDocument } from '../world/document.ts';
 import { getProperty } from '../world/objects.ts';
 import { Raster, type Colour } from './raster.ts';
 
-export interface SheetBox { width: number; height: number }
+export interface SheetBox {
+  width: number;
+  height: number;
+}
 
 /** CSS size of each document type's sheet window. */
 export function sheetBoxOf(document: WorldDocument): SheetBox {
-  if (document.documentName === 'Actor') return document.type === 'character' ? { width: 720, height: 800 } : { width: 600, height: 700 };
+  if (document.documentName === 'Actor')
+    return document.type === 'character' ? { width: 720, height: 800 } : { width: 600, height: 700 };
   if (document.documentName === 'Item') return { width: 560, height: 480 };
   if (document.documentName === 'JournalEntry') return { width: 600, height: 680 };
   if (document.documentName === 'Token') return { width: 560, height: 640 };
@@ -31,7 +35,8 @@ function darker(colour: Colour): Colour {
 
 export function paintSheet(document: WorldDocument, box: SheetBox, scale: number): Raster {
   const raster = new Raster(Math.round(box.width * scale), Math.round(box.height * scale), PAPER);
-  const rect = (x: number, y: number, w: number, h: number, colour: Colour) => raster.fillRect(x * scale, y * scale, w * scale, h * scale, colour);
+  const rect = (x: number, y: number, w: number, h: number, colour: Colour) =>
+    raster.fillRect(x * scale, y * scale, w * scale, h * scale, colour);
   const tint = tintOf(document.name || document.id);
   raster.fillGradient(0, 0, raster.width, 110 * scale, tint, darker(tint));
   rect(20, 15, 80, 80, PAPER);
@@ -70,7 +75,10 @@ function paintHitPoints(document: WorldDocument, rect: RectPainter, y: number, w
 }
 
 function paintRows(document: WorldDocument, rect: RectPainter, y: number, box: SheetBox, tint: Colour): void {
-  const rows = [...(document.embedded.get('Item')?.values() ?? []), ...(document.embedded.get('ActiveEffect')?.values() ?? [])];
+  const rows = [
+    ...(document.embedded.get('Item')?.values() ?? []),
+    ...(document.embedded.get('ActiveEffect')?.values() ?? []),
+  ];
   for (const row of rows) {
     if (y + 34 > box.height - 20) return;
     rect(20, y, box.width - 40, 30, RULE);

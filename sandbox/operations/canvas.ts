@@ -9,8 +9,15 @@ import { tokenByName, tokenByUuid } from './targets.ts';
 
 /** The scene collections the module accepts as `documentType`, with the document class behind each. */
 const DOCUMENT_TYPES: Record<string, string> = {
-  tokens: 'Token', tiles: 'Tile', drawings: 'Drawing', lights: 'AmbientLight', sounds: 'AmbientSound', notes: 'Note',
-  templates: 'MeasuredTemplate', walls: 'Wall', regions: 'Region',
+  tokens: 'Token',
+  tiles: 'Tile',
+  drawings: 'Drawing',
+  lights: 'AmbientLight',
+  sounds: 'AmbientSound',
+  notes: 'Note',
+  templates: 'MeasuredTemplate',
+  walls: 'Wall',
+  regions: 'Region',
 };
 
 function sceneOf(game: Game, request: WorldRequest): WorldDocument {
@@ -30,12 +37,18 @@ function embeddedCollection(scene: WorldDocument, className: unknown) {
 
 function existing(scene: WorldDocument, className: unknown, id: unknown): WorldDocument {
   const document = embeddedCollection(scene, className).get(String(id));
-  if (!document) throw new Error(`${String(className)} id [${String(id)}] does not exist in the Scene embedded collection`);
+  if (!document)
+    throw new Error(`${String(className)} id [${String(id)}] does not exist in the Scene embedded collection`);
   return document;
 }
 
 /** Where a measurement end sits: explicit coordinates, or the top-left corner of a token found by uuid or name. */
-function pointOf(game: Game, scene: WorldDocument, request: WorldRequest, end: 'origin' | 'target'): { x: number; y: number } {
+function pointOf(
+  game: Game,
+  scene: WorldDocument,
+  request: WorldRequest,
+  end: 'origin' | 'target',
+): { x: number; y: number } {
   const x = request[`${end}X`];
   const y = request[`${end}Y`];
   if (typeof x === 'number' && typeof y === 'number') return { x, y };
@@ -49,7 +62,11 @@ function pointOf(game: Game, scene: WorldDocument, request: WorldRequest, end: '
 }
 
 /** `canvas.grid.measurePath` on the scene's grid: cells moved (diagonals count as one) × grid distance; gridless is Euclidean. */
-function gridDistance(scene: WorldDocument, origin: { x: number; y: number }, target: { x: number; y: number }): number {
+function gridDistance(
+  scene: WorldDocument,
+  origin: { x: number; y: number },
+  target: { x: number; y: number },
+): number {
   const grid = (scene.source.grid as PlainObject | undefined) ?? {};
   const size = (grid.size as number) || 100;
   const distance = (grid.distance as number) || 5;
@@ -61,7 +78,13 @@ function gridDistance(scene: WorldDocument, origin: { x: number; y: number }, ta
 
 function moveToken(game: Game, request: WorldRequest): PlainObject {
   const scene = sceneOf(game, request);
-  const { uuid, name, x, y, waypoints } = request as { uuid?: string; name?: string; x?: unknown; y?: unknown; waypoints?: unknown };
+  const { uuid, name, x, y, waypoints } = request as {
+    uuid?: string;
+    name?: string;
+    x?: unknown;
+    y?: unknown;
+    waypoints?: unknown;
+  };
   if (typeof x !== 'number' || typeof y !== 'number') throw new Error('x and y coordinates are required');
   if (!uuid && !name) throw new Error('uuid or name is required');
   const token = uuid ? tokenByUuid(game, uuid, scene) : tokenByName(scene, name!);
@@ -78,7 +101,8 @@ function moveToken(game: Game, request: WorldRequest): PlainObject {
 }
 
 function assertKnownType(request: WorldRequest): void {
-  if (!Object.hasOwn(DOCUMENT_TYPES, String(request.documentType))) throw new Error(`Invalid document type: ${request.documentType}`);
+  if (!Object.hasOwn(DOCUMENT_TYPES, String(request.documentType)))
+    throw new Error(`Invalid document type: ${request.documentType}`);
 }
 
 export const canvasOperations: OperationTable = {
@@ -104,9 +128,15 @@ export const canvasOperations: OperationTable = {
     const scene = sceneOf(game, request);
     if (user) assertWritePermission(game, scene, user, 'create embedded documents on');
     embeddedCollection(scene, request.className);
-    const entries = (Array.isArray(request.data) ? request.data : [request.data]).map((entry) => (isPlainObject(entry) ? entry : {}));
+    const entries = (Array.isArray(request.data) ? request.data : [request.data]).map((entry) =>
+      isPlainObject(entry) ? entry : {},
+    );
     const created = entries.map((entry) => game.createDocument(String(request.className), entry, { parent: scene }));
-    return reply(request, { sceneId: scene.id, documentType: request.documentType, data: created.map((document) => document.toObject()) });
+    return reply(request, {
+      sceneId: scene.id,
+      documentType: request.documentType,
+      data: created.map((document) => document.toObject()),
+    });
   }),
 
   'update-canvas-document': withUser({}, (request, { game }, user) => {
@@ -114,7 +144,11 @@ export const canvasOperations: OperationTable = {
     if (user) assertWritePermission(game, scene, user, 'update embedded documents on');
     const document = existing(scene, request.className, request.documentId);
     const changed = game.updateDocument(document, isPlainObject(request.data) ? request.data : {});
-    return reply(request, { sceneId: scene.id, documentType: request.documentType, data: changed ? [document.toObject()] : [] });
+    return reply(request, {
+      sceneId: scene.id,
+      documentType: request.documentType,
+      data: changed ? [document.toObject()] : [],
+    });
   }),
 
   'delete-canvas-document': withUser({ success: false }, (request, { game }, user) => {
@@ -136,6 +170,8 @@ export const canvasOperations: OperationTable = {
     const origin = pointOf(game, scene, request, 'origin');
     const target = pointOf(game, scene, request, 'target');
     const units = ((scene.source.grid as PlainObject | undefined)?.units as string | undefined) || 'ft';
-    return reply(request, { data: { distance: gridDistance(scene, origin, target), units, origin, target, sceneId: scene.id } });
+    return reply(request, {
+      data: { distance: gridDistance(scene, origin, target), units, origin, target, sceneId: scene.id },
+    });
   }),
 };

@@ -16,25 +16,41 @@ function canSee(message: WorldDocument, user: WorldDocument): boolean {
 /** `ChatMessage.getSpeaker({actor})` for the document a speaker uuid names (a token speaks through its actor). */
 function speakerOf(game: Game, uuid: string): ChatSpeaker | undefined {
   const document = game.fromUuid(uuid);
-  const actor = document ? game.actorOf(document) ?? document : null;
+  const actor = document ? (game.actorOf(document) ?? document) : null;
   if (!actor) return undefined;
-  return { scene: game.viewedScene()?.id ?? null, actor: actor.id, token: document?.documentName === 'Token' ? document.id : null, alias: actor.name };
+  return {
+    scene: game.viewedScene()?.id ?? null,
+    actor: actor.id,
+    token: document?.documentName === 'Token' ? document.id : null,
+    alias: actor.name,
+  };
 }
 
 function listMessages(game: Game, request: WorldRequest, user: WorldDocument | null) {
   let messages = game.messages.contents;
   if (user) messages = messages.filter((message) => canSee(message, user));
   // Compared with the message's `type` as the module does: since v12 that is "base", so numeric types match nothing.
-  if (request.chatType !== undefined && request.chatType !== null) messages = messages.filter((message) => message.source.type === request.chatType);
-  if (request.speaker) messages = messages.filter((message) => (message.source.speaker as ChatSpeaker | undefined)?.alias === request.speaker);
+  if (request.chatType !== undefined && request.chatType !== null)
+    messages = messages.filter((message) => message.source.type === request.chatType);
+  if (request.speaker)
+    messages = messages.filter(
+      (message) => (message.source.speaker as ChatSpeaker | undefined)?.alias === request.speaker,
+    );
   messages.sort((a, b) => (b.source.timestamp as number) - (a.source.timestamp as number));
   const offset = Number(request.offset) || 0;
   const limit = Number(request.limit) || 50;
-  return { messages: messages.slice(offset, offset + limit).map((message) => serializeChatMessage(game, message)), total: messages.length, offset, limit };
+  return {
+    messages: messages.slice(offset, offset + limit).map((message) => serializeChatMessage(game, message)),
+    total: messages.length,
+    offset,
+    limit,
+  };
 }
 
 export const chatOperations: OperationTable = {
-  'chat-messages': withUser({ success: false }, (request, { game }, user) => reply(request, { success: true, data: listMessages(game, request, user) })),
+  'chat-messages': withUser({ success: false }, (request, { game }, user) =>
+    reply(request, { success: true, data: listMessages(game, request, user) }),
+  ),
 
   'chat-send': withUser({ success: false }, (request, { game }, user) => {
     let speaker = typeof request.speaker === 'string' && request.speaker ? speakerOf(game, request.speaker) : undefined;

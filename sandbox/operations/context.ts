@@ -28,7 +28,10 @@ export function errorMessage(error: unknown): string {
  * `resolveRequestUser`: no userId → null (GM-level access); an unknown one ends the request with
  * `User not found: <id>`.
  */
-export function requestUser(request: WorldRequest, game: Game): { user: WorldDocument | null } | { refusal: WorldMessage } {
+export function requestUser(
+  request: WorldRequest,
+  game: Game,
+): { user: WorldDocument | null } | { refusal: WorldMessage } {
   if (!request.userId) return { user: null };
   const user = resolveUser(game, request.userId);
   if (!user) return { refusal: reply(request, { error: `User not found: ${request.userId}`, data: null }) };
@@ -36,7 +39,11 @@ export function requestUser(request: WorldRequest, game: Game): { user: WorldDoc
 }
 
 /** Runs an operation body and turns a thrown error into `{error, ...failureFields}`. */
-export async function guarded(request: WorldRequest, failureFields: Record<string, unknown>, body: () => Promise<WorldMessage | undefined> | WorldMessage | undefined): Promise<WorldMessage | undefined> {
+export async function guarded(
+  request: WorldRequest,
+  failureFields: Record<string, unknown>,
+  body: () => Promise<WorldMessage | undefined> | WorldMessage | undefined,
+): Promise<WorldMessage | undefined> {
   try {
     return await body();
   } catch (error) {
@@ -50,7 +57,11 @@ export type FailureFields = Record<string, unknown> | ((request: WorldRequest) =
 /** A handler that resolves the user first, then runs `body` with errors reported as `{error, ...failureFields}`. */
 export function withUser(
   failureFields: FailureFields,
-  body: (request: WorldRequest, context: OperationContext, user: WorldDocument | null) => Promise<WorldMessage | undefined> | WorldMessage | undefined,
+  body: (
+    request: WorldRequest,
+    context: OperationContext,
+    user: WorldDocument | null,
+  ) => Promise<WorldMessage | undefined> | WorldMessage | undefined,
 ): OperationHandler {
   return async (request, context) => {
     const resolved = requestUser(request, context.game);

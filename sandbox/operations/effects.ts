@@ -45,16 +45,28 @@ function effectSummary(effect: WorldDocument) {
 function effectDetails(effect: WorldDocument) {
   const source = effect.source;
   return {
-    id: effect.id, uuid: effect.uuid, name: effect.name, icon: effect.img, disabled: source.disabled === true,
-    duration: source.duration, statuses: statusesOf(effect), changes: source.changes ?? [], origin: source.origin ?? null,
+    id: effect.id,
+    uuid: effect.uuid,
+    name: effect.name,
+    icon: effect.img,
+    disabled: source.disabled === true,
+    duration: source.duration,
+    statuses: statusesOf(effect),
+    changes: source.changes ?? [],
+    origin: source.origin ?? null,
   };
 }
 
 export const effectOperations: OperationTable = {
-  'get-status-effects': (request, { game }) => guarded(request, {}, () => {
-    const effects = statusEffectList(game, 'map').map((status) => ({ id: status.id, name: status.name || status.id, icon: status.img || null }));
-    return reply(request, { data: { effects } });
-  }),
+  'get-status-effects': (request, { game }) =>
+    guarded(request, {}, () => {
+      const effects = statusEffectList(game, 'map').map((status) => ({
+        id: status.id,
+        name: status.name || status.id,
+        icon: status.img || null,
+      }));
+      return reply(request, { data: { effects } });
+    }),
 
   'get-effects': withUser({}, (request, { game }, user) => {
     const actor = targetOf(game, request);
@@ -66,13 +78,18 @@ export const effectOperations: OperationTable = {
 
   'add-effect': withUser({}, (request, { game }, user) => {
     const { statusId, effectData } = request as { statusId?: string; effectData?: Record<string, unknown> };
-    const actor = targetOf(game, request, statusId || effectData ? undefined : 'Either statusId or effectData is required');
+    const actor = targetOf(
+      game,
+      request,
+      statusId || effectData ? undefined : 'Either statusId or effectData is required',
+    );
     if (user) assertWritePermission(game, actor, user, 'add effects to');
     let data: Record<string, unknown>;
     if (statusId) {
       const statuses = statusEffectList(game, 'find');
       const status = statuses.find((candidate) => candidate.id === statusId);
-      if (!status) throw new Error(`Unknown status effect: '${statusId}'. Available: ${statuses.map((s) => s.id).join(', ')}`);
+      if (!status)
+        throw new Error(`Unknown status effect: '${statusId}'. Available: ${statuses.map((s) => s.id).join(', ')}`);
       if (effectsOf(actor).some((effect) => statusesOf(effect).includes(statusId))) {
         throw new Error(`Actor '${actor.name}' already has status '${statusId}'`);
       }
@@ -93,7 +110,11 @@ export const effectOperations: OperationTable = {
       ? effects.find((candidate) => statusesOf(candidate).includes(statusId))
       : effects.find((candidate) => candidate.id === effectId);
     if (!effect) {
-      throw new Error(statusId ? `Status '${statusId}' not found on actor '${actor.name}'` : `Effect with ID '${effectId}' not found on actor '${actor.name}'`);
+      throw new Error(
+        statusId
+          ? `Status '${statusId}' not found on actor '${actor.name}'`
+          : `Effect with ID '${effectId}' not found on actor '${actor.name}'`,
+      );
     }
     game.deleteDocument(effect);
     return reply(request, { data: { uuid: actor.uuid, removedEffectId: effect.id } });

@@ -2,7 +2,15 @@
 // (module-protocol.md §4.11 Encounter). Reads `encounterId` and `tokenUuids`, the field names the module reads.
 import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import { combatantName } from '../events.ts';
-import { beginCombat, currentCombatant, nextRound, nextTurn, previousRound, previousTurn, rollInitiative } from '../world/combat.ts';
+import {
+  beginCombat,
+  currentCombatant,
+  nextRound,
+  nextTurn,
+  previousRound,
+  previousTurn,
+  rollInitiative,
+} from '../world/combat.ts';
 import type { WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import type { PlainObject } from '../world/objects.ts';
@@ -14,14 +22,22 @@ function combatantRow(game: Game, combatant: WorldDocument): PlainObject {
   const token = combatantToken(game, combatant);
   const actor = token ? game.tokenActor(token) : game.actors.get(combatant.source.actorId as string);
   return {
-    id: combatant.id, name: combatantName(game, combatant), tokenUuid: token?.uuid, actorUuid: actor?.uuid,
+    id: combatant.id,
+    name: combatantName(game, combatant),
+    tokenUuid: token?.uuid,
+    actorUuid: actor?.uuid,
     img: combatant.source.img ?? (token?.source.texture as PlainObject | undefined)?.src ?? actor?.img ?? null,
-    initiative: combatant.source.initiative, hidden: combatant.source.hidden === true, defeated: combatant.source.defeated === true,
+    initiative: combatant.source.initiative,
+    hidden: combatant.source.hidden === true,
+    defeated: combatant.source.defeated === true,
   };
 }
 
 function combatantToken(game: Game, combatant: WorldDocument): WorldDocument | undefined {
-  return game.scenes.get(combatant.source.sceneId as string)?.collection('Token').get(combatant.source.tokenId as string);
+  return game.scenes
+    .get(combatant.source.sceneId as string)
+    ?.collection('Token')
+    .get(combatant.source.tokenId as string);
 }
 
 function encounterSummary(combat: WorldDocument): PlainObject {
@@ -37,13 +53,19 @@ function combatFor(game: Game, request: WorldRequest): WorldDocument {
 
 function addCombatants(game: Game, combat: WorldDocument, tokens: WorldDocument[]): void {
   for (const token of tokens) {
-    game.createDocument('Combatant', { tokenId: token.id, sceneId: token.parent?.id, actorId: token.source.actorId }, { parent: combat });
+    game.createDocument(
+      'Combatant',
+      { tokenId: token.id, sceneId: token.parent?.id, actorId: token.source.actorId },
+      { parent: combat },
+    );
   }
 }
 
 /** `combat.activate()`: this combat becomes the active one of its scene. */
 function activate(game: Game, combat: WorldDocument): void {
-  for (const other of game.combats.filter((c) => c.id !== combat.id && c.source.active === true && c.source.scene === combat.source.scene)) {
+  for (const other of game.combats.filter(
+    (c) => c.id !== combat.id && c.source.active === true && c.source.scene === combat.source.scene,
+  )) {
     game.updateDocument(other, { active: false });
   }
   game.updateDocument(combat, { active: true });
@@ -51,24 +73,47 @@ function activate(game: Game, combat: WorldDocument): void {
 
 function hasPlayerOwner(game: Game, actor: WorldDocument | null): boolean {
   if (!actor) return false;
-  return game.users.contents.some((user) => (user.source.role as number) < 3 && (actor.ownership[user.id] ?? actor.ownership.default ?? 0) >= 3);
+  return game.users.contents.some(
+    (user) => (user.source.role as number) < 3 && (actor.ownership[user.id] ?? actor.ownership.default ?? 0) >= 3,
+  );
 }
 
 function startEncounter(game: Game, request: WorldRequest): WorldDocument {
   const scene = game.viewedScene();
-  const combat = game.createDocument('Combat', { name: request.name || 'New Encounter', scene: scene?.id ?? null, active: false, round: 0, turn: null });
+  const combat = game.createDocument('Combat', {
+    name: request.name || 'New Encounter',
+    scene: scene?.id ?? null,
+    active: false,
+    round: 0,
+    turn: null,
+  });
   beginCombat(game, combat);
   const uuids = Array.isArray(request.tokenUuids) ? request.tokenUuids : [];
-  addCombatants(game, combat, uuids.map((uuid) => game.fromUuid(String(uuid))).filter((doc): doc is WorldDocument => doc?.documentName === 'Token'));
+  addCombatants(
+    game,
+    combat,
+    uuids
+      .map((uuid) => game.fromUuid(String(uuid)))
+      .filter((doc): doc is WorldDocument => doc?.documentName === 'Token'),
+  );
   const added = new Set<string>();
   if (request.startWithPlayers && scene) {
     const players = scene.collection('Token').filter((token) => hasPlayerOwner(game, game.tokenActor(token)));
     players.forEach((token) => added.add(token.id));
     addCombatants(game, combat, players);
   }
-  if (request.startWithSelected) addCombatants(game, combat, controlledTokens(game).filter((token) => !added.has(token.id)));
+  if (request.startWithSelected)
+    addCombatants(
+      game,
+      combat,
+      controlledTokens(game).filter((token) => !added.has(token.id)),
+    );
   const combatants = combat.collection('Combatant').contents;
-  if (request.rollNPC) rollInitiative(game, combatants.filter((c) => !hasPlayerOwner(game, game.actors.get(c.source.actorId as string) ?? null)));
+  if (request.rollNPC)
+    rollInitiative(
+      game,
+      combatants.filter((c) => !hasPlayerOwner(game, game.actors.get(c.source.actorId as string) ?? null)),
+    );
   if (request.rollAll) rollInitiative(game, combatants);
   activate(game, combat);
   return combat;
@@ -82,8 +127,13 @@ function navigation(action: string, step: (game: Game, combat: WorldDocument) =>
     const current = currentCombatant(game, combat);
     const token = current ? combatantToken(game, current) : undefined;
     return reply(request, {
-      encounterId: combat.id, action, currentTurn: combat.source.turn, currentRound: combat.source.round,
-      actorTurn: (token ? game.tokenActor(token) : null)?.uuid, tokenTurn: token?.uuid, encounter: encounterSummary(combat),
+      encounterId: combat.id,
+      action,
+      currentTurn: combat.source.turn,
+      currentRound: combat.source.round,
+      actorTurn: (token ? game.tokenActor(token) : null)?.uuid,
+      tokenTurn: token?.uuid,
+      encounter: encounterSummary(combat),
     });
   });
 }
@@ -114,7 +164,8 @@ function addToEncounter(game: Game, combat: WorldDocument, request: WorldRequest
     addCombatants(game, combat, fresh);
     added.push(...fresh.map((token) => token.uuid));
   }
-  if (request.rollInitiative === true && added.length > 0) rollInitiative(game, combat.collection('Combatant').contents);
+  if (request.rollInitiative === true && added.length > 0)
+    rollInitiative(game, combat.collection('Combatant').contents);
   return { added, failed };
 }
 
@@ -129,9 +180,12 @@ function removeFromEncounter(game: Game, combat: WorldDocument, request: WorldRe
       failed.push({ uuid, reason: 'Entity not found' });
       continue;
     }
-    const matches = entity.documentName === 'Token'
-      ? combatants.filter((c) => c.source.tokenId === entity.id && c.source.sceneId === entity.parent?.id)
-      : entity.documentName === 'Actor' ? combatants.filter((c) => c.source.actorId === entity.id) : [];
+    const matches =
+      entity.documentName === 'Token'
+        ? combatants.filter((c) => c.source.tokenId === entity.id && c.source.sceneId === entity.parent?.id)
+        : entity.documentName === 'Actor'
+          ? combatants.filter((c) => c.source.actorId === entity.id)
+          : [];
     if (matches.length === 0) failed.push({ uuid, reason: 'No combatant found for this entity' });
     else {
       matches.forEach((c) => doomed.add(c));
@@ -155,7 +209,8 @@ export const encounterOperations: OperationTable = {
   encounters: withUser({ encounters: [] }, (request, { game }) => {
     const current = game.activeCombat();
     const encounters = game.combats.contents.map((combat) => ({
-      ...encounterSummary(combat), current: combat.id === current?.id,
+      ...encounterSummary(combat),
+      current: combat.id === current?.id,
       combatants: combat.collection('Combatant').contents.map((combatant) => combatantRow(game, combatant)),
     }));
     return reply(request, { encounters });

@@ -9,7 +9,8 @@ import { controlledTokens } from './targets.ts';
 function actorAt(game: Game, uuid: unknown, role: 'Source' | 'Target'): WorldDocument {
   const document = typeof uuid === 'string' && uuid ? game.fromUuid(uuid) : null;
   if (role === 'Target' && !document) throw new Error(`Target entity not found: ${uuid}`);
-  if (document?.documentName !== 'Actor') throw new Error(`${role} entity must be an Actor, got ${document?.documentName}`);
+  if (document?.documentName !== 'Actor')
+    throw new Error(`${role} entity must be an Actor, got ${document?.documentName}`);
   return document;
 }
 
@@ -26,7 +27,9 @@ function selectedActorUuid(game: Game): string | undefined {
 function itemToGive(game: Game, request: WorldRequest, source: WorldDocument | null): WorldDocument | undefined {
   if (request.itemUuid) return game.fromUuid(String(request.itemUuid)) ?? undefined;
   const name = String(request.itemName);
-  return source ? itemNamed(source, name) : game.collections.items.find((item) => item.name.toLowerCase() === name.toLowerCase());
+  return source
+    ? itemNamed(source, name)
+    : game.collections.items.find((item) => item.name.toLowerCase() === name.toLowerCase());
 }
 
 export function giveItem(game: Game, request: WorldRequest, user: WorldDocument | null): PlainObject {
@@ -38,7 +41,8 @@ export function giveItem(game: Game, request: WorldRequest, user: WorldDocument 
   const item = itemToGive(game, request, source);
   if (!item) throw new Error(`Item not found: ${request.itemUuid || request.itemName}`);
   if (item.documentName !== 'Item') throw new Error(`Entity must be an Item, got ${item.documentName}`);
-  if (source && item.parent?.id !== source.id) throw new Error(`Item ${request.itemUuid || request.itemName} does not belong to source actor ${request.fromUuid}`);
+  if (source && item.parent?.id !== source.id)
+    throw new Error(`Item ${request.itemUuid || request.itemName} does not belong to source actor ${request.fromUuid}`);
   if (user && source) assertWritePermission(game, source, user, 'give items from');
   if (user) assertWritePermission(game, target, user, 'give items to');
   const amount = Number(request.quantity) || 1;
@@ -57,12 +61,21 @@ export function giveItem(game: Game, request: WorldRequest, user: WorldDocument 
     quantity = amount;
     newItemId = game.createDocument('Item', data, { parent: target }).id;
   }
-  return { fromUuid: request.fromUuid, selected: request.selected, toUuid, quantity, itemUuid: request.itemUuid, newItemId, success: true };
+  return {
+    fromUuid: request.fromUuid,
+    selected: request.selected,
+    toUuid,
+    quantity,
+    itemUuid: request.itemUuid,
+    newItemId,
+    success: true,
+  };
 }
 
 function takeFromStack(game: Game, item: WorldDocument, amount: number): void {
   const quantity = getProperty(item.source, 'system.quantity');
-  if (typeof quantity === 'number' && amount < quantity) game.updateDocument(item, { 'system.quantity': quantity - amount });
+  if (typeof quantity === 'number' && amount < quantity)
+    game.updateDocument(item, { 'system.quantity': quantity - amount });
   else game.deleteDocument(item);
 }
 

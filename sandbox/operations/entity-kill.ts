@@ -20,31 +20,49 @@ function applyDeadStatus(game: Game, actor: WorldDocument): boolean {
   if (!status) return false;
   const effects = actor.collection('ActiveEffect');
   if (!effects.contents.some((effect) => (effect.source.statuses as string[] | undefined)?.includes(status.id))) {
-    game.createDocument('ActiveEffect', { name: status.name, img: status.img, statuses: [status.id] }, { parent: actor });
+    game.createDocument(
+      'ActiveEffect',
+      { name: status.name, img: status.img, statuses: [status.id] },
+      { parent: actor },
+    );
   }
   return true;
 }
 
 function defeatCombatants(game: Game, matches: (combatant: WorldDocument) => boolean): void {
   const combat = game.activeCombat();
-  combat?.collection('Combatant').filter(matches).forEach((combatant) => game.updateDocument(combatant, { defeated: true }));
+  combat
+    ?.collection('Combatant')
+    .filter(matches)
+    .forEach((combatant) => game.updateDocument(combatant, { defeated: true }));
 }
 
 function killToken(game: Game, token: WorldDocument): PlainObject {
   const actor = game.tokenActor(token);
   if (!actor) throw new Error('Token has no associated actor');
-  defeatCombatants(game, (combatant) => combatant.source.tokenId === token.id && combatant.source.sceneId === token.parent?.id);
+  defeatCombatants(
+    game,
+    (combatant) => combatant.source.tokenId === token.id && combatant.source.sceneId === token.parent?.id,
+  );
   zeroHitPoints(game, actor);
   applyDeadStatus(game, actor);
   return { uuid: token.uuid, success: true, message: 'Token marked as defeated, HP set to 0, and dead effect applied' };
 }
 
 function killActor(game: Game, actor: WorldDocument): PlainObject {
-  const tokens = game.viewedScene()?.collection('Token').filter((token) => game.tokenActor(token)?.id === actor.id) ?? [];
+  const tokens =
+    game
+      .viewedScene()
+      ?.collection('Token')
+      .filter((token) => game.tokenActor(token)?.id === actor.id) ?? [];
   const tokensUpdated = tokens.filter((token) => applyDeadStatus(game, game.tokenActor(token)!)).length;
   defeatCombatants(game, (combatant) => combatant.source.actorId === actor.id);
   zeroHitPoints(game, actor);
-  return { uuid: actor.uuid, success: true, message: `Actor marked as defeated, HP set to 0, and dead effect applied to ${tokensUpdated} tokens` };
+  return {
+    uuid: actor.uuid,
+    success: true,
+    message: `Actor marked as defeated, HP set to 0, and dead effect applied to ${tokensUpdated} tokens`,
+  };
 }
 
 export function killDocument(game: Game, entity: WorldDocument): PlainObject {

@@ -6,7 +6,9 @@ import { isGM } from '../world/permissions.ts';
 import { errorMessage, reply, requestUser, type OperationTable } from './context.ts';
 import { documentView, scriptGame } from './script-game.ts';
 
-export const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...parameters: string[]) => (...args: unknown[]) => Promise<unknown>;
+export const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
+  ...parameters: string[]
+) => (...args: unknown[]) => Promise<unknown>;
 
 function escapeForChat(script: string): string {
   const preview = script.length > 100 ? `${script.slice(0, 100)}…` : script;
@@ -20,7 +22,9 @@ export const executeJsOperations: OperationTable = {
     const { user } = resolved;
     const fail = (error: string) => reply(request, { success: false, error });
     if (!game.settings.allowExecuteJs) {
-      return fail('execute-js is disabled in REST API module settings. A GM must enable it to allow JavaScript execution.');
+      return fail(
+        'execute-js is disabled in REST API module settings. A GM must enable it to allow JavaScript execution.',
+      );
     }
     const required = game.settings.codeExecutionPermission;
     if (user && (user.source.role as number) < required) {
@@ -28,7 +32,8 @@ export const executeJsOperations: OperationTable = {
     }
     const script = request.script;
     if (typeof script !== 'string' || !script) return fail('Invalid script provided');
-    if (script.includes('game.settings.set') && script.includes('foundry-rest-api')) return fail('Scripts cannot modify REST API module settings');
+    if (script.includes('game.settings.set') && script.includes('foundry-rest-api'))
+      return fail('Scripts cannot modify REST API module settings');
     let result: unknown;
     try {
       result = await new AsyncFunction('game', 'data', 'user', script)(scriptGame(game), request, documentView(user));
@@ -51,9 +56,13 @@ function wireForm(result: unknown): { result?: unknown } | null {
 }
 
 function notifyGMs(game: Game, script: string): void {
-  const whisper = game.users.filter((candidate) => isGM(candidate) && candidate.source.active === true).map((gm) => gm.id);
+  const whisper = game.users
+    .filter((candidate) => isGM(candidate) && candidate.source.active === true)
+    .map((gm) => gm.id);
   createChatMessage(game, {
-    authorId: game.moduleUserId, whisper, speaker: { alias: 'REST API Module' },
+    authorId: game.moduleUserId,
+    whisper,
+    speaker: { alias: 'REST API Module' },
     content: `<p>A script was executed through the REST API:</p><pre>${escapeForChat(script)}</pre>`,
   });
 }

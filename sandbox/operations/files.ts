@@ -11,7 +11,11 @@ import { reply, withUser, type OperationTable } from './context.ts';
 /** Bounds one upload; Foundry has no limit of its own, but a sandbox world keeps its files in memory or one folder. */
 const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
 
-interface Entry { name: string; path: string; type: 'directory' | 'file' }
+interface Entry {
+  name: string;
+  path: string;
+  type: 'directory' | 'file';
+}
 
 function sourceOf(request: WorldRequest): string {
   const source = (request.source as string | undefined) || 'data';
@@ -22,7 +26,9 @@ function sourceOf(request: WorldRequest): string {
 async function browse(files: FileStore, dir: string): Promise<{ dirs: Entry[]; files: Entry[] }> {
   const listing = await files.list(dir);
   if (!listing) throw new Error(`Directory ${dir || '/'} does not exist or is not accessible in this storage location`);
-  const entry = (type: Entry['type']) => (path: string): Entry => ({ name: baseNameOf(path), path, type });
+  const entry =
+    (type: Entry['type']) =>
+    (path: string): Entry => ({ name: baseNameOf(path), path, type });
   return { dirs: listing.dirs.map(entry('directory')), files: listing.files.map(entry('file')) };
 }
 
@@ -55,14 +61,15 @@ function bytesFromArray(values: unknown): Uint8Array {
 
 function bytesFromDataUrl(fileData: unknown): Uint8Array {
   const text = String(fileData);
-  if (!text.includes(',') || !text.startsWith('data:')) throw new Error('Invalid file data format: must be data URL with base64 content');
+  if (!text.includes(',') || !text.startsWith('data:'))
+    throw new Error('Invalid file data format: must be data URL with base64 content');
   const base64 = text.split(',')[1];
   if (!base64) throw new Error('No base64 data found in file data');
   let binary: string;
   try {
     binary = atob(base64);
   } catch (error) {
-    throw new Error(`Invalid base64 data: ${(error as Error).message}`);
+    throw new Error(`Invalid base64 data: ${(error as Error).message}`, { cause: error });
   }
   if (binary.length === 0) throw new Error('Decoded file data is empty');
   const bytes = new Uint8Array(binary.length);
@@ -75,7 +82,8 @@ function uploadBytes(request: WorldRequest): Uint8Array {
   if (request.binaryData) bytes = bytesFromArray(request.binaryData);
   else if (request.fileData) bytes = bytesFromDataUrl(request.fileData);
   else throw new Error('Missing file data (either binaryData or fileData is required)');
-  if (bytes.length > MAX_UPLOAD_BYTES) throw new Error(`File is too large (${bytes.length} bytes); the limit is ${MAX_UPLOAD_BYTES} bytes`);
+  if (bytes.length > MAX_UPLOAD_BYTES)
+    throw new Error(`File is too large (${bytes.length} bytes); the limit is ${MAX_UPLOAD_BYTES} bytes`);
   return bytes;
 }
 
@@ -84,7 +92,10 @@ function uploadTarget(request: WorldRequest): string {
   const filename = String(request.filename);
   const name = storePath(filename);
   if (name !== filename || name.includes('/')) throw new UnsafePathError(filename);
-  if (!isUploadable(name)) throw new Error(`Files of type ".${extensionOf(name)}" cannot be uploaded; allowed are images, audio, video, text, fonts and 3D models`);
+  if (!isUploadable(name))
+    throw new Error(
+      `Files of type ".${extensionOf(name)}" cannot be uploaded; allowed are images, audio, video, text, fonts and 3D models`,
+    );
   return joinStorePath(storePath(request.path), name);
 }
 
@@ -92,7 +103,8 @@ async function writeUpload(files: FileStore, target: string, bytes: Uint8Array):
   try {
     await files.write(target, bytes);
   } catch (error) {
-    if (error instanceof FileStoreError) throw new Error(`Could not create directory structure: ${error.message}`);
+    if (error instanceof FileStoreError)
+      throw new Error(`Could not create directory structure: ${error.message}`, { cause: error });
     throw error;
   }
 }
@@ -129,6 +141,12 @@ export const fileOperations: OperationTable = {
     const bytes = path ? await files.read(path) : null;
     if (!bytes) throw new Error('Failed to download file: 404 Not Found');
     const mimeType = mimeTypeOf(path);
-    return reply(request, { success: true, path: request.path, fileData: dataUrl(mimeType, bytes), filename: baseNameOf(path) || 'file', mimeType });
+    return reply(request, {
+      success: true,
+      path: request.path,
+      fileData: dataUrl(mimeType, bytes),
+      filename: baseNameOf(path) || 'file',
+      mimeType,
+    });
   }),
 };

@@ -9,11 +9,22 @@ import { reply, withUser, type OperationHandler, type OperationTable } from './c
 export function serializePlaylist(playlist: WorldDocument) {
   const source = playlist.source;
   return {
-    id: playlist.id, name: playlist.name, description: source.description || '', playing: source.playing === true,
-    mode: source.mode, fade: source.fade ?? null, folder: playlist.folderId || null, sorting: source.sorting,
+    id: playlist.id,
+    name: playlist.name,
+    description: source.description || '',
+    playing: source.playing === true,
+    mode: source.mode,
+    fade: source.fade ?? null,
+    folder: playlist.folderId || null,
+    sorting: source.sorting,
     sounds: playlist.collection('PlaylistSound').contents.map((sound) => ({
-      id: sound.id, name: sound.name, path: sound.source.path, playing: sound.source.playing === true,
-      volume: sound.source.volume, repeat: sound.source.repeat === true, fade: sound.source.fade ?? null,
+      id: sound.id,
+      name: sound.name,
+      path: sound.source.path,
+      playing: sound.source.playing === true,
+      volume: sound.source.volume,
+      repeat: sound.source.repeat === true,
+      fade: sound.source.fade ?? null,
     })),
   };
 }
@@ -33,7 +44,9 @@ function resolveSound(playlist: WorldDocument, request: WorldRequest): WorldDocu
   const { soundId, soundName } = request as { soundId?: string; soundName?: string };
   if (!soundId && !soundName) return null;
   const sounds = playlist.collection('PlaylistSound');
-  const sound = soundId ? sounds.get(soundId) : sounds.find((candidate) => candidate.name.toLowerCase() === soundName!.toLowerCase());
+  const sound = soundId
+    ? sounds.get(soundId)
+    : sounds.find((candidate) => candidate.name.toLowerCase() === soundName!.toLowerCase());
   if (!sound) throw new Error(`Sound not found: ${soundId || soundName}`);
   return sound;
 }
@@ -49,7 +62,9 @@ function playlistAction(act: (game: Game, playlist: WorldDocument, request: Worl
 }
 
 export const playlistOperations: OperationTable = {
-  'get-playlists': withUser({}, (request, { game }) => reply(request, { data: { playlists: game.playlists.contents.map(serializePlaylist) } })),
+  'get-playlists': withUser({}, (request, { game }) =>
+    reply(request, { data: { playlists: game.playlists.contents.map(serializePlaylist) } }),
+  ),
 
   'playlist-play': playlistAction((game, playlist, request) => {
     const sound = resolveSound(playlist, request);
@@ -65,7 +80,8 @@ export const playlistOperations: OperationTable = {
   'playlist-volume': playlistAction((game, playlist, request) => {
     const sound = resolveSound(playlist, request);
     const volume = request.volume;
-    if (typeof volume !== 'number' || volume < 0 || volume > 1) throw new Error('volume must be a number between 0 and 1');
+    if (typeof volume !== 'number' || volume < 0 || volume > 1)
+      throw new Error('volume must be a number between 0 and 1');
     if (sound) game.updateDocument(sound, { volume });
   }),
 

@@ -56,9 +56,23 @@ export const rollOperations: OperationTable = {
     const { isCritical, isFumble } = moduleCriticalFlags(roll);
     const timestamp = game.now();
     const result = { formula, total: roll.total, isCritical, isFumble, dice: roll.dice, timestamp };
-    recordRoll(game, {
-      id, messageId: chatMessageCreated ? id : null, user: null, speaker, flavor, rollTotal: roll.total, formula, isCritical, isFumble, dice: roll.dice, timestamp,
-    }, false);
+    recordRoll(
+      game,
+      {
+        id,
+        messageId: chatMessageCreated ? id : null,
+        user: null,
+        speaker,
+        flavor,
+        rollTotal: roll.total,
+        formula,
+        isCritical,
+        isFumble,
+        dice: roll.dice,
+        timestamp,
+      },
+      false,
+    );
     return reply(request, { success: true, data: { id, chatMessageCreated, roll: result } });
   }),
 };

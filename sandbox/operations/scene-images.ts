@@ -24,7 +24,7 @@ function sceneForImage(game: Game, request: WorldRequest): WorldDocument {
     if (!scene) throw new Error(`Scene not found: ${request.sceneId}`);
     return scene;
   }
-  const scene = request.active ? game.activeScene() : game.viewedScene() ?? game.activeScene();
+  const scene = request.active ? game.activeScene() : (game.viewedScene() ?? game.activeScene());
   if (!scene) throw new Error('No active scene');
   return scene;
 }
@@ -60,22 +60,47 @@ async function storedFile(files: FileStore, src: string): Promise<{ bytes: Uint8
 export const sceneImageOperations: OperationTable = {
   'scene-screenshot': withUser({}, async (request, { game }) => {
     const scene = sceneForImage(game, request);
-    if (game.canvas.viewedSceneId !== scene.id) throw new Error(`Scene '${scene.name}' is not the currently viewed scene. Switch to it first.`);
-    const size = request.viewport ? VIEWPORT : { width: side(request.width, scene.source.width as number), height: side(request.height, scene.source.height as number) };
+    if (game.canvas.viewedSceneId !== scene.id)
+      throw new Error(`Scene '${scene.name}' is not the currently viewed scene. Switch to it first.`);
+    const size = request.viewport
+      ? VIEWPORT
+      : {
+          width: side(request.width, scene.source.width as number),
+          height: side(request.height, scene.source.height as number),
+        };
     const grid = !request.hideOverlays || Boolean(request.showGrid);
     const raster = paintScene(scene, centredWindow(scene, size.width, size.height), { grid, placeables: true });
-    return reply(request, { ...(await encode(raster, request.format, request.quality)), width: raster.width, height: raster.height });
+    return reply(request, {
+      ...(await encode(raster, request.format, request.quality)),
+      width: raster.width,
+      height: raster.height,
+    });
   }),
 
   'scene-raw-image': withUser({}, async (request, { game, files }) => {
     const scene = sceneForImage(game, request);
-    const src = ((scene.source.background as PlainObject | undefined)?.src as string | null | undefined) || (scene.source.img as string | undefined) || null;
+    const src =
+      ((scene.source.background as PlainObject | undefined)?.src as string | null | undefined) ||
+      (scene.source.img as string | undefined) ||
+      null;
     if (!src) throw new Error(`Scene '${scene.name}' has no background image`);
     const stored = await storedFile(files, src);
     if (stored) {
-      return reply(request, { data: { sceneId: scene.id, sceneName: scene.name, src, imageData: dataUrl(stored.mimeType, stored.bytes), mimeType: stored.mimeType } });
+      return reply(request, {
+        data: {
+          sceneId: scene.id,
+          sceneName: scene.name,
+          src,
+          imageData: dataUrl(stored.mimeType, stored.bytes),
+          mimeType: stored.mimeType,
+        },
+      });
     }
-    const raster = paintScene(scene, { x: 0, y: 0, width: side(scene.source.width, 1), height: side(scene.source.height, 1) }, { grid: false, placeables: false });
+    const raster = paintScene(
+      scene,
+      { x: 0, y: 0, width: side(scene.source.width, 1), height: side(scene.source.height, 1) },
+      { grid: false, placeables: false },
+    );
     const { imageData, mimeType } = await encode(raster, 'png', undefined);
     return reply(request, { data: { sceneId: scene.id, sceneName: scene.name, src, imageData, mimeType } });
   }),

@@ -26,13 +26,16 @@ export const sceneOperations: OperationTable = {
   'get-scene': withUser({ data: null }, (request, { game }, user) => {
     if (request.all) {
       const scenes = game.scenes.contents;
-      const data = user ? scenes.map((scene) => serializeWithPermission(game, scene, user)).filter(Boolean) : scenes.map((scene) => scene.toObject());
+      const data = user
+        ? scenes.map((scene) => serializeWithPermission(game, scene, user)).filter(Boolean)
+        : scenes.map((scene) => scene.toObject());
       return reply(request, { data });
     }
     const scene = sceneOf(game, request);
     if (!scene) return reply(request, { error: 'Scene not found', data: null });
     const data = user ? serializeWithPermission(game, scene, user) : scene.toObject();
-    if (!data) return reply(request, { error: `User '${user!.name}' does not have permission to view this scene`, data: null });
+    if (!data)
+      return reply(request, { error: `User '${user!.name}' does not have permission to view this scene`, data: null });
     return reply(request, { data });
   }),
 

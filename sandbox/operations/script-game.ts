@@ -10,12 +10,27 @@ const MODULE_ID = 'foundry-rest-api';
 
 /** What `game.i18n.localize` knows; any other key comes back unchanged, as Foundry answers a key it cannot translate. */
 const TRANSLATIONS: Record<string, string> = {
-  'DND5E.ConBlinded': 'Blinded', 'DND5E.ConCharmed': 'Charmed', 'DND5E.ConDeafened': 'Deafened', 'DND5E.ConExhaustion': 'Exhaustion',
-  'DND5E.ConFrightened': 'Frightened', 'DND5E.ConGrappled': 'Grappled', 'DND5E.ConIncapacitated': 'Incapacitated',
-  'DND5E.ConInvisible': 'Invisible', 'DND5E.ConParalyzed': 'Paralyzed', 'DND5E.ConPetrified': 'Petrified', 'DND5E.ConPoisoned': 'Poisoned',
-  'DND5E.ConProne': 'Prone', 'DND5E.ConRestrained': 'Restrained', 'DND5E.ConStunned': 'Stunned', 'DND5E.ConUnconscious': 'Unconscious',
-  'EFFECT.StatusDead': 'Dead', 'COMBAT.UnknownCombatant': 'Unknown Combatant', 'USER.RoleGamemaster': 'Game Master',
-  'USER.RolePlayer': 'Player', 'USER.RoleTrusted': 'Trusted Player', 'USER.RoleAssistant': 'Assistant GM',
+  'DND5E.ConBlinded': 'Blinded',
+  'DND5E.ConCharmed': 'Charmed',
+  'DND5E.ConDeafened': 'Deafened',
+  'DND5E.ConExhaustion': 'Exhaustion',
+  'DND5E.ConFrightened': 'Frightened',
+  'DND5E.ConGrappled': 'Grappled',
+  'DND5E.ConIncapacitated': 'Incapacitated',
+  'DND5E.ConInvisible': 'Invisible',
+  'DND5E.ConParalyzed': 'Paralyzed',
+  'DND5E.ConPetrified': 'Petrified',
+  'DND5E.ConPoisoned': 'Poisoned',
+  'DND5E.ConProne': 'Prone',
+  'DND5E.ConRestrained': 'Restrained',
+  'DND5E.ConStunned': 'Stunned',
+  'DND5E.ConUnconscious': 'Unconscious',
+  'EFFECT.StatusDead': 'Dead',
+  'COMBAT.UnknownCombatant': 'Unknown Combatant',
+  'USER.RoleGamemaster': 'Game Master',
+  'USER.RolePlayer': 'Player',
+  'USER.RoleTrusted': 'Trusted Player',
+  'USER.RoleAssistant': 'Assistant GM',
 };
 
 type DocumentView = Readonly<PlainObject>;
@@ -38,8 +53,12 @@ export function documentView(document: WorldDocument | null | undefined): Docume
 function scriptCollection(collection: DocumentCollection) {
   const views = () => collection.contents.map((document) => documentView(document));
   return {
-    get size() { return collection.size; },
-    get contents() { return views(); },
+    get size() {
+      return collection.size;
+    },
+    get contents() {
+      return views();
+    },
     get: (id: string) => documentView(collection.get(id)),
     getName: (name: string) => documentView(collection.getName(name)),
     find: (predicate: (document: DocumentView) => boolean) => views().find(predicate),
@@ -52,7 +71,10 @@ function scriptCollection(collection: DocumentCollection) {
 
 /** The world settings a script can read: the module's own (the connection token lives in the browser, not here). */
 function worldSettings(game: Game): Record<string, unknown> {
-  const module = Object.entries({ ...game.settings, ...game.relaySettings }).map(([key, value]) => [`${MODULE_ID}.${key}`, value]);
+  const module = Object.entries({ ...game.settings, ...game.relaySettings }).map(([key, value]) => [
+    `${MODULE_ID}.${key}`,
+    value,
+  ]);
   return Object.fromEntries([...module, ['core.time', game.worldTime]]);
 }
 
@@ -89,7 +111,9 @@ function modulesOf(game: Game) {
       const module = game.modules.find((candidate) => candidate.id === id);
       return module && Object.freeze({ ...module });
     },
-    get size() { return game.modules.length; },
+    get size() {
+      return game.modules.length;
+    },
   };
 }
 
@@ -109,22 +133,43 @@ function packsOf(game: Game) {
     const metadata = { id: collection, label: title, type: documentName };
     return { collection, title, documentName, metadata, getIndex: async () => packIndex(pack) };
   };
-  return { get: view, get contents() { return [...game.packs.keys()].map(view); }, get size() { return game.packs.size; } };
+  return {
+    get: view,
+    get contents() {
+      return [...game.packs.keys()].map(view);
+    },
+    get size() {
+      return game.packs.size;
+    },
+  };
 }
 
 /** What a script sees as `game`. */
 export function scriptGame(game: Game) {
-  const collections = Object.fromEntries(Object.entries(game.collections).map(([name, collection]) => [name, scriptCollection(collection)]));
+  const collections = Object.fromEntries(
+    Object.entries(game.collections).map(([name, collection]) => [name, scriptCollection(collection)]),
+  );
   const gm = game.users.get(game.moduleUserId);
   return {
     ...collections,
-    world: { ...game.world }, system: { ...game.system }, version: game.version, release: { generation: game.foundryMajorVersion },
+    world: { ...game.world },
+    system: { ...game.system },
+    version: game.version,
+    release: { generation: game.foundryMajorVersion },
     user: gm ? userView(game, gm) : null,
     userId: game.moduleUserId,
     scenes: scenesOf(game),
-    get combat() { return documentView(game.activeCombat()) ?? null; },
-    get paused() { return game.paused; },
-    time: { get worldTime() { return game.worldTime; } },
+    get combat() {
+      return documentView(game.activeCombat()) ?? null;
+    },
+    get paused() {
+      return game.paused;
+    },
+    time: {
+      get worldTime() {
+        return game.worldTime;
+      },
+    },
     settings: settingsOf(game),
     modules: modulesOf(game),
     packs: packsOf(game),

@@ -12,9 +12,19 @@ function minifiedRow(entry: SearchEntry) {
 function fullRow(hit: SearchHit) {
   const { entry } = hit;
   return {
-    documentType: entry.documentType, folder: entry.folder, id: entry.id, name: entry.name, package: entry.pack,
-    packageName: entry.packageName, subType: entry.subType, uuid: entry.uuid, icon: entry.icon,
-    journalLink: `@UUID[${entry.uuid}]{${entry.name}}`, tagline: entry.tagline, formattedMatch: hit.formattedMatch, resultType: entry.resultType,
+    documentType: entry.documentType,
+    folder: entry.folder,
+    id: entry.id,
+    name: entry.name,
+    package: entry.pack,
+    packageName: entry.packageName,
+    subType: entry.subType,
+    uuid: entry.uuid,
+    icon: entry.icon,
+    journalLink: `@UUID[${entry.uuid}]{${entry.name}}`,
+    tagline: entry.tagline,
+    formattedMatch: hit.formattedMatch,
+    resultType: entry.resultType,
   };
 }
 
@@ -46,13 +56,18 @@ export const searchOperations: OperationTable = {
     try {
       const minified = isTrue(request.minified);
       const limit = Math.min(Number.parseInt(String(request.limit)) || 200, 500);
-      const hits = searchIndex.search(query ?? '', { limit, excludeCompendiums: isTrue(request.excludeCompendiums), filters: parseFilter(request.filter) });
+      const hits = searchIndex.search(query ?? '', {
+        limit,
+        excludeCompendiums: isTrue(request.excludeCompendiums),
+        filters: parseFilter(request.filter),
+      });
       const seen = new Set<string>();
       let results = hits
         .map((hit) => rowFor(game, hit, user, minified))
         .filter((row): row is Row => row !== null && !seen.has(row.uuid) && Boolean(seen.add(row.uuid)));
       const owner = resolveUser(game, request.ownedByUserId);
-      if (owner) results = results.filter((row) => hasPermission(game, game.fromUuid(row.uuid), owner, OWNERSHIP.OWNER));
+      if (owner)
+        results = results.filter((row) => hasPermission(game, game.fromUuid(row.uuid), owner, OWNERSHIP.OWNER));
       return reply(request, { clientId: request.clientId, query, filter: request.filter, results });
     } catch (error) {
       return reply(request, { query, error: error instanceof Error ? error.message : String(error), results: [] });

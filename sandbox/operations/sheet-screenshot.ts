@@ -16,7 +16,9 @@ function targetOf(game: Game, request: WorldRequest): WorldDocument | null {
   if (request.uuid) return game.fromUuid(String(request.uuid));
   if (!request.selected) return null;
   const scene = game.viewedScene();
-  const token = scene?.collection('Token').contents.find((candidate) => game.canvas.controlledTokenIds.has(candidate.id));
+  const token = scene
+    ?.collection('Token')
+    .contents.find((candidate) => game.canvas.controlledTokenIds.has(candidate.id));
   if (!token) return null;
   return request.actor ? game.tokenActor(token) : token;
 }
@@ -36,7 +38,10 @@ export const sheetOperations: OperationTable = {
     const target = targetOf(game, request);
     const { user } = resolved;
     if (user && target && !hasPermission(game, target, user, OWNERSHIP.OBSERVER)) {
-      return reply(request, { success: false, error: `User '${user.name}' does not have permission to view this sheet` });
+      return reply(request, {
+        success: false,
+        error: `User '${user.name}' does not have permission to view this sheet`,
+      });
     }
     if (!target) return reply(request, { success: false, error: 'Entity not found' });
     if (WITHOUT_SHEET.has(target.documentName)) return reply(request, { success: false, error: 'Actor has no sheet' });

@@ -24,11 +24,17 @@ function parseTypes(request: WorldRequest): string[] {
   const raw = request.types || request.type;
   if (Array.isArray(raw)) return raw.map(String);
   if (!raw) return ALL_TYPES;
-  return String(raw).split(',').map((type) => type.trim()).filter(Boolean);
+  return String(raw)
+    .split(',')
+    .map((type) => type.trim())
+    .filter(Boolean);
 }
 
 function entityRow(options: StructureOptions, entity: WorldDocument): PlainObject | null {
-  const full = () => (options.includeEntityData ? entity.toObject() : { uuid: entity.uuid, name: entity.name, id: entity.id, type: entity.documentName });
+  const full = () =>
+    options.includeEntityData
+      ? entity.toObject()
+      : { uuid: entity.uuid, name: entity.name, id: entity.id, type: entity.documentName };
   if (!options.user) return full();
   if (hasPermission(options.game, entity, options.user, OWNERSHIP.OBSERVER)) return full();
   if (hasPermission(options.game, entity, options.user, OWNERSHIP.LIMITED)) {
@@ -42,7 +48,10 @@ function entityRows(options: StructureOptions, entities: WorldDocument[]): Plain
 }
 
 function folderEntities(options: StructureOptions, folder: WorldDocument): PlainObject[] {
-  return entityRows(options, options.game.folderContents(folder).filter((entity) => options.types.includes(entity.documentName)));
+  return entityRows(
+    options,
+    options.game.folderContents(folder).filter((entity) => options.types.includes(entity.documentName)),
+  );
 }
 
 function folderNode(options: StructureOptions, folder: WorldDocument, children: PlainObject): PlainObject {
@@ -55,15 +64,29 @@ function folderNode(options: StructureOptions, folder: WorldDocument, children: 
 function buildTree(options: StructureOptions, parent: WorldDocument | null, depth: number): PlainObject {
   const tree: PlainObject = {};
   if (!options.recursive || depth >= options.recursiveDepth) return tree;
-  const children = options.game.folders.filter((folder) => folder.folderId === (parent?.id ?? null) && options.types.includes(folder.source.type as string));
-  for (const folder of children) tree[folder.name || folder.id] = folderNode(options, folder, buildTree(options, folder, depth + 1));
+  const children = options.game.folders.filter(
+    (folder) => folder.folderId === (parent?.id ?? null) && options.types.includes(folder.source.type as string),
+  );
+  for (const folder of children)
+    tree[folder.name || folder.id] = folderNode(options, folder, buildTree(options, folder, depth + 1));
   return tree;
 }
 
-function packRows(pack: CompendiumPack, includeEntityData: boolean, typeOfEntry: (entry: PlainObject) => unknown): PlainObject[] {
-  return packIndex(pack).map((entry) => (includeEntityData
-    ? { ...entry }
-    : { uuid: entry.uuid || `${pack.collection}.${entry._id}`, name: entry.name, id: entry._id, type: typeOfEntry(entry) }));
+function packRows(
+  pack: CompendiumPack,
+  includeEntityData: boolean,
+  typeOfEntry: (entry: PlainObject) => unknown,
+): PlainObject[] {
+  return packIndex(pack).map((entry) =>
+    includeEntityData
+      ? { ...entry }
+      : {
+          uuid: entry.uuid || `${pack.collection}.${entry._id}`,
+          name: entry.name,
+          id: entry._id,
+          type: typeOfEntry(entry),
+        },
+  );
 }
 
 /** `pack.getIndex()`: the default index fields of each compendium document. */
@@ -78,7 +101,13 @@ export function packIndex(pack: CompendiumPack): PlainObject[] {
 function compendiumStructure(options: StructureOptions, path: string): PlainObject {
   const pack = options.game.packs.get(path.slice('Compendium.'.length));
   if (!pack) throw new Error(`Compendium not found: ${path}`);
-  return { compendium: { name: pack.title, type: pack.documentName, entities: packRows(pack, options.includeEntityData, () => pack.documentName) } };
+  return {
+    compendium: {
+      name: pack.title,
+      type: pack.documentName,
+      entities: packRows(pack, options.includeEntityData, () => pack.documentName),
+    },
+  };
 }
 
 function folderStructure(options: StructureOptions, path: string): PlainObject {
@@ -86,7 +115,8 @@ function folderStructure(options: StructureOptions, path: string): PlainObject {
   if (!id) throw new Error(`Invalid folder path: ${path}`);
   const folder = options.game.folders.get(id);
   if (!folder) throw new Error(`Folder not found: ${path}`);
-  if (!options.types.includes(folder.source.type as string)) throw new Error(`Folder type ${folder.source.type} not included in requested types`);
+  if (!options.types.includes(folder.source.type as string))
+    throw new Error(`Folder type ${folder.source.type} not included in requested types`);
   const result: PlainObject = { folders: options.recursive ? buildTree(options, folder, 0) : {} };
   const entities = folderEntities(options, folder);
   if (entities.length > 0) result.entities = entities;
@@ -118,7 +148,12 @@ function compendiumPacks(options: StructureOptions): PlainObject {
   const packs: PlainObject = {};
   for (const pack of options.game.packs.values()) {
     if (!options.types.includes(pack.documentName)) continue;
-    const node: PlainObject = { id: pack.collection, name: pack.title, type: pack.documentName, uuid: `Compendium.${pack.collection}` };
+    const node: PlainObject = {
+      id: pack.collection,
+      name: pack.title,
+      type: pack.documentName,
+      uuid: `Compendium.${pack.collection}`,
+    };
     const rows = packRows(pack, options.includeEntityData, (entry) => entry.type || pack.documentName);
     if (rows.length > 0) node.entities = rows;
     packs[pack.title || pack.collection] = node;
@@ -146,14 +181,24 @@ function deleteRecursively(game: Game, folder: WorldDocument): { entitiesDeleted
 }
 
 function folderSummary(folder: WorldDocument): PlainObject {
-  return { id: folder.id, uuid: folder.uuid, name: folder.name, type: folder.source.type, parentFolder: folder.folderId || null };
+  return {
+    id: folder.id,
+    uuid: folder.uuid,
+    name: folder.name,
+    type: folder.source.type,
+    parentFolder: folder.folderId || null,
+  };
 }
 
 export const structureOperations: OperationTable = {
   structure: withUser({ data: {} }, (request, { game }, user) => {
     const options: StructureOptions = {
-      game, user, types: parseTypes(request), includeEntityData: isTrue(request.includeEntityData),
-      recursive: isTrue(request.recursive), recursiveDepth: Number(request.recursiveDepth) || 5,
+      game,
+      user,
+      types: parseTypes(request),
+      includeEntityData: isTrue(request.includeEntityData),
+      recursive: isTrue(request.recursive),
+      recursiveDepth: Number(request.recursiveDepth) || 5,
     };
     const path = (request.path as string | undefined) || null;
     let data: PlainObject;
@@ -166,9 +211,15 @@ export const structureOperations: OperationTable = {
   'get-folder': withUser({ data: null }, (request, { game }, user) => {
     const folder = game.folders.find((candidate) => candidate.name === request.name);
     if (!folder) throw new Error(`Folder not found with name: ${request.name}`);
-    const visible = game.folderContents(folder).filter((entity) => !user || hasPermission(game, entity, user, OWNERSHIP.LIMITED));
+    const visible = game
+      .folderContents(folder)
+      .filter((entity) => !user || hasPermission(game, entity, user, OWNERSHIP.LIMITED));
     const contents = visible.map((entity) => ({
-      uuid: entity.uuid, id: entity.id, name: entity.name, type: entity.documentName, img: TYPES_WITH_IMG.has(entity.documentName) ? entity.img : null,
+      uuid: entity.uuid,
+      id: entity.id,
+      name: entity.name,
+      type: entity.documentName,
+      img: TYPES_WITH_IMG.has(entity.documentName) ? entity.img : null,
     }));
     return reply(request, { data: { ...folderSummary(folder), contents } });
   }),
@@ -183,7 +234,9 @@ export const structureOperations: OperationTable = {
     }
     const folderId = request.folderId as string | undefined;
     const existing = folderId ? game.folders.get(folderId) : undefined;
-    const folder = existing ?? game.createDocument('Folder', folderId ? { ...data, _id: folderId } : data, { keepId: Boolean(folderId) });
+    const folder =
+      existing ??
+      game.createDocument('Folder', folderId ? { ...data, _id: folderId } : data, { keepId: Boolean(folderId) });
     return reply(request, { data: folderSummary(folder) });
   }),
 
@@ -197,9 +250,13 @@ export const structureOperations: OperationTable = {
       counts = deleteRecursively(game, folder);
     } else {
       const entities = game.folderContents(folder).length;
-      if (entities > 0) throw new Error(`Folder contains ${entities} entities. Use deleteAll=true to delete them or move them first.`);
+      if (entities > 0)
+        throw new Error(`Folder contains ${entities} entities. Use deleteAll=true to delete them or move them first.`);
       const children = childFolders(game, folder).length;
-      if (children > 0) throw new Error(`Folder contains ${children} child folders. Use deleteAll=true to delete them or move them first.`);
+      if (children > 0)
+        throw new Error(
+          `Folder contains ${children} child folders. Use deleteAll=true to delete them or move them first.`,
+        );
       game.deleteDocument(folder);
     }
     return reply(request, { data: { deleted: true, folderId, ...counts } });

@@ -12,7 +12,8 @@ export function controlledTokens(game: Game): WorldDocument[] {
 export function tokenByUuid(game: Game, uuid: string, scene: WorldDocument): WorldDocument | null {
   const document = game.fromUuid(uuid);
   if (document?.documentName === 'Token') return document;
-  if (document?.documentName === 'Actor') return scene.collection('Token').find((token) => game.tokenActor(token)?.id === document.id) ?? null;
+  if (document?.documentName === 'Actor')
+    return scene.collection('Token').find((token) => game.tokenActor(token)?.id === document.id) ?? null;
   return null;
 }
 

@@ -11,14 +11,21 @@ import { reply, withUser, type OperationTable } from './context.ts';
 function userRow(user: WorldDocument) {
   const source = user.source;
   return {
-    id: user.id, name: user.name, role: source.role, isGM: isGM(user), active: source.active === true,
-    color: source.color ?? null, avatar: source.avatar ?? null, character: source.character ?? null,
+    id: user.id,
+    name: user.name,
+    role: source.role,
+    isGM: isGM(user),
+    active: source.active === true,
+    color: source.color ?? null,
+    avatar: source.avatar ?? null,
+    character: source.character ?? null,
   };
 }
 
 function targetOf(game: Game, request: WorldRequest): WorldDocument | null {
   if (request.id) return game.users.get(String(request.id)) ?? null;
-  if (request.name) return game.users.find((user) => user.name.toLowerCase() === String(request.name).toLowerCase()) ?? null;
+  if (request.name)
+    return game.users.find((user) => user.name.toLowerCase() === String(request.name).toLowerCase()) ?? null;
   return null;
 }
 
@@ -60,7 +67,12 @@ export const userOperations: OperationTable = {
     const changes = isPlainObject(request.data) ? { ...request.data } : {};
     delete changes.password;
     const role = changes.role;
-    if (typeof role === 'number' && role < USER_ROLES.GAMEMASTER && target.source.role === USER_ROLES.GAMEMASTER && gamemasterCount(game) <= 1) {
+    if (
+      typeof role === 'number' &&
+      role < USER_ROLES.GAMEMASTER &&
+      target.source.role === USER_ROLES.GAMEMASTER &&
+      gamemasterCount(game) <= 1
+    ) {
       throw new Error('Cannot demote the last GM user');
     }
     game.updateDocument(target, changes);
@@ -72,7 +84,8 @@ export const userOperations: OperationTable = {
     const target = targetOf(game, request);
     if (!target) throw new Error('User not found');
     if (target.id === game.moduleUserId) throw new Error('Cannot delete the currently active GM user');
-    if (target.source.role === USER_ROLES.GAMEMASTER && gamemasterCount(game) <= 1) throw new Error('Cannot delete the last GM user');
+    if (target.source.role === USER_ROLES.GAMEMASTER && gamemasterCount(game) <= 1)
+      throw new Error('Cannot delete the last GM user');
     game.deleteDocument(target);
     return reply(request, { success: true });
   }),

@@ -8,7 +8,15 @@ import { reply, withUser, type OperationTable } from './context.ts';
 
 export function userRow(user: WorldDocument) {
   const source = user.source;
-  return { id: user.id, name: user.name, role: source.role, isGM: isGM(user), active: source.active === true, color: source.color || null, avatar: source.avatar || null };
+  return {
+    id: user.id,
+    name: user.name,
+    role: source.role,
+    isGM: isGM(user),
+    active: source.active === true,
+    color: source.color || null,
+    avatar: source.avatar || null,
+  };
 }
 
 function activeSceneOrFail(game: Game): WorldDocument {
@@ -21,7 +29,8 @@ function activeSceneOrFail(game: Game): WorldDocument {
 function matchesCriteria(game: Game, token: WorldDocument, criteria: Record<string, unknown>): boolean {
   if (game.foundryMajorVersion >= 14) throw new ReferenceError('getProperty is not defined');
   return Object.entries(criteria).every(([key, value]) => {
-    if (key.startsWith('actor.')) return getProperty(game.tokenActor(token)?.view(), key.slice('actor.'.length)) === value;
+    if (key.startsWith('actor.'))
+      return getProperty(game.tokenActor(token)?.view(), key.slice('actor.'.length)) === value;
     return getProperty(token.toObject(), key) === value;
   });
 }
@@ -30,7 +39,8 @@ function matchingTokens(game: Game, scene: WorldDocument, request: WorldRequest)
   const tokens = scene.collection('Token').contents;
   const matches = new Set<WorldDocument>();
   if (request.all) tokens.forEach((token) => matches.add(token));
-  if (Array.isArray(request.uuids)) tokens.filter((token) => (request.uuids as unknown[]).includes(token.uuid)).forEach((token) => matches.add(token));
+  if (Array.isArray(request.uuids))
+    tokens.filter((token) => (request.uuids as unknown[]).includes(token.uuid)).forEach((token) => matches.add(token));
   if (typeof request.name === 'string') {
     const name = request.name.toLowerCase();
     tokens.filter((token) => token.name.toLowerCase() === name).forEach((token) => matches.add(token));
@@ -50,15 +60,28 @@ export const utilityOperations: OperationTable = {
     const matches = [...matchingTokens(game, scene, request)];
     if (matches.length === 0) throw new Error('No matching entities found');
     // Only tokens drawn on the GM's canvas can be controlled; the others are still reported.
-    if (game.canvas.viewedSceneId === scene.id) matches.forEach((token) => game.canvas.controlledTokenIds.add(token.id));
-    return reply(request, { success: true, count: matches.length, message: `${matches.length} entities selected`, selected: matches.map((token) => token.uuid) });
+    if (game.canvas.viewedSceneId === scene.id)
+      matches.forEach((token) => game.canvas.controlledTokenIds.add(token.id));
+    return reply(request, {
+      success: true,
+      count: matches.length,
+      message: `${matches.length} entities selected`,
+      selected: matches.map((token) => token.uuid),
+    });
   }),
 
   selected: withUser({ success: false }, (request, { game }, user) => {
     if (user) assertGM(user, 'get selected tokens');
     activeSceneOrFail(game);
-    const tokens = game.viewedScene()?.collection('Token').contents.filter((token) => game.canvas.controlledTokenIds.has(token.id)) ?? [];
-    const selected = tokens.map((token) => ({ tokenUuid: token.uuid, actorUuid: game.tokenActor(token)?.uuid || null }));
+    const tokens =
+      game
+        .viewedScene()
+        ?.collection('Token')
+        .contents.filter((token) => game.canvas.controlledTokenIds.has(token.id)) ?? [];
+    const selected = tokens.map((token) => ({
+      tokenUuid: token.uuid,
+      actorUuid: game.tokenActor(token)?.uuid || null,
+    }));
     return reply(request, { success: true, selected });
   }),
 
@@ -71,8 +94,12 @@ export const utilityOperations: OperationTable = {
     const scene = game.activeScene();
     return reply(request, {
       data: {
-        world: { ...game.world }, system: { ...game.system }, foundryVersion: game.version, modules: game.modules.map((m) => ({ ...m })),
-        users: game.users.contents.map(userRow), activeScene: scene ? { id: scene.id, name: scene.name } : null,
+        world: { ...game.world },
+        system: { ...game.system },
+        foundryVersion: game.version,
+        modules: game.modules.map((m) => ({ ...m })),
+        users: game.users.contents.map(userRow),
+        activeScene: scene ? { id: scene.id, name: scene.name } : null,
       },
     });
   }),

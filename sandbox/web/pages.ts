@@ -6,7 +6,9 @@ function escapeHtml(text: string): string {
 }
 
 export function loginPage(worldTitle: string, users: { id: string; name: string }[]): string {
-  const options = users.map((user) => `<option value="${escapeHtml(user.id)}">${escapeHtml(user.name)}</option>`).join('');
+  const options = users
+    .map((user) => `<option value="${escapeHtml(user.id)}">${escapeHtml(user.name)}</option>`)
+    .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(worldTitle)} · Join</title>
 <style>body{font-family:sans-serif;background:#2b2a29;color:#eee;display:flex;justify-content:center;padding-top:10vh}

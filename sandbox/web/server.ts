@@ -50,7 +50,11 @@ function tintOf(text: string): Colour {
 async function portrait(path: string): Promise<Uint8Array> {
   const tint = tintOf(path);
   const raster = new Raster(PORTRAIT_SIZE, PORTRAIT_SIZE, tint);
-  raster.fillGradient(0, PORTRAIT_SIZE / 2, PORTRAIT_SIZE, PORTRAIT_SIZE / 2, tint, [tint[0] / 3, tint[1] / 3, tint[2] / 3]);
+  raster.fillGradient(0, PORTRAIT_SIZE / 2, PORTRAIT_SIZE, PORTRAIT_SIZE / 2, tint, [
+    tint[0] / 3,
+    tint[1] / 3,
+    tint[2] / 3,
+  ]);
   raster.fillRect(PORTRAIT_SIZE * 0.3, PORTRAIT_SIZE * 0.2, PORTRAIT_SIZE * 0.4, PORTRAIT_SIZE * 0.4, [240, 220, 190]);
   return encodePng(raster);
 }
@@ -84,24 +88,48 @@ export async function startSandboxWebClient(options: SandboxWebClientOptions = {
   let relayUrl = options.relayUrl ?? '';
   const script = await gamePageBundle();
 
-  const send = (response: ServerResponse, status: number, type: string, body: string | Uint8Array, headers: Record<string, string> = {}) => {
+  const send = (
+    response: ServerResponse,
+    status: number,
+    type: string,
+    body: string | Uint8Array,
+    headers: Record<string, string> = {},
+  ) => {
     response.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers }).end(body);
   };
-  const redirect = (response: ServerResponse, location: string) => response.writeHead(302, { Location: location }).end();
+  const redirect = (response: ServerResponse, location: string) =>
+    response.writeHead(302, { Location: location }).end();
 
   const join = async (request: IncomingMessage, response: ServerResponse) => {
     const body = await readJson(request);
     const user = users.find((candidate) => candidate.id === body.userid);
-    if (!user) return send(response, 401, 'application/json', JSON.stringify({ status: 'failed', error: 'Choose a user to join as' }));
+    if (!user)
+      return send(
+        response,
+        401,
+        'application/json',
+        JSON.stringify({ status: 'failed', error: 'Choose a user to join as' }),
+      );
     const expected = options.passwords?.[user.name] ?? '';
     if (String(body.password ?? '') !== expected) {
-      return send(response, 401, 'application/json', JSON.stringify({ status: 'failed', error: `Incorrect password for ${user.name}` }));
+      return send(
+        response,
+        401,
+        'application/json',
+        JSON.stringify({ status: 'failed', error: `Incorrect password for ${user.name}` }),
+      );
     }
     const session = randomBytes(16).toString('hex');
     sessions.set(session, user.id);
-    send(response, 200, 'application/json', JSON.stringify({ status: 'success', message: `Joining as ${user.name}`, redirect: '/game' }), {
-      'Set-Cookie': `${SESSION_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Strict`,
-    });
+    send(
+      response,
+      200,
+      'application/json',
+      JSON.stringify({ status: 'success', message: `Joining as ${user.name}`, redirect: '/game' }),
+      {
+        'Set-Cookie': `${SESSION_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Strict`,
+      },
+    );
   };
 
   const game = (request: IncomingMessage, response: ServerResponse) => {
@@ -119,9 +147,11 @@ export async function startSandboxWebClient(options: SandboxWebClientOptions = {
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://sandbox.invalid').pathname;
     const answer = async () => {
-      if (path === '/') return redirect(response, sessions.has(cookieOf(request, SESSION_COOKIE) ?? '') ? '/game' : '/join');
+      if (path === '/')
+        return redirect(response, sessions.has(cookieOf(request, SESSION_COOKIE) ?? '') ? '/game' : '/join');
       if (path === '/join' && request.method === 'POST') return join(request, response);
-      if (path === '/join') return send(response, 200, 'text/html; charset=utf-8', loginPage(roster.game.world.title, users));
+      if (path === '/join')
+        return send(response, 200, 'text/html; charset=utf-8', loginPage(roster.game.world.title, users));
       if (path === '/game') return game(request, response);
       if (path === '/sandbox/game.js') return send(response, 200, 'text/javascript; charset=utf-8', script);
       if (path === '/css/sandbox-sheet.css') return send(response, 200, 'text/css; charset=utf-8', STYLESHEET);

@@ -4,7 +4,12 @@ import type { WorldDocument } from './document.ts';
 import type { Game } from './game.ts';
 import type { PlainObject } from './objects.ts';
 
-export interface ChatSpeaker { scene?: string | null; actor?: string | null; token?: string | null; alias?: string | null }
+export interface ChatSpeaker {
+  scene?: string | null;
+  actor?: string | null;
+  token?: string | null;
+  alias?: string | null;
+}
 
 export interface NewChatMessage {
   authorId: string;
@@ -18,20 +23,36 @@ export interface NewChatMessage {
 }
 
 /** A roll as stored on a message: what `message.rolls[i]` exposes to the module. */
-export interface StoredRoll { class: 'Roll'; formula: string; total: number; evaluated: true; dice: EvaluatedRoll['dice'] }
+export interface StoredRoll {
+  class: 'Roll';
+  formula: string;
+  total: number;
+  evaluated: true;
+  dice: EvaluatedRoll['dice'];
+}
 
 export function createChatMessage(game: Game, message: NewChatMessage): WorldDocument {
-  const rolls: StoredRoll[] = (message.rolls ?? []).map((roll) => ({ class: 'Roll', formula: roll.formula, total: roll.total, evaluated: true, dice: roll.dice }));
-  return game.createDocument('ChatMessage', {
-    author: message.authorId,
-    timestamp: game.now(),
-    content: message.content ?? (rolls.length > 0 ? String(rolls[0]!.total) : ''),
-    flavor: message.flavor ?? '',
-    speaker: { scene: null, actor: null, token: null, alias: null, ...message.speaker },
-    whisper: message.whisper ?? [],
-    rolls,
-    ...(message.style === undefined ? {} : { style: message.style }),
-  }, { userId: message.authorId });
+  const rolls: StoredRoll[] = (message.rolls ?? []).map((roll) => ({
+    class: 'Roll',
+    formula: roll.formula,
+    total: roll.total,
+    evaluated: true,
+    dice: roll.dice,
+  }));
+  return game.createDocument(
+    'ChatMessage',
+    {
+      author: message.authorId,
+      timestamp: game.now(),
+      content: message.content ?? (rolls.length > 0 ? String(rolls[0]!.total) : ''),
+      flavor: message.flavor ?? '',
+      speaker: { scene: null, actor: null, token: null, alias: null, ...message.speaker },
+      whisper: message.whisper ?? [],
+      rolls,
+      ...(message.style === undefined ? {} : { style: message.style }),
+    },
+    { userId: message.authorId },
+  );
 }
 
 export function messageRolls(message: WorldDocument): StoredRoll[] {
@@ -46,8 +67,14 @@ function authorOf(game: Game, message: WorldDocument): { id: string; name: strin
 /** Core rolls have no isCritical/isFumble (only system roll classes do), hence always false. */
 function serializeRoll(roll: StoredRoll): PlainObject {
   return {
-    formula: roll.formula, total: roll.total, isCritical: false, isFumble: false,
-    dice: roll.dice.map((die) => ({ faces: die.faces, results: die.results.map((r) => ({ result: r.result, active: r.active })) })),
+    formula: roll.formula,
+    total: roll.total,
+    isCritical: false,
+    isFumble: false,
+    dice: roll.dice.map((die) => ({
+      faces: die.faces,
+      results: die.results.map((r) => ({ result: r.result, active: r.active })),
+    })),
   };
 }
 
@@ -55,8 +82,17 @@ export function serializeChatMessage(game: Game, message: WorldDocument): PlainO
   const source = message.source;
   const rolls = messageRolls(message);
   return {
-    id: message.id, uuid: message.uuid, content: source.content, speaker: source.speaker, timestamp: source.timestamp,
-    whisper: source.whisper ?? [], type: source.type, author: authorOf(game, message), flavor: source.flavor || '',
-    isRoll: rolls.length > 0, rolls: rolls.map(serializeRoll), flags: source.flags ?? {},
+    id: message.id,
+    uuid: message.uuid,
+    content: source.content,
+    speaker: source.speaker,
+    timestamp: source.timestamp,
+    whisper: source.whisper ?? [],
+    type: source.type,
+    author: authorOf(game, message),
+    flavor: source.flavor || '',
+    isRoll: rolls.length > 0,
+    rolls: rolls.map(serializeRoll),
+    flags: source.flags ?? {},
   };
 }

@@ -7,14 +7,24 @@ import type { Game } from './game.ts';
 
 const SECONDS_PER_ROUND = 6;
 
-interface TurnUpdate { round: number; turn: number | null }
+interface TurnUpdate {
+  round: number;
+  turn: number | null;
+}
 
 function advanceWorldTime(game: Game, seconds: number): void {
   game.worldTime += seconds;
   game.hooks.callAll('updateWorldTime', game.worldTime, seconds, {}, game.moduleUserId);
 }
 
-function applyTurn(game: Game, combat: WorldDocument, hook: 'combatTurn' | 'combatRound', update: TurnUpdate, direction: 1 | -1, seconds: number): WorldDocument {
+function applyTurn(
+  game: Game,
+  combat: WorldDocument,
+  hook: 'combatTurn' | 'combatRound',
+  update: TurnUpdate,
+  direction: 1 | -1,
+  seconds: number,
+): WorldDocument {
   game.hooks.callAll(hook, combat, update, { direction, worldTime: { delta: seconds } });
   game.updateDocument(combat, { ...update });
   if (seconds !== 0) advanceWorldTime(game, seconds);
@@ -61,7 +71,7 @@ export function previousTurn(game: Game, combat: WorldDocument): WorldDocument {
 /** The combatant whose turn it is, as `combat.combatant`. */
 export function currentCombatant(game: Game, combat: WorldDocument): WorldDocument | null {
   const turn = combat.source.turn;
-  return typeof turn === 'number' ? combatTurns(game, combat)[turn] ?? null : null;
+  return typeof turn === 'number' ? (combatTurns(game, combat)[turn] ?? null) : null;
 }
 
 /** Rolls 1d20 for each combatant that has no initiative yet. */

@@ -5,8 +5,15 @@ const EMBEDDED_FIELDS: Record<string, Record<string, string>> = {
   Actor: { Item: 'items', ActiveEffect: 'effects' },
   Item: { ActiveEffect: 'effects' },
   Scene: {
-    Token: 'tokens', AmbientLight: 'lights', Wall: 'walls', Tile: 'tiles', Drawing: 'drawings', AmbientSound: 'sounds',
-    Note: 'notes', MeasuredTemplate: 'templates', Region: 'regions',
+    Token: 'tokens',
+    AmbientLight: 'lights',
+    Wall: 'walls',
+    Tile: 'tiles',
+    Drawing: 'drawings',
+    AmbientSound: 'sounds',
+    Note: 'notes',
+    MeasuredTemplate: 'templates',
+    Region: 'regions',
   },
   Region: { RegionBehavior: 'behaviors' },
   Playlist: { PlaylistSound: 'sounds' },
@@ -48,7 +55,12 @@ export class WorldDocument {
   readonly source: PlainObject;
   readonly embedded = new Map<string, DocumentCollection>();
 
-  constructor(documentName: string, source: PlainObject, parent: WorldDocument | null = null, pack: string | null = null) {
+  constructor(
+    documentName: string,
+    source: PlainObject,
+    parent: WorldDocument | null = null,
+    pack: string | null = null,
+  ) {
     this.documentName = documentName;
     this.parent = parent;
     this.pack = pack;

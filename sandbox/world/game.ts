@@ -6,10 +6,26 @@ import { deepClone, diffObject, expandObject, isPlainObject, mergeInto, type Pla
 import { randomDocumentId, type RandomSource } from './random.ts';
 import { prepareSource, ValidationError } from './schema.ts';
 
-export interface WorldInfo { id: string; title: string }
-export interface SystemInfo { id: string; title: string; version: string }
-export interface ModuleInfo { id: string; title: string; version: string; active: boolean }
-export interface StatusEffectConfig { id: string; name: string; img: string }
+export interface WorldInfo {
+  id: string;
+  title: string;
+}
+export interface SystemInfo {
+  id: string;
+  title: string;
+  version: string;
+}
+export interface ModuleInfo {
+  id: string;
+  title: string;
+  version: string;
+  active: boolean;
+}
+export interface StatusEffectConfig {
+  id: string;
+  name: string;
+  img: string;
+}
 
 /** World settings of the `foundry-rest-api` module that change what operations do. */
 export interface ModuleSettings {
@@ -37,7 +53,10 @@ export interface PlayingSound {
   endsAt: number | null;
 }
 
-export interface DieResults { faces: number; results: { result: number; active: boolean }[] }
+export interface DieResults {
+  faces: number;
+  results: { result: number; active: boolean }[];
+}
 
 /** An entry of the module's `recentRolls` buffer. */
 export interface RollEntry {
@@ -58,8 +77,18 @@ export const MAX_ROLLS_STORED = 20;
 
 /** The world collection of each primary document type (`game.actors`, `game.journal`, ...). */
 const COLLECTION_NAMES = {
-  User: 'users', Actor: 'actors', Item: 'items', Scene: 'scenes', JournalEntry: 'journal', RollTable: 'tables',
-  Cards: 'cards', Macro: 'macros', Playlist: 'playlists', Folder: 'folders', Combat: 'combats', ChatMessage: 'messages',
+  User: 'users',
+  Actor: 'actors',
+  Item: 'items',
+  Scene: 'scenes',
+  JournalEntry: 'journal',
+  RollTable: 'tables',
+  Cards: 'cards',
+  Macro: 'macros',
+  Playlist: 'playlists',
+  Folder: 'folders',
+  Combat: 'combats',
+  ChatMessage: 'messages',
 } as const;
 type WorldCollectionName = (typeof COLLECTION_NAMES)[keyof typeof COLLECTION_NAMES];
 
@@ -89,7 +118,11 @@ export class Game {
   readonly packs = new Map<string, CompendiumPack>();
   readonly modules: ModuleInfo[] = [];
   readonly settings: ModuleSettings = {
-    allowExecuteJs: false, codeExecutionPermission: 4, notifyOnExecuteJs: true, allowMacroExecute: false, allowMacroWrite: false,
+    allowExecuteJs: false,
+    codeExecutionPermission: 4,
+    notifyOnExecuteJs: true,
+    allowMacroExecute: false,
+    allowMacroWrite: false,
   };
   statusEffects: StatusEffectConfig[] = [];
   /** The GM's browser canvas: which scene it shows and which of its tokens are controlled. */
@@ -117,13 +150,27 @@ export class Game {
     this.collections = collections;
   }
 
-  get users(): DocumentCollection { return this.collections.users; }
-  get actors(): DocumentCollection { return this.collections.actors; }
-  get scenes(): DocumentCollection { return this.collections.scenes; }
-  get folders(): DocumentCollection { return this.collections.folders; }
-  get playlists(): DocumentCollection { return this.collections.playlists; }
-  get combats(): DocumentCollection { return this.collections.combats; }
-  get messages(): DocumentCollection { return this.collections.messages; }
+  get users(): DocumentCollection {
+    return this.collections.users;
+  }
+  get actors(): DocumentCollection {
+    return this.collections.actors;
+  }
+  get scenes(): DocumentCollection {
+    return this.collections.scenes;
+  }
+  get folders(): DocumentCollection {
+    return this.collections.folders;
+  }
+  get playlists(): DocumentCollection {
+    return this.collections.playlists;
+  }
+  get combats(): DocumentCollection {
+    return this.collections.combats;
+  }
+  get messages(): DocumentCollection {
+    return this.collections.messages;
+  }
 
   get foundryMajorVersion(): number {
     return Number.parseInt(this.version.split('.')[0] ?? '0', 10);
@@ -144,7 +191,9 @@ export class Game {
 
   /** The combat of the viewed scene, as `game.combat`. */
   activeCombat(): WorldDocument | undefined {
-    return this.combats.find((combat) => combat.source.active === true && combat.source.scene === this.canvas.viewedSceneId);
+    return this.combats.find(
+      (combat) => combat.source.active === true && combat.source.scene === this.canvas.viewedSceneId,
+    );
   }
 
   /** Documents inside a folder, as `folder.contents`. */
@@ -198,7 +247,11 @@ export class Game {
     return document ?? null;
   }
 
-  createDocument(documentName: string, data: PlainObject, options: LifecycleOptions & { parent?: WorldDocument; keepId?: boolean } = {}): WorldDocument {
+  createDocument(
+    documentName: string,
+    data: PlainObject,
+    options: LifecycleOptions & { parent?: WorldDocument; keepId?: boolean } = {},
+  ): WorldDocument {
     const document = this.#build(documentName, data, options.parent ?? null, options.keepId ?? false);
     const collection = options.parent ? options.parent.collection(documentName) : this.collectionOf(documentName);
     if (!collection) throw new Error(`Cannot create a ${documentName} outside a parent document`);
@@ -228,31 +281,61 @@ export class Game {
       }
     }
     if (Object.keys(diff).length === 0) return null;
-    mergeInto(document.source, Object.fromEntries(Object.entries(diff).filter(([key]) => !this.#embeddedNameOfField(document, key))));
+    mergeInto(
+      document.source,
+      Object.fromEntries(Object.entries(diff).filter(([key]) => !this.#embeddedNameOfField(document, key))),
+    );
     const changed = { ...diff, _id: document.id };
-    this.hooks.callAll(`update${document.documentName}`, document, changed, this.#updateTiming(), this.#author(options));
+    this.hooks.callAll(
+      `update${document.documentName}`,
+      document,
+      changed,
+      this.#updateTiming(),
+      this.#author(options),
+    );
     for (const [child, childChanged] of childUpdates) {
-      this.hooks.callAll(`update${child.documentName}`, child, childChanged, this.#updateTiming(), this.#author(options));
+      this.hooks.callAll(
+        `update${child.documentName}`,
+        child,
+        childChanged,
+        this.#updateTiming(),
+        this.#author(options),
+      );
     }
     return changed;
   }
 
   deleteDocument(document: WorldDocument, options: LifecycleOptions = {}): void {
-    const collection = document.parent ? document.parent.collection(document.documentName) : this.collectionOf(document.documentName);
+    const collection = document.parent
+      ? document.parent.collection(document.documentName)
+      : this.collectionOf(document.documentName);
     collection?.delete(document.id);
     if (document.documentName === 'Token') this.canvas.controlledTokenIds.delete(document.id);
-    this.hooks.callAll(`delete${document.documentName}`, document, { modifiedTime: this.now(), render: true }, this.#author(options));
+    this.hooks.callAll(
+      `delete${document.documentName}`,
+      document,
+      { modifiedTime: this.now(), render: true },
+      this.#author(options),
+    );
   }
 
   newId(): string {
     return randomDocumentId(this.random);
   }
 
-  #build(documentName: string, data: PlainObject, parent: WorldDocument | null, keepId: boolean, pack: string | null = null): WorldDocument {
+  #build(
+    documentName: string,
+    data: PlainObject,
+    parent: WorldDocument | null,
+    keepId: boolean,
+    pack: string | null = null,
+  ): WorldDocument {
     const { embeddedData, ownData } = this.#splitEmbedded(documentName, data);
     const source = prepareSource(documentName, ownData, this.system.id);
     if (keepId && typeof data._id === 'string' && !/^[a-zA-Z0-9]{16}$/.test(data._id)) {
-      throw new ValidationError(`${documentName} validation errors:\n  _id: must be a valid 16-character alphanumeric ID`);
+      throw new ValidationError(
+        `${documentName} validation errors:\n  _id: must be a valid 16-character alphanumeric ID`,
+      );
     }
     source._id = keepId && typeof data._id === 'string' ? data._id : this.newId();
     source._stats = this.#stats();
@@ -273,7 +356,10 @@ export class Game {
     return document;
   }
 
-  #splitEmbedded(documentName: string, data: PlainObject): { embeddedData: [string, PlainObject[]][]; ownData: PlainObject } {
+  #splitEmbedded(
+    documentName: string,
+    data: PlainObject,
+  ): { embeddedData: [string, PlainObject[]][]; ownData: PlainObject } {
     const ownData = { ...data };
     const embeddedData: [string, PlainObject[]][] = [];
     for (const embeddedName of embeddedNamesOf(documentName)) {
@@ -286,7 +372,9 @@ export class Game {
   }
 
   #embeddedNameOfField(document: WorldDocument, field: string): string | undefined {
-    return embeddedNamesOf(document.documentName).find((name) => embeddedFieldOf(document.documentName, name) === field);
+    return embeddedNamesOf(document.documentName).find(
+      (name) => embeddedFieldOf(document.documentName, name) === field,
+    );
   }
 
   #updateChildren(collection: DocumentCollection, updates: unknown[]): [WorldDocument, PlainObject][] {
@@ -306,8 +394,15 @@ export class Game {
   #stats(): PlainObject {
     const time = this.now();
     return {
-      compendiumSource: null, duplicateSource: null, exportSource: null,
-      coreVersion: this.version, systemId: this.system.id, systemVersion: this.system.version, createdTime: time, modifiedTime: time, lastModifiedBy: this.moduleUserId || null,
+      compendiumSource: null,
+      duplicateSource: null,
+      exportSource: null,
+      coreVersion: this.version,
+      systemId: this.system.id,
+      systemVersion: this.system.version,
+      createdTime: time,
+      modifiedTime: time,
+      lastModifiedBy: this.moduleUserId || null,
     };
   }
 

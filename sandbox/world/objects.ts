@@ -52,7 +52,8 @@ export function overlay(base: PlainObject, top: PlainObject): PlainObject {
   const result = { ...base };
   for (const [key, value] of safeEntries(top)) {
     if (value === undefined) continue;
-    result[key] = isPlainObject(value) && isPlainObject(result[key]) ? overlay(result[key] as PlainObject, value) : value;
+    result[key] =
+      isPlainObject(value) && isPlainObject(result[key]) ? overlay(result[key] as PlainObject, value) : value;
   }
   return result;
 }

@@ -7,9 +7,14 @@ export const USER_ROLES = { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMA
 
 /** The lowest role holding each core user permission the operations check (Foundry's defaults). */
 const PERMISSION_ROLES: Record<string, number> = {
-  FILES_BROWSE: USER_ROLES.TRUSTED, FILES_UPLOAD: USER_ROLES.ASSISTANT, ACTOR_CREATE: USER_ROLES.ASSISTANT,
-  ITEM_CREATE: USER_ROLES.ASSISTANT, JOURNAL_CREATE: USER_ROLES.TRUSTED, CARDS_CREATE: USER_ROLES.TRUSTED,
-  PLAYLIST_CREATE: USER_ROLES.ASSISTANT, MACRO_SCRIPT: USER_ROLES.PLAYER,
+  FILES_BROWSE: USER_ROLES.TRUSTED,
+  FILES_UPLOAD: USER_ROLES.ASSISTANT,
+  ACTOR_CREATE: USER_ROLES.ASSISTANT,
+  ITEM_CREATE: USER_ROLES.ASSISTANT,
+  JOURNAL_CREATE: USER_ROLES.TRUSTED,
+  CARDS_CREATE: USER_ROLES.TRUSTED,
+  PLAYLIST_CREATE: USER_ROLES.ASSISTANT,
+  MACRO_SCRIPT: USER_ROLES.PLAYER,
 };
 
 export function isGM(user: WorldDocument): boolean {
@@ -31,19 +36,30 @@ export function userLevel(game: Game, document: WorldDocument, user: WorldDocume
     if (actor) return userLevel(game, actor, user);
   }
   if (document.parent && document.documentName !== 'Actor') return userLevel(game, document.parent, user);
-  const ownership = document.documentName === 'Actor' && document.parent
-    ? game.actors.get(document.id)?.ownership ?? document.ownership
-    : document.ownership;
+  const ownership =
+    document.documentName === 'Actor' && document.parent
+      ? (game.actors.get(document.id)?.ownership ?? document.ownership)
+      : document.ownership;
   return ownership[user.id] ?? ownership.default ?? OWNERSHIP.NONE;
 }
 
-export function hasPermission(game: Game, document: WorldDocument | null, user: WorldDocument | null, level: number): boolean {
+export function hasPermission(
+  game: Game,
+  document: WorldDocument | null,
+  user: WorldDocument | null,
+  level: number,
+): boolean {
   if (!document || !user) return false;
   return userLevel(game, document, user) >= level;
 }
 
 export function toLimitedData(document: WorldDocument): PlainObject {
-  return { uuid: document.uuid, name: document.name, type: document.documentName || document.type, img: document.img || null };
+  return {
+    uuid: document.uuid,
+    name: document.name,
+    type: document.documentName || document.type,
+    img: document.img || null,
+  };
 }
 
 /** OBSERVER+ → full data; LIMITED → stub; otherwise null. */
@@ -68,9 +84,16 @@ export function assertUserCan(user: WorldDocument, permission: string, operation
   }
 }
 
-export function assertWritePermission(game: Game, document: WorldDocument, user: WorldDocument, operation: string): void {
+export function assertWritePermission(
+  game: Game,
+  document: WorldDocument,
+  user: WorldDocument,
+  operation: string,
+): void {
   if (!hasPermission(game, document, user, OWNERSHIP.OWNER)) {
-    throw new PermissionError(`User '${user.name}' does not have permission to ${operation} '${document.name || document.uuid || 'unknown'}'`);
+    throw new PermissionError(
+      `User '${user.name}' does not have permission to ${operation} '${document.name || document.uuid || 'unknown'}'`,
+    );
   }
 }
 

@@ -11,9 +11,11 @@ function soundsOf(playlist: WorldDocument): WorldDocument[] {
 
 /** `playlist.playbackOrder`: sound ids by the sorting mode, shuffled by the playlist's seed in shuffle mode. */
 export function playbackOrder(playlist: WorldDocument): string[] {
-  const sorted = soundsOf(playlist).sort((a, b) => playlist.source.sorting === 'a'
-    ? a.name.localeCompare(b.name)
-    : (a.source.sort as number) - (b.source.sort as number));
+  const sorted = soundsOf(playlist).sort((a, b) =>
+    playlist.source.sorting === 'a'
+      ? a.name.localeCompare(b.name)
+      : (a.source.sort as number) - (b.source.sort as number),
+  );
   const ids = sorted.map((sound) => sound.id);
   if (playlist.source.mode !== PLAYLIST_MODES.SHUFFLE) return ids;
   return shuffled(ids, createRandomSource(Number(playlist.source.seed) || 0));
@@ -28,11 +30,15 @@ export function playAll(game: Game, playlist: WorldDocument): void {
     return;
   }
   const simultaneous = mode === PLAYLIST_MODES.SIMULTANEOUS;
-  game.updateDocument(playlist, { playing: true, sounds: order.map((id, i) => ({ _id: id, playing: simultaneous || i === 0 })) });
+  game.updateDocument(playlist, {
+    playing: true,
+    sounds: order.map((id, i) => ({ _id: id, playing: simultaneous || i === 0 })),
+  });
 }
 
 export function playSound(game: Game, playlist: WorldDocument, sound: WorldDocument): void {
-  const exclusive = playlist.source.mode === PLAYLIST_MODES.SEQUENTIAL || playlist.source.mode === PLAYLIST_MODES.SHUFFLE;
+  const exclusive =
+    playlist.source.mode === PLAYLIST_MODES.SEQUENTIAL || playlist.source.mode === PLAYLIST_MODES.SHUFFLE;
   const sounds = exclusive
     ? soundsOf(playlist).map((other) => ({ _id: other.id, playing: other.id === sound.id }))
     : [{ _id: sound.id, playing: true }];
@@ -40,7 +46,10 @@ export function playSound(game: Game, playlist: WorldDocument, sound: WorldDocum
 }
 
 export function stopAll(game: Game, playlist: WorldDocument): void {
-  game.updateDocument(playlist, { playing: false, sounds: soundsOf(playlist).map((sound) => ({ _id: sound.id, playing: false, pausedTime: null })) });
+  game.updateDocument(playlist, {
+    playing: false,
+    sounds: soundsOf(playlist).map((sound) => ({ _id: sound.id, playing: false, pausedTime: null })),
+  });
 }
 
 /** `playNext(undefined, {direction: 1})`: only sequential and shuffle playlists advance; a stopped playlist stays silent. */
@@ -51,7 +60,9 @@ export function playNext(game: Game, playlist: WorldDocument): void {
   const current = soundsOf(playlist).find((sound) => sound.source.playing === true)?.id ?? null;
   const index = current === null ? -1 : order.indexOf(current);
   const next = playlist.source.playing === true ? order[index === order.length - 1 ? 0 : index + 1] : undefined;
-  game.updateDocument(playlist, { sounds: soundsOf(playlist).map((sound) => ({ _id: sound.id, playing: sound.id === next, pausedTime: null })) });
+  game.updateDocument(playlist, {
+    sounds: soundsOf(playlist).map((sound) => ({ _id: sound.id, playing: sound.id === next, pausedTime: null })),
+  });
 }
 
 /** A stable pseudo-duration per file, so one-shot sounds stop on their own. */
@@ -69,7 +80,8 @@ export function startSound(game: Game, id: string, src: string, volume: number, 
 /** `game.audio.playing`, without the one-shot sounds that have finished. */
 export function playingSounds(game: Game): PlayingSound[] {
   const now = game.now();
-  for (const [id, sound] of game.playingSounds) if (sound.endsAt !== null && sound.endsAt <= now) game.playingSounds.delete(id);
+  for (const [id, sound] of game.playingSounds)
+    if (sound.endsAt !== null && sound.endsAt <= now) game.playingSounds.delete(id);
   return [...game.playingSounds.values()];
 }
 
@@ -77,7 +89,13 @@ export function playingSounds(game: Game): PlayingSound[] {
 export function installPlaylistAudio(game: Game): void {
   const sync = (sound: WorldDocument) => {
     if (sound.source.playing === true && !game.playingSounds.has(sound.uuid)) {
-      startSound(game, sound.uuid, sound.source.path as string, sound.source.volume as number, sound.source.repeat === true);
+      startSound(
+        game,
+        sound.uuid,
+        sound.source.path as string,
+        sound.source.volume as number,
+        sound.source.repeat === true,
+      );
     } else if (sound.source.playing !== true) {
       game.playingSounds.delete(sound.uuid);
     }

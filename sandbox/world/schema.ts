@@ -4,7 +4,16 @@ import { DND5E_DEFAULTS } from './dnd5e-defaults.ts';
 import { deepClone, getProperty, setProperty, overlay, type PlainObject } from './objects.ts';
 
 export const FOLDER_DOCUMENT_TYPES = [
-  'Actor', 'Adventure', 'Item', 'Scene', 'JournalEntry', 'Playlist', 'RollTable', 'Cards', 'Macro', 'Compendium',
+  'Actor',
+  'Adventure',
+  'Item',
+  'Scene',
+  'JournalEntry',
+  'Playlist',
+  'RollTable',
+  'Cards',
+  'Macro',
+  'Compendium',
 ];
 
 /** Defaults of each game system, by system id (document type → subtype or `'*'` → partial source). */
@@ -16,7 +25,12 @@ export class ValidationError extends Error {}
 export function prepareSource(documentName: string, data: PlainObject, systemId: string): PlainObject {
   const systemDefaults = SYSTEM_DEFAULTS[systemId]?.[documentName] ?? {};
   const type = typeof data.type === 'string' ? data.type : (CORE_DEFAULTS[documentName]?.type as string | undefined);
-  const layers = [CORE_DEFAULTS[documentName] ?? {}, systemDefaults['*'] ?? {}, (type && systemDefaults[type]) || {}, data];
+  const layers = [
+    CORE_DEFAULTS[documentName] ?? {},
+    systemDefaults['*'] ?? {},
+    (type && systemDefaults[type]) || {},
+    data,
+  ];
   const source = deepClone(layers.reduce<PlainObject>((merged, layer) => overlay(merged, layer), {}));
   for (const [target, from] of CORE_FALLBACKS[documentName] ?? []) {
     if (!getProperty(source, target)) setProperty(source, target, deepClone(source[from]));
@@ -42,7 +56,9 @@ function validate(documentName: string, source: PlainObject): void {
     else if (source.name.trim() === '') problems.push('name: may not be a blank string');
   }
   if (documentName === 'Folder' && !FOLDER_DOCUMENT_TYPES.includes(source.type as string)) {
-    problems.push(source.type === undefined ? 'type: may not be undefined' : `type: ${String(source.type)} is not a valid choice`);
+    problems.push(
+      source.type === undefined ? 'type: may not be undefined' : `type: ${String(source.type)} is not a valid choice`,
+    );
   }
   if (problems.length > 0) {
     throw new ValidationError(`${documentName} validation errors:\n${problems.map((p) => `  ${p}`).join('\n')}`);

@@ -117,12 +117,18 @@ describe('errors before any world is involved', () => {
   it('answers a known path with another method with 405 naming the allowed ones', async () => {
     const answer = await harness.api(undefined, 'PUT', '/effects');
     expect(answer.status).toBe(405);
-    expect(answer.body).toEqual({ error: 'PUT is not allowed on /effects; use GET or POST or DELETE', allowed: ['GET', 'POST', 'DELETE'] });
+    expect(answer.body).toEqual({
+      error: 'PUT is not allowed on /effects; use GET or POST or DELETE',
+      allowed: ['GET', 'POST', 'DELETE'],
+    });
   });
 
   it('answers a body that is not JSON with a 400', async () => {
     const key = await harness.createKey({ scopes: ['roll:execute'] });
-    const answer = await harness.api(key, 'POST', '/roll', { body: '{"formula": ', headers: { 'content-type': 'application/json' } });
+    const answer = await harness.api(key, 'POST', '/roll', {
+      body: '{"formula": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ error: 'The request body is not valid JSON' });
   });
@@ -137,10 +143,15 @@ describe('errors before any world is involved', () => {
   });
 
   it('opens CORS to the origins the GM allowed and exposes the image headers', async () => {
-    const preflight = () => fetch(`${harness.baseUrl}/sheet`, {
-      method: 'OPTIONS',
-      headers: { origin: 'http://localhost:30000', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' },
-    });
+    const preflight = () =>
+      fetch(`${harness.baseUrl}/sheet`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'http://localhost:30000',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'x-api-key',
+        },
+      });
     expect((await preflight()).headers.get('access-control-allow-origin')).toBeNull();
     await harness.admin('PATCH', '/admin/settings', { corsOrigins: ['http://localhost:30000'] });
     const allowed = await preflight();
@@ -158,12 +169,22 @@ describe('every scoped route of every group', () => {
 
   it('covers every group of the reference relay', () => {
     const paths = scoped.map((route) => `${route.method} ${route.path}`);
-    for (const path of ['GET /get', 'POST /start-encounter', 'GET /canvas/{documentType}', 'DELETE /chat/{messageId}', 'POST /switch-scene', 'POST /macro/{uuid}/execute', 'POST /upload', 'POST /dnd5e/short-rest', 'DELETE /user']) {
+    for (const path of [
+      'GET /get',
+      'POST /start-encounter',
+      'GET /canvas/{documentType}',
+      'DELETE /chat/{messageId}',
+      'POST /switch-scene',
+      'POST /macro/{uuid}/execute',
+      'POST /upload',
+      'POST /dnd5e/short-rest',
+      'DELETE /user',
+    ]) {
       expect(paths).toContain(path);
     }
   });
 
-  it('refuses a key without the route\'s scope with 403 naming it, and lets a key with only that scope through', async () => {
+  it("refuses a key without the route's scope with 403 naming it, and lets a key with only that scope through", async () => {
     for (const route of scoped) {
       const scope = (route.access as { scope: Scope }).scope;
       const path = route.path.replace(/\{documentType\}/, 'tokens').replace(/\{(\w+)\}/g, 'x');
@@ -172,7 +193,9 @@ describe('every scoped route of every group', () => {
       expect(refused.status, `${route.method} ${route.path}`).toBe(403);
       expect(refused.body.error).toBe(`API key lacks required scope: ${scope}`);
       const only = await harness.createKey({ scopes: [scope] });
-      expect([401, 403], `${route.method} ${route.path}`).not.toContain((await harness.api(only, route.method, path)).status);
+      expect([401, 403], `${route.method} ${route.path}`).not.toContain(
+        (await harness.api(only, route.method, path)).status,
+      );
     }
   });
 

@@ -40,7 +40,14 @@ function expectNoKeyMaterial(text: string, ...keys: string[]): void {
 describe('refused HTTP calls in the activity log', () => {
   it('a call without a key, and one with a key the relay does not know, named so and never shown', async () => {
     const noKey = await entryFor(() => call(harness.baseUrl, 'POST', '/roll', { body: { formula: '1d20' } }));
-    expect(noKey).toMatchObject({ keyName: null, keyProblem: 'missing', method: 'POST', path: '/roll', status: 401, reason: 'API key is required: send it in the x-api-key header' });
+    expect(noKey).toMatchObject({
+      keyName: null,
+      keyProblem: 'missing',
+      method: 'POST',
+      path: '/roll',
+      status: 401,
+      reason: 'API key is required: send it in the x-api-key header',
+    });
     for (const unknown of [UNKNOWN_KEY, UNKNOWN_PLAIN]) {
       const entry = await entryFor(() => harness.api(unknown, 'POST', '/roll', { body: { formula: '1d20' } }));
       expect(entry).toMatchObject({ keyName: null, keyProblem: 'unknown', status: 401, reason: 'Invalid API key' });
@@ -64,18 +71,37 @@ describe('refused HTTP calls in the activity log', () => {
     const roller = await harness.createKey({ scopes: ['roll:execute'], name: 'Roll button' });
     const cases: Array<[() => Promise<unknown>, number, string | RegExp]> = [
       [() => harness.api(roller, 'POST', '/roll', { body: { flavor: 'no formula' } }), 400, "'formula' is required"],
-      [() => harness.api(roller, 'POST', '/roll', { body: { formula: '1d20', createChatMessage: 'maybe' } }), 400, "'createChatMessage' must be true or false"],
+      [
+        () => harness.api(roller, 'POST', '/roll', { body: { formula: '1d20', createChatMessage: 'maybe' } }),
+        400,
+        "'createChatMessage' must be true or false",
+      ],
       [() => harness.api(roller, 'POST', '/roll', { body: { formula: '1d20+' } }), 400, /./],
-      [() => harness.api(roller, 'POST', '/roll', { body: 'formula=1d20', headers: { 'content-type': 'text/plain' } }), 415, /^The request body must be JSON .* or a form .*; this one was sent as text\/plain$/],
-      [() => harness.api(roller, 'POST', '/roll', { body: { formula: '1d20', flavor: 'x'.repeat(1024 * 1024) } }), 413, 'Request body too large: the limit is 1 MiB for POST /roll, counted after decompression'],
-      [() => harness.api(roller, 'POST', '/roll', { body: { formula: '1d20' }, query: { clientId: 'fvtt_elsewhere' } }), 404, /^Invalid client ID: No world is connected/],
+      [
+        () => harness.api(roller, 'POST', '/roll', { body: 'formula=1d20', headers: { 'content-type': 'text/plain' } }),
+        415,
+        /^The request body must be JSON .* or a form .*; this one was sent as text\/plain$/,
+      ],
+      [
+        () => harness.api(roller, 'POST', '/roll', { body: { formula: '1d20', flavor: 'x'.repeat(1024 * 1024) } }),
+        413,
+        'Request body too large: the limit is 1 MiB for POST /roll, counted after decompression',
+      ],
+      [
+        () =>
+          harness.api(roller, 'POST', '/roll', { body: { formula: '1d20' }, query: { clientId: 'fvtt_elsewhere' } }),
+        404,
+        /^Invalid client ID: No world is connected/,
+      ],
       [() => harness.api(roller, 'GET', '/rolll'), 404, 'Unknown endpoint: GET /rolll'],
       [() => harness.api(roller, 'GET', '/roll'), 405, 'GET is not allowed on /roll; use POST'],
     ];
     for (const [action, status, reason] of cases) {
       const entry = await entryFor(action);
       expect(entry, String(reason)).toMatchObject({ keyName: 'Roll button', status });
-      expect(entry.reason).toMatch(typeof reason === 'string' ? new RegExp(`^${reason.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')}$`) : reason);
+      expect(entry.reason).toMatch(
+        typeof reason === 'string' ? new RegExp(`^${reason.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')}$`) : reason,
+      );
     }
   });
 
@@ -83,7 +109,11 @@ describe('refused HTTP calls in the activity log', () => {
     const key = await harness.createKey({ scopes: ['roll:read'], name: 'Overlay' });
     harness.relay.pause();
     try {
-      expect(await entryFor(() => harness.api(key, 'GET', '/rolls'))).toMatchObject({ keyName: 'Overlay', status: 503, reason: 'Tabletop Relay is paused; resume it from the tray menu' });
+      expect(await entryFor(() => harness.api(key, 'GET', '/rolls'))).toMatchObject({
+        keyName: 'Overlay',
+        status: 503,
+        reason: 'Tabletop Relay is paused; resume it from the tray menu',
+      });
     } finally {
       harness.relay.resume();
     }
@@ -112,19 +142,42 @@ describe('refused /ws/api messages in the activity log', () => {
   it('an unknown key, a missing scope, a bad parameter, an unknown type and a frame that is no message; answered calls too', async () => {
     const stranger = new ApiSocket(`${harness.wsUrl}/ws/api`, { 'x-api-key': UNKNOWN_KEY });
     await stranger.closed;
-    await expect.poll(async () => (await entries())[0]).toMatchObject({ keyName: null, keyProblem: 'unknown', method: 'WS', path: '/ws/api', status: 401, reason: 'Invalid API key' });
+    await expect
+      .poll(async () => (await entries())[0])
+      .toMatchObject({
+        keyName: null,
+        keyProblem: 'unknown',
+        method: 'WS',
+        path: '/ws/api',
+        status: 401,
+        reason: 'Invalid API key',
+      });
 
     const reader = await harness.createKey({ scopes: ['roll:read'], name: 'Discord bot' });
     const socket = await ApiSocket.open(harness.wsUrl, reader);
     const sent: Array<[unknown, Partial<ActivityEntry>]> = [
-      [{ type: 'roll', requestId: 'r1', formula: '1d20' }, { path: 'roll', status: 403, reason: 'API key lacks required scope: roll:execute' }],
-      [{ type: 'rolls', requestId: 'r2', limit: 'many' }, { path: 'rolls', status: 400, reason: "'limit' must be a number" }],
-      [{ type: 'rol', requestId: 'r3' }, { path: 'rol', status: 400, reason: 'Unknown message type: "rol"' }],
+      [
+        { type: 'roll', requestId: 'r1', formula: '1d20' },
+        { path: 'roll', status: 403, reason: 'API key lacks required scope: roll:execute' },
+      ],
+      [
+        { type: 'rolls', requestId: 'r2', limit: 'many' },
+        { path: 'rolls', status: 400, reason: "'limit' must be a number" },
+      ],
+      [
+        { type: 'rol', requestId: 'r3' },
+        { path: 'rol', status: 400, reason: 'Unknown message type: "rol"' },
+      ],
       ['not json', { path: '/ws/api', status: 400, reason: 'Invalid JSON' }],
-      [{ type: 'rolls', requestId: 'r4', limit: 1 }, { path: 'rolls', status: 200 }],
+      [
+        { type: 'rolls', requestId: 'r4', limit: 1 },
+        { path: 'rolls', status: 200 },
+      ],
     ];
     for (const [message, expected] of sent) {
-      const entry = await entryFor(async () => socket.socket.send(typeof message === 'string' ? message : JSON.stringify(message)));
+      const entry = await entryFor(async () =>
+        socket.socket.send(typeof message === 'string' ? message : JSON.stringify(message)),
+      );
       expect(entry).toMatchObject({ keyName: 'Discord bot', method: 'WS', ...expected });
     }
     socket.close();
@@ -163,10 +216,13 @@ describe('a flood of refused calls', () => {
     expect(batches.every((batch) => batch.data.entries.length <= 20)).toBe(true);
     // One batch at once, then at most one per 250 ms window.
     expect(batches.length).toBeLessThanOrEqual(Math.ceil((elapsedMs + 600 + 2000) / 250) + 1);
-    const oneCallBytes = `event: activity\ndata: ${JSON.stringify({ entries: [batches.at(-1)!.data.entries[0]], skipped: 0 })}\n\n`.length;
+    const oneCallBytes =
+      `event: activity\ndata: ${JSON.stringify({ entries: [batches.at(-1)!.data.entries[0]], skipped: 0 })}\n\n`.length;
     const feedBytes = feed.bytes() - bytesBefore;
     // An event per call would cost CALLS × oneCallBytes.
     expect(feedBytes).toBeLessThan((CALLS * oneCallBytes) / 4);
-    console.log(`5,000 refused calls in ${Math.round(elapsedMs)} ms: ${batches.length} feed events, ${feedBytes} bytes (one event per call: ${CALLS * oneCallBytes})`);
+    console.log(
+      `5,000 refused calls in ${Math.round(elapsedMs)} ms: ${batches.length} feed events, ${feedBytes} bytes (one event per call: ${CALLS * oneCallBytes})`,
+    );
   }, 60_000);
 });

@@ -16,7 +16,9 @@ function openUnreadFeed(): Socket {
   const url = new URL(harness.baseUrl);
   const socket = connect(Number(url.port), url.hostname);
   socket.pause();
-  socket.write(`GET /admin/events HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${harness.relay.adminToken}\r\n\r\n`);
+  socket.write(
+    `GET /admin/events HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${harness.relay.adminToken}\r\n\r\n`,
+  );
   return socket;
 }
 

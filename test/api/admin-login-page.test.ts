@@ -56,7 +56,9 @@ describe('GET /admin/login with a used or expired link', () => {
   it('gives scripts the JSON error as before, and keeps the page to browsers', async () => {
     const answer = await call(await usedLink(), 'GET', '');
     expect(answer.status).toBe(401);
-    expect(answer.body).toEqual({ error: expect.stringContaining('This sign-in link was already used or has expired.') });
+    expect(answer.body).toEqual({
+      error: expect.stringContaining('This sign-in link was already used or has expired.'),
+    });
   });
 
   it('a used link signs no one in, whatever the caller accepts', async () => {
@@ -77,14 +79,22 @@ describe('a new link from a running relay', () => {
 
   it('tabletop-relay settings prints one, with the admin token from the data directory', async () => {
     // Not spawnSync: the relay answering the CLI runs in this process.
-    const result = await run(process.execPath, [CLI, 'settings', '--data-dir', relay.dataDir, '--port', String(relay.relay.port)], { env: { ...process.env, CI: 'true' } });
+    const result = await run(
+      process.execPath,
+      [CLI, 'settings', '--data-dir', relay.dataDir, '--port', String(relay.relay.port)],
+      { env: { ...process.env, CI: 'true' } },
+    );
     const link = /(http:\/\/127\.0\.0\.1:\d+\/admin\/login\?code=[0-9a-f]+)/.exec(result.stdout)![1]!;
     expect((await fetch(link, { redirect: 'manual' })).status).toBe(303);
   });
 
   it('tabletop-relay settings (or login-link) says what to do when no relay answers', async () => {
-    const failure = await run(process.execPath, [CLI, 'login-link', '--data-dir', relay.dataDir, '--port', '1']).catch((error: { code: number; stderr: string }) => error);
+    const failure = await run(process.execPath, [CLI, 'login-link', '--data-dir', relay.dataDir, '--port', '1']).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failure).toMatchObject({ code: 1 });
-    expect((failure as { stderr: string }).stderr).toBe("No Tabletop Relay answers at http://127.0.0.1:1: start it with 'npm run serve', or give the port it listens on with --port.\n");
+    expect((failure as { stderr: string }).stderr).toBe(
+      "No Tabletop Relay answers at http://127.0.0.1:1: start it with 'npm run serve', or give the port it listens on with --port.\n",
+    );
   });
 });

@@ -29,7 +29,12 @@ describe('the admin API', () => {
     const callFrom = (remoteAddress: string) => ({
       method: 'GET',
       hasQuery: false,
-      call: { transport: 'http' as const, remoteAddress, relayOrigin: harness.baseUrl, header: (name: string) => headers[name] },
+      call: {
+        transport: 'http' as const,
+        remoteAddress,
+        relayOrigin: harness.baseUrl,
+        header: (name: string) => headers[name],
+      },
     });
     expect(() => checkAdmin(callFrom('192.168.1.20'), harness.relay.services)).toThrow(
       expect.objectContaining({ status: 403, message: 'The admin API answers only on this computer (loopback)' }),
@@ -44,7 +49,10 @@ describe('the admin API', () => {
   });
 
   it('creates a key that is shown once and stored only as a hash', async () => {
-    const created = await harness.admin('POST', '/admin/keys', { name: 'Stream Deck', scopes: ['roll:read', 'search'] });
+    const created = await harness.admin('POST', '/admin/keys', {
+      name: 'Stream Deck',
+      scopes: ['roll:read', 'search'],
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Stream Deck', scopes: ['roll:read', 'search'] });
     expect(created.body.key).toMatch(/^ttr_[\w-]{43}$/);
@@ -52,7 +60,10 @@ describe('the admin API', () => {
     expect(stored).not.toContain(created.body.key);
     const listed = await harness.admin('GET', '/admin/keys');
     expect(listed.text).not.toContain(created.body.key);
-    expect(listed.body.keys.find((key: { id: string }) => key.id === created.body.id)).toMatchObject({ name: 'Stream Deck', prefix: created.body.key.slice(0, 10) });
+    expect(listed.body.keys.find((key: { id: string }) => key.id === created.body.id)).toMatchObject({
+      name: 'Stream Deck',
+      prefix: created.body.key.slice(0, 10),
+    });
   });
 
   it('gives a key without named scopes the read-only defaults, never execute-js', async () => {
@@ -65,14 +76,20 @@ describe('the admin API', () => {
   it('rejects unknown scopes and a missing name with a 400 naming them', async () => {
     const badScope = await harness.admin('POST', '/admin/keys', { name: 'x', scopes: ['roll:read', 'everything'] });
     expect(badScope.status).toBe(400);
-    expect(badScope.body.error).toBe("'scopes.1' is not a known scope (Invalid scope: everything); GET /admin/scopes lists them");
+    expect(badScope.body.error).toBe(
+      "'scopes.1' is not a known scope (Invalid scope: everything); GET /admin/scopes lists them",
+    );
     const noName = await harness.admin('POST', '/admin/keys', { scopes: ['roll:read'] });
     expect(noName.body).toEqual({ error: "'name' is required" });
   });
 
   it('changes a key and answers 404 for an unknown one', async () => {
     const created = await harness.admin('POST', '/admin/keys', { name: 'old', scopes: ['search'] });
-    const changed = await harness.admin('PATCH', `/admin/keys/${created.body.id}`, { name: 'new', scopes: ['roll:read'], userId: 'Alice' });
+    const changed = await harness.admin('PATCH', `/admin/keys/${created.body.id}`, {
+      name: 'new',
+      scopes: ['roll:read'],
+      userId: 'Alice',
+    });
     expect(changed.body).toMatchObject({ name: 'new', scopes: ['roll:read'], userId: 'Alice' });
     expect((await harness.admin('PATCH', '/admin/keys/nope', { name: 'x' })).status).toBe(404);
     expect((await harness.admin('DELETE', '/admin/keys/nope')).status).toBe(404);
@@ -96,13 +113,26 @@ describe('persistence', () => {
       const adminToken = relay.relay.adminToken;
       await relay.admin('PATCH', '/admin/settings', { requestsPerMinute: 90, streamsPerKey: 3 });
       await relay.restart();
-      expect((await relay.admin('GET', '/admin/settings')).body).toMatchObject({ requestsPerMinute: 90, streamsPerKey: 3 });
+      expect((await relay.admin('GET', '/admin/settings')).body).toMatchObject({
+        requestsPerMinute: 90,
+        streamsPerKey: 3,
+      });
       expect(relay.relay.adminToken).toBe(adminToken);
       const clients = await relay.api(key, 'GET', '/clients');
       expect(clients.status).toBe(200);
       expect(clients.body).toEqual({
         total: 1,
-        clients: [{ clientId: 'fvtt_kept', instanceId: 'local', lastSeen: 0, connectedSince: 0, worldId: 'kept', worldTitle: 'Kept', isOnline: false }],
+        clients: [
+          {
+            clientId: 'fvtt_kept',
+            instanceId: 'local',
+            lastSeen: 0,
+            connectedSince: 0,
+            worldId: 'kept',
+            worldTitle: 'Kept',
+            isOnline: false,
+          },
+        ],
       });
       expect(relay.relay.services.connectionTokens.verify(token)?.clientId).toBe('fvtt_kept');
     } finally {
@@ -114,15 +144,29 @@ describe('persistence', () => {
 describe('key management with the reference relay bodies (/auth/api-keys)', () => {
   it('creates, lists masked, changes, regenerates and deletes keys with the admin token', async () => {
     expect((await call(harness.baseUrl, 'GET', '/auth/api-keys')).status).toBe(401);
-    const created = await harness.admin('POST', '/auth/api-keys', { name: 'Bot', scopes: ['search', 'roll:read'], scopedClientId: 'fvtt_a', scopedUserId: 'Alice' });
+    const created = await harness.admin('POST', '/auth/api-keys', {
+      name: 'Bot',
+      scopes: ['search', 'roll:read'],
+      scopedClientId: 'fvtt_a',
+      scopedUserId: 'Alice',
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Bot', scopes: ['search', 'roll:read'], scopedClientIds: ['fvtt_a'], scopedUserId: 'Alice', enabled: true });
+    expect(created.body).toMatchObject({
+      name: 'Bot',
+      scopes: ['search', 'roll:read'],
+      scopedClientIds: ['fvtt_a'],
+      scopedUserId: 'Alice',
+      enabled: true,
+    });
     expect(created.body.key).toMatch(/^ttr_/);
     const listed = await harness.admin('GET', '/auth/api-keys');
     const entry = listed.body.keys.find((key: { id: string }) => key.id === created.body.id);
     expect(entry.key).toBe(`${created.body.key.slice(0, 8)}...`);
     expect(listed.text).not.toContain(created.body.key);
-    const changed = await harness.admin('PATCH', `/auth/api-keys/${created.body.id}`, { scopes: ['clients:read'], scopedClientIds: [] });
+    const changed = await harness.admin('PATCH', `/auth/api-keys/${created.body.id}`, {
+      scopes: ['clients:read'],
+      scopedClientIds: [],
+    });
     expect(changed.body).toMatchObject({ scopes: ['clients:read'], scopedClientIds: [] });
     const regenerated = await harness.admin('POST', `/auth/api-keys/${created.body.id}/regenerate`);
     expect((await harness.api(created.body.key, 'GET', '/clients')).status).toBe(401);
@@ -132,9 +176,17 @@ describe('key management with the reference relay bodies (/auth/api-keys)', () =
   });
 
   it('explains what it does not support and what is missing', async () => {
-    expect((await harness.admin('POST', '/auth/api-keys', { name: 'x' })).body).toEqual({ error: "'scopes' is required" });
-    expect((await harness.admin('POST', '/auth/api-keys', { name: 'x', scopes: [] })).body).toEqual({ error: "'scopes' must name at least one scope" });
-    const perWorld = await harness.admin('POST', '/auth/api-keys', { name: 'x', scopes: ['search'], scopedUserIds: { fvtt_a: 'Alice' } });
+    expect((await harness.admin('POST', '/auth/api-keys', { name: 'x' })).body).toEqual({
+      error: "'scopes' is required",
+    });
+    expect((await harness.admin('POST', '/auth/api-keys', { name: 'x', scopes: [] })).body).toEqual({
+      error: "'scopes' must name at least one scope",
+    });
+    const perWorld = await harness.admin('POST', '/auth/api-keys', {
+      name: 'x',
+      scopes: ['search'],
+      scopedUserIds: { fvtt_a: 'Alice' },
+    });
     expect(perWorld.status).toBe(400);
     expect(perWorld.body.error).toMatch(/scopedUserId/);
   });

@@ -35,7 +35,9 @@ describe('request bodies', () => {
   it('refuses another content encoding with 415', async () => {
     const answer = await createKeyWith(keyRequest, { 'content-encoding': 'compress' });
     expect(answer.status).toBe(415);
-    expect(await answer.json()).toEqual({ error: 'The request body must be UTF-8, plain or compressed with gzip, deflate or br' });
+    expect(await answer.json()).toEqual({
+      error: 'The request body must be UTF-8, plain or compressed with gzip, deflate or br',
+    });
   });
 
   it('takes JSON only as an object: blank, a string or a list is a 400', async () => {

@@ -14,7 +14,11 @@ beforeAll(async () => {
 afterAll(() => relay.close());
 
 /** Runs `act` while the route's handler hands each context it gets to `seen`. */
-async function watching(method: string, path: string, act: () => Promise<unknown>): Promise<LocalContext<Record<string, unknown>>[]> {
+async function watching(
+  method: string,
+  path: string,
+  act: () => Promise<unknown>,
+): Promise<LocalContext<Record<string, unknown>>[]> {
   const route = allRoutes.find((candidate) => candidate.method === method && candidate.path === path) as LocalRoute;
   const handle = route.handle;
   const seen: LocalContext<Record<string, unknown>>[] = [];
@@ -30,7 +34,7 @@ async function watching(method: string, path: string, act: () => Promise<unknown
   return seen;
 }
 
-describe('a local handler\'s context', () => {
+describe("a local handler's context", () => {
   it.each([
     ['public', 'GET', '/pair/{code}/state', () => relay.api(undefined, 'GET', '/pair/ABCD2345/state')],
     ['keyed', 'GET', '/session', () => relay.api(key, 'GET', '/session')],
@@ -45,26 +49,38 @@ describe('a local handler\'s context', () => {
   });
 
   it('gets path parameters as parsed parameters', async () => {
-    const [context] = await watching('GET', '/pair/{code}/state', () => relay.api(undefined, 'GET', '/pair/ABCD2345/state'));
+    const [context] = await watching('GET', '/pair/{code}/state', () =>
+      relay.api(undefined, 'GET', '/pair/ABCD2345/state'),
+    );
     expect(context!.parameters).toEqual({ code: 'ABCD2345' });
   });
 
   it('gets the headers its route declares, parsed, and only those', async () => {
-    const headers = { 'x-foundry-url': ' http://localhost:30000 ', 'x-username': 'Gamemaster', 'x-other': 'not declared' };
-    const [context] = await watching('POST', '/session-handshake', () => relay.api(key, 'POST', '/session-handshake', { headers }));
+    const headers = {
+      'x-foundry-url': ' http://localhost:30000 ',
+      'x-username': 'Gamemaster',
+      'x-other': 'not declared',
+    };
+    const [context] = await watching('POST', '/session-handshake', () =>
+      relay.api(key, 'POST', '/session-handshake', { headers }),
+    );
     expect(context!.headers).toEqual({ 'x-foundry-url': 'http://localhost:30000', 'x-username': 'Gamemaster' });
   });
 });
 
 describe('declared headers', () => {
   it('a missing one is a 400 that names the header', async () => {
-    const answer = await relay.api(key, 'POST', '/session-handshake', { headers: { 'x-foundry-url': 'http://localhost:30000' } });
+    const answer = await relay.api(key, 'POST', '/session-handshake', {
+      headers: { 'x-foundry-url': 'http://localhost:30000' },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe("Header 'x-username' is required");
   });
 
   it('a bad one is a 400 that names the header and says what it must be', async () => {
-    const answer = await relay.api(key, 'POST', '/session-handshake', { headers: { 'x-foundry-url': 'ftp://localhost', 'x-username': 'Gamemaster' } });
+    const answer = await relay.api(key, 'POST', '/session-handshake', {
+      headers: { 'x-foundry-url': 'ftp://localhost', 'x-username': 'Gamemaster' },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe("Header 'x-foundry-url' must be an http(s) URL");
   });

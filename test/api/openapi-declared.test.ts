@@ -13,7 +13,13 @@ interface DocumentedParameter {
 }
 
 let harness: TestRelay;
-let paths: Record<string, Record<string, { parameters: DocumentedParameter[]; responses: Record<string, { content?: Record<string, unknown> }> }>>;
+let paths: Record<
+  string,
+  Record<
+    string,
+    { parameters: DocumentedParameter[]; responses: Record<string, { content?: Record<string, unknown> }> }
+  >
+>;
 beforeAll(async () => {
   harness = await startTestRelay();
   paths = (await call(harness.baseUrl, 'GET', '/openapi.json')).body.paths;
@@ -23,17 +29,25 @@ afterAll(() => harness.close());
 const pathNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
 
 describe('the route table and its OpenAPI document', () => {
-  it('declares every {name} of a path in the route\'s parameters, required, and documents it in: path', () => {
+  it("declares every {name} of a path in the route's parameters, required, and documents it in: path", () => {
     const withNames = allRoutes.filter((route) => pathNames(route.path).length > 0);
     expect(withNames.length).toBeGreaterThan(20);
     for (const route of withNames) {
-      const schema = z.toJSONSchema(route.parameters, { io: 'input', unrepresentable: 'any' }) as { properties?: object; required?: string[] };
-      const documented = paths[route.path]![route.method.toLowerCase()]!.parameters.filter((parameter) => parameter.in === 'path');
+      const schema = z.toJSONSchema(route.parameters, { io: 'input', unrepresentable: 'any' }) as {
+        properties?: object;
+        required?: string[];
+      };
+      const documented = paths[route.path]![route.method.toLowerCase()]!.parameters.filter(
+        (parameter) => parameter.in === 'path',
+      );
       for (const name of pathNames(route.path)) {
         expect(Object.keys(schema.properties ?? {}), `${route.method} ${route.path}`).toContain(name);
         expect(schema.required, `${route.method} ${route.path}`).toContain(name);
       }
-      expect(documented.map((parameter) => [parameter.name, parameter.required]), `${route.method} ${route.path}`).toEqual(pathNames(route.path).map((name) => [name, true]));
+      expect(
+        documented.map((parameter) => [parameter.name, parameter.required]),
+        `${route.method} ${route.path}`,
+      ).toEqual(pathNames(route.path).map((name) => [name, true]));
     }
   });
 
@@ -47,7 +61,8 @@ describe('the route table and its OpenAPI document', () => {
   });
 
   it('gives the media type of each answer that is not JSON', () => {
-    const mediaTypes = (path: string, method = 'get') => Object.keys(paths[path]![method]!.responses['200']!.content ?? {});
+    const mediaTypes = (path: string, method = 'get') =>
+      Object.keys(paths[path]![method]!.responses['200']!.content ?? {});
     expect(mediaTypes('/docs')).toEqual(['text/html']);
     expect(mediaTypes('/pair/{code}')).toEqual(['text/html']);
     expect(mediaTypes('/admin/events')).toEqual(['text/event-stream']);

@@ -40,16 +40,24 @@ describe('GET /openapi.json', () => {
     expect(documented).toEqual(served);
   });
 
-  it('documents each route\'s scope, parameters, defaults and requirements', async () => {
+  it("documents each route's scope, parameters, defaults and requirements", async () => {
     const document = (await call(harness.baseUrl, 'GET', '/openapi.json')).body;
     const search = document.paths['/search'].get;
     expect(search['x-required-scope']).toBe('search');
     expect(search.tags).toEqual(['Search']);
     const limit = search.parameters.find((parameter: { name: string }) => parameter.name === 'limit');
-    expect(limit).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', default: 200, minimum: 1, maximum: 500 } });
+    expect(limit).toMatchObject({
+      in: 'query',
+      required: false,
+      schema: { type: 'integer', default: 200, minimum: 1, maximum: 500 },
+    });
     const roll = document.paths['/roll'].post;
     expect(roll.requestBody.content['application/json'].schema.required).toEqual(['formula']);
-    expect(document.paths['/chat/{messageId}'].delete.parameters[0]).toMatchObject({ name: 'messageId', in: 'path', required: true });
+    expect(document.paths['/chat/{messageId}'].delete.parameters[0]).toMatchObject({
+      name: 'messageId',
+      in: 'path',
+      required: true,
+    });
     expect(document.paths['/admin/keys'].post.security).toEqual([{ adminToken: [] }]);
     expect(document.paths['/sheet'].get.responses['200'].content).toHaveProperty('image/png');
   });

@@ -41,7 +41,8 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-const storedSettings = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')) as Record<string, unknown>;
+const storedSettings = (dataDir: string) =>
+  JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')) as Record<string, unknown>;
 
 describe('PATCH /admin/settings port', () => {
   it('moves the relay to the new port at once and stores it; status and URL follow', async () => {
@@ -71,7 +72,9 @@ describe('PATCH /admin/settings port', () => {
     const answer = await relay.admin('PATCH', '/admin/settings', { port: taken, requestsPerMinute: 5 });
 
     expect(answer.status).toBe(409);
-    expect(answer.body.error).toBe(`Port ${taken} is in use by another program; the relay stays on ${oldPort}. Pick another port, or close that program first`);
+    expect(answer.body.error).toBe(
+      `Port ${taken} is in use by another program; the relay stays on ${oldPort}. Pick another port, or close that program first`,
+    );
     expect(relay.relay.port).toBe(oldPort);
     expect((await relay.admin('GET', '/admin/settings')).body).toMatchObject({ port: 3010, requestsPerMinute: 1200 });
     expect(() => storedSettings(relay.dataDir)).toThrow(/ENOENT/);
@@ -102,7 +105,9 @@ describe('PATCH /admin/settings port', () => {
   it('keeps world links and event streams that are open while it moves', async () => {
     const relay = await relayUnderTest();
     const key = await relay.createKey();
-    const stream = await fetch(`${relay.baseUrl}/admin/events`, { headers: { authorization: `Bearer ${relay.relay.adminToken}` } });
+    const stream = await fetch(`${relay.baseUrl}/admin/events`, {
+      headers: { authorization: `Bearer ${relay.relay.adminToken}` },
+    });
     const reader = stream.body!.getReader();
     await reader.read();
 
@@ -134,7 +139,12 @@ describe('PATCH /admin/settings lanAccess', () => {
 
 describe('a start on a taken port', () => {
   function relayIn(dataDir: string, nextFreePortIfTaken: boolean): Relay {
-    const relay = createRelay({ dataDir, nextFreePortIfTaken, capture: false, log: { info() {}, warn() {}, error() {} } });
+    const relay = createRelay({
+      dataDir,
+      nextFreePortIfTaken,
+      capture: false,
+      log: { info() {}, warn() {}, error() {} },
+    });
     cleanups.push(() => relay.stop());
     return relay;
   }
@@ -168,7 +178,10 @@ describe('a start on a taken port', () => {
     expect(relay.status()).toMatchObject({ port: relay.port, portFallback: { wanted: taken } });
     expect((await call(relay.url, 'GET', '/api/status')).status).toBe(200);
 
-    const kept = await call(relay.url, 'PATCH', '/admin/settings', { body: { port: relay.port }, headers: { authorization: `Bearer ${relay.adminToken}` } });
+    const kept = await call(relay.url, 'PATCH', '/admin/settings', {
+      body: { port: relay.port },
+      headers: { authorization: `Bearer ${relay.adminToken}` },
+    });
     expect(kept.status).toBe(200);
     expect(relay.status().portFallback).toBeUndefined();
     expect(storedSettings(dataDir).port).toBe(relay.port);

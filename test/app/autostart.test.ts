@@ -13,7 +13,9 @@ function loginItems() {
   let openAtLogin = false;
   return {
     getLoginItemSettings: () => ({ openAtLogin }),
-    setLoginItemSettings: vi.fn((settings: { openAtLogin: boolean }) => { openAtLogin = settings.openAtLogin; }),
+    setLoginItemSettings: vi.fn((settings: { openAtLogin: boolean }) => {
+      openAtLogin = settings.openAtLogin;
+    }),
   };
 }
 
@@ -21,7 +23,12 @@ describe('autostart', () => {
   it('on Linux writes and removes an XDG autostart entry', () => {
     const configHome = mkdtempSync(join(tmpdir(), 'ttr-autostart-'));
     folders.push(configHome);
-    const autostart = createAutostart({ platform: 'linux', loginItems: loginItems(), configHome, command: '/opt/Tabletop Relay/tabletop-relay' });
+    const autostart = createAutostart({
+      platform: 'linux',
+      loginItems: loginItems(),
+      configHome,
+      command: '/opt/Tabletop Relay/tabletop-relay',
+    });
     expect(autostart.enabled()).toBe(false);
     autostart.set(true);
     const file = join(configHome, 'autostart', 'tabletop-relay.desktop');

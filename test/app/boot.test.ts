@@ -8,7 +8,17 @@ import { connectSandbox, createSandboxWorld, exchangePairingCode, type SandboxLi
 import type { LaunchedApp } from './electron-stand-in/client.ts';
 import type { StandInState, TrayView } from './electron-stand-in/control.ts';
 import { transform } from 'esbuild';
-import { adminToken, buildPrivateApp, freePort, freshHome, launch, presetPort, removeHome, ROOT, type Home } from './boot-support.ts';
+import {
+  adminToken,
+  buildPrivateApp,
+  freePort,
+  freshHome,
+  launch,
+  presetPort,
+  removeHome,
+  ROOT,
+  type Home,
+} from './boot-support.ts';
 
 const BOOT_DEADLINE_MS = 5000;
 const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
@@ -54,7 +64,10 @@ describe('the desktop app, started as Electron starts it', () => {
     admin = (method, path, body) =>
       request(`${relayUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${adminToken(home)}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${adminToken(home)}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
         body: body ? JSON.stringify(body) : undefined,
       });
   });
@@ -79,7 +92,11 @@ describe('the desktop app, started as Electron starts it', () => {
     const { body } = await admin('POST', '/admin/pairing-codes', {});
     const world = createSandboxWorld({ seed: 7 });
     const paired = await exchangePairingCode(world, { httpBase: relayUrl, code: body.code });
-    link = await connectSandbox(world, { relayUrl: relayUrl.replace(/^http/, 'ws'), clientId: paired.clientId, token: paired.token });
+    link = await connectSandbox(world, {
+      relayUrl: relayUrl.replace(/^http/, 'ws'),
+      clientId: paired.clientId,
+      token: paired.token,
+    });
     const tray = await app.waitFor('the connected tray icon', trayShowing('tray-connected'));
     expect(tray.toolTip).toBe(`Tabletop Relay: ${world.metadata.worldTitle} connected`);
   });
@@ -90,7 +107,9 @@ describe('the desktop app, started as Electron starts it', () => {
 
     expect((await admin('PATCH', '/admin/settings', { lanAccess: true })).status).toBe(200);
     const lanUrls: string[] = (await admin('GET', '/admin/status')).body.lan.urls;
-    const item = await app.waitFor('the Copy LAN URL item', (state) => theTray(state)?.menu.find((entry) => entry.label === 'Copy LAN URL'));
+    const item = await app.waitFor('the Copy LAN URL item', (state) =>
+      theTray(state)?.menu.find((entry) => entry.label === 'Copy LAN URL'),
+    );
     // A computer without a LAN address offers the item disabled.
     expect(item.enabled).toBe(lanUrls.length > 0);
     if (item.enabled) {
@@ -103,7 +122,10 @@ describe('the desktop app, started as Electron starts it', () => {
   it('opens the settings window signed in, with the desktop bridge and nothing more', async () => {
     await app.call('clickMenuItem', 'Open settings…');
     const window = await app.waitFor('a visible settings window', (state) =>
-      state.windows.find((candidate) => candidate.visible && candidate.focused && new URL(candidate.url || 'about:blank').pathname === '/admin/'),
+      state.windows.find(
+        (candidate) =>
+          candidate.visible && candidate.focused && new URL(candidate.url || 'about:blank').pathname === '/admin/',
+      ),
     );
     expect(new URL(window.url).origin).toBe(relayUrl);
     const page = async (expression: string) => app.call('evaluate', window.id, expression);
@@ -113,7 +135,11 @@ describe('the desktop app, started as Electron starts it', () => {
 
     // The preload's bridge reaches the page through contextBridge; Node and ipcRenderer do not.
     expect(await page('typeof window.tabletopRelayDesktop.appInfo')).toBe('function');
-    expect(await page('[typeof require, typeof process, typeof ipcRenderer]')).toEqual(['undefined', 'undefined', 'undefined']);
+    expect(await page('[typeof require, typeof process, typeof ipcRenderer]')).toEqual([
+      'undefined',
+      'undefined',
+      'undefined',
+    ]);
     expect(await page('window.tabletopRelayDesktop.appInfo().then((info) => info.version)')).toBe(
       JSON.parse(readFileSync(join(appFolder, 'package.json'), 'utf8')).version,
     );
@@ -138,7 +164,9 @@ describe('the desktop app, started as Electron starts it', () => {
     const entry = join(home.configHome, 'autostart', 'tabletop-relay.desktop');
     await app.call('clickMenuItem', 'Start at login');
     expect(readFileSync(entry, 'utf8')).toContain(`Exec="${process.execPath}"`);
-    await app.waitFor('the checked Start at login item', (state) => theTray(state)?.menu.some((item) => item.label === 'Start at login' && item.checked));
+    await app.waitFor('the checked Start at login item', (state) =>
+      theTray(state)?.menu.some((item) => item.label === 'Start at login' && item.checked),
+    );
     await app.call('clickMenuItem', 'Start at login');
     expect(existsSync(entry)).toBe(false);
 
@@ -147,7 +175,9 @@ describe('the desktop app, started as Electron starts it', () => {
     await app.call('evaluate', window!.id, `location.hash = '#access'`);
     await waitForPageText(app, window!.id, 'This computer');
     await app.call('evaluate', window!.id, `document.getElementById('start-at-login').click()`);
-    await app.waitFor('the checked Start at login item', (state) => theTray(state)?.menu.some((item) => item.label === 'Start at login' && item.checked));
+    await app.waitFor('the checked Start at login item', (state) =>
+      theTray(state)?.menu.some((item) => item.label === 'Start at login' && item.checked),
+    );
     expect(existsSync(entry)).toBe(true);
     await app.call('clickMenuItem', 'Start at login');
   });
@@ -157,7 +187,9 @@ describe('the desktop app, started as Electron starts it', () => {
     expect((await app.state()).windows).toEqual([]);
     const second = launch(appFolder, home);
     expect(await second.exitWithin()).toEqual({ code: 0, signal: null });
-    await app.waitFor('the settings window of the first copy', (state) => state.windows.some((window) => window.visible && window.focused));
+    await app.waitFor('the settings window of the first copy', (state) =>
+      state.windows.some((window) => window.visible && window.focused),
+    );
     expect(second.output).toBe('');
   });
 
@@ -215,8 +247,13 @@ describe('the desktop app on a taken port', () => {
     expect((await app.state()).clipboard).toBe(relayUrl);
 
     await app.call('clickMenuItem', `Keep port ${port}`);
-    await app.waitFor('the tray without the port notice', (state) => theTray(state)?.toolTip === 'Tabletop Relay: no world connected');
-    const settings = await request(`${relayUrl}/admin/settings`, { headers: { authorization: `Bearer ${adminToken(home)}` } });
+    await app.waitFor(
+      'the tray without the port notice',
+      (state) => theTray(state)?.toolTip === 'Tabletop Relay: no world connected',
+    );
+    const settings = await request(`${relayUrl}/admin/settings`, {
+      headers: { authorization: `Bearer ${adminToken(home)}` },
+    });
     expect(settings.body.port).toBe(Number(port));
     expect((await app.state()).uncaught).toEqual([]);
   });
@@ -247,7 +284,11 @@ const ENTRY_THAT_AWAITED_READY = '40085a8';
 async function compiledEntryFromHistory(): Promise<string | undefined> {
   let source: string;
   try {
-    source = execFileSync('git', ['show', `${ENTRY_THAT_AWAITED_READY}:main/index.ts`], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+    source = execFileSync('git', ['show', `${ENTRY_THAT_AWAITED_READY}:main/index.ts`], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
   } catch {
     return undefined;
   }

@@ -9,7 +9,9 @@ const root = join(import.meta.dirname, '..', '..');
 const app = join(root, 'dist', 'app');
 
 function javascriptFiles(folder: string): string[] {
-  return readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js')).map((file) => join(folder, file));
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => join(folder, file));
 }
 
 beforeAll(async () => {
@@ -41,7 +43,8 @@ describe('build:app', () => {
 
   it('builds the settings UI where the relay serves it, in the sources and in the packaged app', () => {
     for (const folder of [join(root, 'dist', 'renderer'), join(app, 'renderer')]) {
-      for (const file of ['index.html', 'app.js', 'styles.css', 'logo.svg']) expect(existsSync(join(folder, file)), join(folder, file)).toBe(true);
+      for (const file of ['index.html', 'app.js', 'styles.css', 'logo.svg'])
+        expect(existsSync(join(folder, file)), join(folder, file)).toBe(true);
     }
   });
 });

@@ -9,7 +9,16 @@ import { sheetBoxOf } from '../../sandbox/images/sheet-painter.ts';
 import { SHEET_SWATCH } from '../../sandbox/web/flavour.ts';
 import { startSandboxWebClient, type SandboxWebClient } from '../../sandbox/web/server.ts';
 import { decodePng, type DecodedPng } from '../capture/png.ts';
-import { adminToken, buildPrivateApp, freePort, freshHome, launch, presetPort, removeHome, type Home } from './boot-support.ts';
+import {
+  adminToken,
+  buildPrivateApp,
+  freePort,
+  freshHome,
+  launch,
+  presetPort,
+  removeHome,
+  type Home,
+} from './boot-support.ts';
 import type { LaunchedApp } from './electron-stand-in/client.ts';
 
 const SEED = 7;
@@ -57,11 +66,20 @@ beforeAll(async () => {
   const world = createSandboxWorld({ seed: SEED });
   const { code } = await admin('POST', '/admin/pairing-codes', {});
   const paired = await exchangePairingCode(world, { httpBase: relayUrl, code });
-  link = await connectSandbox(world, { relayUrl: relayUrl.replace(/^http/, 'ws'), clientId: paired.clientId, token: paired.token });
+  link = await connectSandbox(world, {
+    relayUrl: relayUrl.replace(/^http/, 'ws'),
+    clientId: paired.clientId,
+    token: paired.token,
+  });
   const actor = world.game.actors.contents.find((candidate) => candidate.name === 'Thorin Ironfoot')!;
   thorin = { uuid: actor.uuid, box: sheetBoxOf(actor) };
 
-  web = await startSandboxWebClient({ flavour: 'v13', worldOptions: { seed: SEED }, passwords: { [CAPTURE_USER]: CAPTURE_PASSWORD }, relayUrl });
+  web = await startSandboxWebClient({
+    flavour: 'v13',
+    worldOptions: { seed: SEED },
+    passwords: { [CAPTURE_USER]: CAPTURE_PASSWORD },
+    relayUrl,
+  });
   await admin('PUT', '/admin/capture', { foundryUrl: web.url, username: CAPTURE_USER, password: CAPTURE_PASSWORD });
   apiKey = (await admin('POST', '/admin/keys', { name: 'desktop capture test', scopes: ['sheet:read'] })).key;
 }, 60_000);
@@ -76,25 +94,32 @@ afterAll(async () => {
 
 /** The swatch's top-left corner in device pixels: the sheet's 2 px border, then SHEET_SWATCH's offsets. */
 function swatchCorner(scale: number): { x: number; y: number } {
-  return { x: (thorin.box.width - 2 - SHEET_SWATCH.right - SHEET_SWATCH.size) * scale, y: (2 + SHEET_SWATCH.top) * scale };
+  return {
+    x: (thorin.box.width - 2 - SHEET_SWATCH.right - SHEET_SWATCH.size) * scale,
+    y: (2 + SHEET_SWATCH.top) * scale,
+  };
 }
 
 describe('GET /sheet from the desktop app, rendered in an offscreen window', () => {
   const images = new Map<number, DecodedPng>();
 
-  it.each([1, 2])('answers a PNG of the sheet box × scale %i, from the capture session', async (scale) => {
-    const { response, bytes } = await sheet({ uuid: thorin.uuid, scale });
-    expect(response.status, bytes.toString()).toBe(200);
-    expect(response.headers.get('content-type')).toBe('image/png');
-    expect(response.headers.get('x-sheet-source')).toBe('capture');
-    expect(bytes.subarray(0, 8)).toEqual(PNG_SIGNATURE);
-    expect(bytes.toString('latin1', 12, 16)).toBe('IHDR');
-    const size = { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-    expect(size).toEqual({ width: thorin.box.width * scale, height: thorin.box.height * scale });
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    writeFileSync(join(SCREENSHOTS, `desktop-sheet-scale-${scale}.png`), bytes);
-    images.set(scale, decodePng(bytes));
-  }, 30_000);
+  it.each([1, 2])(
+    'answers a PNG of the sheet box × scale %i, from the capture session',
+    async (scale) => {
+      const { response, bytes } = await sheet({ uuid: thorin.uuid, scale });
+      expect(response.status, bytes.toString()).toBe(200);
+      expect(response.headers.get('content-type')).toBe('image/png');
+      expect(response.headers.get('x-sheet-source')).toBe('capture');
+      expect(bytes.subarray(0, 8)).toEqual(PNG_SIGNATURE);
+      expect(bytes.toString('latin1', 12, 16)).toBe('IHDR');
+      const size = { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+      expect(size).toEqual({ width: thorin.box.width * scale, height: thorin.box.height * scale });
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      writeFileSync(join(SCREENSHOTS, `desktop-sheet-scale-${scale}.png`), bytes);
+      images.set(scale, decodePng(bytes));
+    },
+    30_000,
+  );
 
   it('paints the sheet: its swatch has the v13 colour', () => {
     expect([...images.keys()]).toEqual([1, 2]);

@@ -14,7 +14,11 @@ const homes: string[] = [];
 const apps: LaunchedApp[] = [];
 
 function start(fixture: string, home = newHome(), args: string[] = []): LaunchedApp {
-  const app = new LaunchedApp(join(FIXTURES, fixture), { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') }, args);
+  const app = new LaunchedApp(
+    join(FIXTURES, fixture),
+    { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
+    args,
+  );
   apps.push(app);
   return app;
 }
@@ -108,8 +112,17 @@ describe('a window with a sandboxed, context-isolated preload', () => {
   it('gives the page the exposed API and nothing else: no require, process, ipcRenderer or stand-in internals', async () => {
     expect(await page('Object.keys(window.bridge)')).toEqual(['ping', 'add', 'nodeRequire', 'nested']);
     expect(await page('Object.isFrozen(window.bridge)')).toBe(true);
-    const globals = ['require', 'process', 'ipcRenderer', 'module', '__electronStandInIpc', '__electronStandInIpcReply'];
-    expect(await page(`${JSON.stringify(globals)}.map((name) => typeof window[name])`)).toEqual(globals.map(() => 'undefined'));
+    const globals = [
+      'require',
+      'process',
+      'ipcRenderer',
+      'module',
+      '__electronStandInIpc',
+      '__electronStandInIpcReply',
+    ];
+    expect(await page(`${JSON.stringify(globals)}.map((name) => typeof window[name])`)).toEqual(
+      globals.map(() => 'undefined'),
+    );
   });
 
   it('calls across worlds: plain values at once, ipcRenderer.invoke through ipcMain.handle with the sender frame', async () => {
@@ -149,7 +162,9 @@ describe('an offscreen window, as main/capture drives it', () => {
   });
 
   it('executeJavaScript resolves with a structured clone of the awaited result', () => {
-    expect(outcomes.get('value')).toEqual({ resolved: { n: 1.5, s: 'x', list: [1, null, null], nested: { ok: true } } });
+    expect(outcomes.get('value')).toEqual({
+      resolved: { n: 1.5, s: 'x', list: [1, null, null], nested: { ok: true } },
+    });
     expect(outcomes.get('awaited')).toEqual({ resolved: 'later' });
     expect(outcomes.get('map')).toEqual({ resolved: ['Map', ['a', 1]] });
     expect(outcomes.get('date')).toEqual({ resolved: ['Date', '1970-01-01T00:00:00.000Z'] });
@@ -164,7 +179,9 @@ describe('an offscreen window, as main/capture drives it', () => {
   it('capturePage gives the visible page, or the rect, in pixels of the display (scale factor 1), and refuses a fractional rect', () => {
     expect(outcomes.get('whole')).toEqual({ size: { width: 400, height: 300 }, signature: 'PNG' });
     expect(outcomes.get('box')).toEqual({ size: { width: 100, height: 60 }, signature: 'PNG' });
-    expect(outcomes.get('fractional')).toEqual({ rejected: 'Error processing argument at index 0, conversion failure from [object Object]' });
+    expect(outcomes.get('fractional')).toEqual({
+      rejected: 'Error processing argument at index 0, conversion failure from [object Object]',
+    });
   });
 
   it('setZoomFactor(2) lays the page out in half the DIPs at twice the pixel ratio, and capturePage renders it sharp', () => {
@@ -173,7 +190,12 @@ describe('an offscreen window, as main/capture drives it', () => {
     const image = decodePng(zoomedPng);
     // The 100 × 60 box at (10, 10) covers pixels 20 to 219 across and 20 to 139 down, with hard edges.
     expect([image.pixel(20, 20), image.pixel(219, 139)]).toEqual([GREEN, GREEN]);
-    expect([image.pixel(19, 50), image.pixel(220, 50), image.pixel(50, 19), image.pixel(50, 140)]).toEqual([WHITE, WHITE, WHITE, WHITE]);
+    expect([image.pixel(19, 50), image.pixel(220, 50), image.pixel(50, 19), image.pixel(50, 140)]).toEqual([
+      WHITE,
+      WHITE,
+      WHITE,
+      WHITE,
+    ]);
   });
 
   it('nativeImage encodes JPEG with the quality asked for and resizes keeping the aspect ratio', () => {

@@ -1,19 +1,34 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IpcMain } from 'electron';
-import { BRIDGE_NAME, IPC, IPC_CHANNELS, isIpcChannel, type AppInfo, type DesktopBridge } from '../../contracts/desktop-ipc.ts';
+import {
+  BRIDGE_NAME,
+  IPC,
+  IPC_CHANNELS,
+  isIpcChannel,
+  type AppInfo,
+  type DesktopBridge,
+} from '../../contracts/desktop-ipc.ts';
 import { handle, registerDesktopBridge } from '../../main/desktop-bridge.ts';
 
 const exposed: Record<string, unknown> = {};
 const invoke = vi.fn(async (..._args: unknown[]) => undefined);
 
 vi.mock('electron', () => ({
-  contextBridge: { exposeInMainWorld: (name: string, api: unknown) => { exposed[name] = api; } },
+  contextBridge: {
+    exposeInMainWorld: (name: string, api: unknown) => {
+      exposed[name] = api;
+    },
+  },
   ipcRenderer: { invoke: (...args: unknown[]) => invoke(...args), send: vi.fn(), on: vi.fn() },
 }));
 
 describe('IPC allow-list', () => {
   it('is exactly three channels, one per desktop action', () => {
-    expect([...IPC_CHANNELS].sort()).toEqual(['desktop:app-info', 'desktop:open-logs-folder', 'desktop:set-start-at-login']);
+    expect([...IPC_CHANNELS].sort()).toEqual([
+      'desktop:app-info',
+      'desktop:open-logs-folder',
+      'desktop:set-start-at-login',
+    ]);
     expect(isIpcChannel('desktop:app-info')).toBe(true);
     expect(isIpcChannel('relay:admin-token')).toBe(false);
   });
@@ -21,7 +36,12 @@ describe('IPC allow-list', () => {
 
 describe('IPC contract', () => {
   // Never called: tsc (npm run typecheck) fails when a line marked @ts-expect-error compiles.
-  function wrongUses(invoke: typeof import('../../main/preload.ts').invoke, ipcMain: IpcMain, bridge: DesktopBridge, info: AppInfo): void {
+  function wrongUses(
+    invoke: typeof import('../../main/preload.ts').invoke,
+    ipcMain: IpcMain,
+    bridge: DesktopBridge,
+    info: AppInfo,
+  ): void {
     const trusted = () => true;
     // @ts-expect-error the page sends a boolean on this channel
     void invoke(IPC.setStartAtLogin, 'yes');
@@ -63,10 +83,18 @@ describe('preload', () => {
 describe('registerDesktopBridge', () => {
   function register() {
     const handlers = new Map<string, (event: unknown, ...args: unknown[]) => unknown>();
-    const ipcMain = { handle: (channel: string, handler: (event: unknown, ...args: unknown[]) => unknown) => handlers.set(channel, handler) };
+    const ipcMain = {
+      handle: (channel: string, handler: (event: unknown, ...args: unknown[]) => unknown) =>
+        handlers.set(channel, handler),
+    };
     const actions = {
       appInfo: vi.fn(() => ({ version: '0.1.0', platform: 'linux', startAtLogin: false, logsFolder: '/logs' })),
-      setStartAtLogin: vi.fn((enabled: boolean) => ({ version: '0.1.0', platform: 'linux', startAtLogin: enabled, logsFolder: '/logs' })),
+      setStartAtLogin: vi.fn((enabled: boolean) => ({
+        version: '0.1.0',
+        platform: 'linux',
+        startAtLogin: enabled,
+        logsFolder: '/logs',
+      })),
       openLogsFolder: vi.fn(async () => undefined),
     };
     registerDesktopBridge(ipcMain as never, actions, (url) => url.startsWith('http://127.0.0.1:3010/admin/'));
@@ -80,13 +108,17 @@ describe('registerDesktopBridge', () => {
 
   it('answers the settings page', async () => {
     const { handlers, actions } = register();
-    expect(await handlers.get(IPC.setStartAtLogin)!(from('http://127.0.0.1:3010/admin/#access'), true)).toMatchObject({ startAtLogin: true });
+    expect(await handlers.get(IPC.setStartAtLogin)!(from('http://127.0.0.1:3010/admin/#access'), true)).toMatchObject({
+      startAtLogin: true,
+    });
     expect(actions.setStartAtLogin).toHaveBeenCalledWith(true);
   });
 
   it('refuses a page that is not the relay settings', () => {
     const { handlers, actions } = register();
-    expect(() => handlers.get(IPC.openLogsFolder)!(from('https://evil.example/'))).toThrow(/Refused desktop:open-logs-folder/);
+    expect(() => handlers.get(IPC.openLogsFolder)!(from('https://evil.example/'))).toThrow(
+      /Refused desktop:open-logs-folder/,
+    );
     expect(() => handlers.get(IPC.appInfo)!({ senderFrame: null })).toThrow(/unknown page/);
     expect(actions.openLogsFolder).not.toHaveBeenCalled();
   });

@@ -22,7 +22,7 @@ describe('rotating file logger', () => {
     logger.info('Relay listening at http://127.0.0.1:3010');
     logger.error('Relay did not start', new Error('EADDRINUSE'));
     const text = readFileSync(join(logs, 'main.log'), 'utf8');
-    expect(text).toMatch(/^2026-03-01T20:00:00.000Z INFO  Relay listening at http:\/\/127.0.0.1:3010\n/);
+    expect(text).toMatch(/^2026-03-01T20:00:00.000Z INFO {2}Relay listening at http:\/\/127.0.0.1:3010\n/);
     expect(text).toMatch(/ERROR Relay did not start Error: EADDRINUSE/);
   });
 

@@ -2,7 +2,18 @@
 // of this project, against a stand-in Electron distribution and with the network refused; then the app's archive is opened
 // and the compiled main's imports are resolved inside it, as Electron would resolve them on a user's machine.
 import { execFile } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -57,7 +68,10 @@ function readJson<T>(path: string): T {
 
 /** `ws` for `ws/lib/x.js`, `@scope/name` for `@scope/name/x`. */
 function packageNameOf(specifier: string): string {
-  return specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  return specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 }
 
 function firstBytes(path: string): Buffer {
@@ -78,7 +92,9 @@ function dependencyClosure(reached: readonly string[]): Set<string> {
     const manifest = readJson<PackageManifest>(join(unpacked, folder, 'package.json'));
     manifests.set(manifest.name, manifest);
   }
-  const names = new Set(reached.map((folder) => readJson<PackageManifest>(join(unpacked, folder, 'package.json')).name));
+  const names = new Set(
+    reached.map((folder) => readJson<PackageManifest>(join(unpacked, folder, 'package.json')).name),
+  );
   for (const name of names) {
     const manifest = manifests.get(name);
     const declared = { ...manifest?.dependencies, ...manifest?.optionalDependencies, ...manifest?.peerDependencies };
@@ -132,7 +148,8 @@ describe('npm run package:app, unpacked Linux build with a stand-in Electron', (
     // Sandboxed preloads get `electron` and a few Node modules only: https://www.electronjs.org/docs/latest/tutorial/sandbox#preload-scripts
     const graph = await importGraph(unpacked, [PRELOAD]);
     expect(graph.files).toEqual([PRELOAD]);
-    for (const module of graph.runtimeModules) expect(['electron', 'events', 'timers', 'url', 'node:events', 'node:timers', 'node:url']).toContain(module);
+    for (const module of graph.runtimeModules)
+      expect(['electron', 'events', 'timers', 'url', 'node:events', 'node:timers', 'node:url']).toContain(module);
   });
 
   it('holds the settings UI where the compiled relay serves it, with every file its page links to', () => {
@@ -152,12 +169,16 @@ describe('npm run package:app, unpacked Linux build with a stand-in Electron', (
     const graph = await graphOfMain();
     expect(graph.resolvedOutside).toEqual([]);
     expect(graph.runtimeModules.filter((module) => !isRuntimeModule(module))).toEqual([]);
-    expect(graph.files).toEqual(expect.arrayContaining([MAIN, 'dist/app/relay/relay.js', 'node_modules/express/index.js']));
+    expect(graph.files).toEqual(
+      expect.arrayContaining([MAIN, 'dist/app/relay/relay.js', 'node_modules/express/index.js']),
+    );
     // A missing import is only acceptable where its package does not declare it as a dependency (an optional peer).
     for (const missing of graph.missingOptional) {
       const [importer, specifier] = missing.split(' → ') as [string, string];
       const folder = packageFolderOf(importer);
-      const declared = folder ? readJson<PackageManifest>(join(unpacked, folder, 'package.json')).dependencies : undefined;
+      const declared = folder
+        ? readJson<PackageManifest>(join(unpacked, folder, 'package.json')).dependencies
+        : undefined;
       expect(Object.keys(declared ?? {}), missing).not.toContain(packageNameOf(specifier));
     }
   });
@@ -166,7 +187,9 @@ describe('npm run package:app, unpacked Linux build with a stand-in Electron', (
     const graph = await graphOfMain();
     const reached = [...new Set(graph.files.map(packageFolderOf).filter((folder) => folder !== undefined))];
     const needed = dependencyClosure(reached);
-    const held = packageFolders([...paths]).map((folder) => readJson<PackageManifest>(join(unpacked, folder, 'package.json')).name);
+    const held = packageFolders([...paths]).map(
+      (folder) => readJson<PackageManifest>(join(unpacked, folder, 'package.json')).name,
+    );
     expect(held.filter((name) => !needed.has(name))).toEqual([]);
     const devDependencies = Object.keys(readJson<PackageManifest>(join(project, 'package.json')).devDependencies ?? {});
     expect(held.filter((name) => devDependencies.includes(name))).toEqual([]);
@@ -177,7 +200,9 @@ describe('npm run package:app, unpacked Linux build with a stand-in Electron', (
     expect(all.filter((path) => /\.map$/.test(path))).toEqual([]);
     expect(all.filter((path) => /\.(ts|mts|cts|tsx)$/.test(path))).toEqual([]);
     expect(all.filter((path) => /(^|\/)(test|tests|__tests__|spec)\/|\.(test|spec)\.[cm]?js$/.test(path))).toEqual([]);
-    expect(all.filter((path) => !path.startsWith('node_modules/') && !/^(dist\/app\/|assets\/|package\.json$)/.test(path))).toEqual([]);
+    expect(
+      all.filter((path) => !path.startsWith('node_modules/') && !/^(dist\/app\/|assets\/|package\.json$)/.test(path)),
+    ).toEqual([]);
   });
 
   it('holds no native binary: no downloaded browser, nothing that would have to be unpacked from the archive', () => {

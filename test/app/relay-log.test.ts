@@ -32,7 +32,12 @@ async function desktopRelay(home: string, port: number): Promise<{ relay: Relay;
   const dataDir = join(home, 'relay');
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ port }));
-  const relay = createRelay({ dataDir, nextFreePortIfTaken: true, capture: false, log: createFileLogger({ folder: logs }) });
+  const relay = createRelay({
+    dataDir,
+    nextFreePortIfTaken: true,
+    capture: false,
+    log: createFileLogger({ folder: logs }),
+  });
   cleanups.push(() => relay.stop());
   await relay.start();
   return { relay, logFile: join(logs, 'main.log') };
@@ -44,29 +49,48 @@ describe("the relay's log lines in the desktop app's log file", () => {
     const home = folder();
     const { relay, logFile } = await desktopRelay(home, taken);
     const admin = { authorization: `Bearer ${relay.adminToken}` };
-    const key = (await call(relay.url, 'POST', '/admin/keys', { body: { name: 'Stream Deck', scopes: ['clients:read'] }, headers: admin })).body.key as string;
+    const key = (
+      await call(relay.url, 'POST', '/admin/keys', {
+        body: { name: 'Stream Deck', scopes: ['clients:read'] },
+        headers: admin,
+      })
+    ).body.key as string;
     const loginUrl = relay.createAdminLoginUrl();
-    const code = (await call(relay.url, 'POST', '/admin/pairing-codes', { body: {}, headers: admin })).body.code as string;
+    const code = (await call(relay.url, 'POST', '/admin/pairing-codes', { body: {}, headers: admin })).body
+      .code as string;
     // The settings file cannot be replaced: a directory with something in it stands where it goes.
     const settingsFile = join(home, 'relay', 'settings.json');
     rmSync(settingsFile);
     mkdirSync(join(settingsFile, 'blocked'), { recursive: true });
-    const refused = await call(relay.url, 'PATCH', '/admin/settings', { body: { requestsPerMinute: 5 }, headers: admin });
+    const refused = await call(relay.url, 'PATCH', '/admin/settings', {
+      body: { requestsPerMinute: 5 },
+      headers: admin,
+    });
     expect(refused.status).toBe(500);
     const listenedOn = relay.port;
     await relay.stop();
 
     const log = readFileSync(logFile, 'utf8');
-    expect(log).toContain(`WARN  Port ${taken} is in use by another program; the relay listens on ${listenedOn} instead`);
-    expect(log).toMatch(new RegExp(`ERROR Could not write ${settingsFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(E[A-Z]+\\); nothing was changed`));
-    for (const secret of [relay.adminToken, key, new URL(loginUrl).searchParams.get('code')!, code]) expect(log).not.toContain(secret);
+    expect(log).toContain(
+      `WARN  Port ${taken} is in use by another program; the relay listens on ${listenedOn} instead`,
+    );
+    expect(log).toMatch(
+      new RegExp(
+        `ERROR Could not write ${settingsFile.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(E[A-Z]+\\); nothing was changed`,
+      ),
+    );
+    for (const secret of [relay.adminToken, key, new URL(loginUrl).searchParams.get('code')!, code])
+      expect(log).not.toContain(secret);
   });
 
   it('the file logger keeps secrets out even of a message that holds one', () => {
     const logs = join(folder(), 'logs');
     const logger = createFileLogger({ folder: logs });
     const token = 'a1'.repeat(32);
-    logger.error(`Request with Bearer ${token} failed`, new Error(`opening http://127.0.0.1:3010/admin/login?code=${'b2'.repeat(24)} with ttr_${'K'.repeat(43)}`));
+    logger.error(
+      `Request with Bearer ${token} failed`,
+      new Error(`opening http://127.0.0.1:3010/admin/login?code=${'b2'.repeat(24)} with ttr_${'K'.repeat(43)}`),
+    );
     const line = readFileSync(join(logs, 'main.log'), 'utf8');
     expect(line).toContain('Request with Bearer … failed');
     expect(line).toContain('/admin/login?code=… with …');
@@ -76,6 +100,8 @@ describe("the relay's log lines in the desktop app's log file", () => {
   it('withoutSecrets leaves ordinary lines alone', () => {
     const line = 'Could not write /home/gm/.config/Tabletop Relay/relay/settings.json (ENOSPC); nothing was changed';
     expect(withoutSecrets(line)).toBe(line);
-    expect(withoutSecrets('world fvtt_0123abcd connected on port 3010')).toBe('world fvtt_0123abcd connected on port 3010');
+    expect(withoutSecrets('world fvtt_0123abcd connected on port 3010')).toBe(
+      'world fvtt_0123abcd connected on port 3010',
+    );
   });
 });

@@ -22,7 +22,9 @@ describe('safeStorage secrets', () => {
   });
 
   it('refuses to open a value another store sealed', () => {
-    expect(() => safeStorageSecrets(fakeEncryption()).open('v1:abc:def:ghi')).toThrow(/not sealed by the system keychain/);
+    expect(() => safeStorageSecrets(fakeEncryption()).open('v1:abc:def:ghi')).toThrow(
+      /not sealed by the system keychain/,
+    );
   });
 });
 
@@ -38,7 +40,9 @@ describe('choosing the secrets store', () => {
   });
 
   it('falls back to the relay key file without a keychain', () => {
-    expect(chooseSecrets(fakeEncryption({ backend: 'basic_text' }), 'linux', () => keyFile).seal('x')).toBe('key-file:x');
+    expect(chooseSecrets(fakeEncryption({ backend: 'basic_text' }), 'linux', () => keyFile).seal('x')).toBe(
+      'key-file:x',
+    );
     expect(chooseSecrets(fakeEncryption(), 'linux', () => keyFile).seal('x')).toMatch(/^os1:/);
   });
 });

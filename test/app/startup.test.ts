@@ -50,7 +50,10 @@ describe('boot', () => {
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      boot(app, { start: () => Promise.reject(new Error('port 3010 is already in use')), fail: (error) => failures.push(error) });
+      boot(app, {
+        start: () => Promise.reject(new Error('port 3010 is already in use')),
+        fail: (error) => failures.push(error),
+      });
       fireReady();
       await settle();
     } finally {

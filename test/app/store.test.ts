@@ -30,10 +30,16 @@ const storeFile = () => join(folder, 'settings.json');
 const relaySettingsFile = () => join(folder, 'relay', 'settings.json');
 const onDisk = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 /** What an earlier version of the app left in its store. */
-const EARLIER_STORE = { port: 3020, lanAccess: true, corsOrigins: ['http://localhost:30000'], allowedHosts: ['relay.lan'], startAtLogin: true };
+const EARLIER_STORE = {
+  port: 3020,
+  lanAccess: true,
+  corsOrigins: ['http://localhost:30000'],
+  allowedHosts: ['relay.lan'],
+  startAtLogin: true,
+};
 
 describe('desktop settings store', () => {
-  it('keeps only what is the desktop app\'s own: start at login', () => {
+  it("keeps only what is the desktop app's own: start at login", () => {
     expect(DESKTOP_DEFAULTS).toEqual({ startAtLogin: false });
     const store = openDesktopStore({ cwd: folder });
     expect(store.get()).toEqual({ startAtLogin: false });
@@ -54,8 +60,18 @@ describe('moveRelaySettings', () => {
     const store = openDesktopStore({ cwd: folder });
     const relaySettings = new Settings(relaySettingsFile());
 
-    expect(moveRelaySettings(store, relaySettings)).toEqual({ port: 3020, lanAccess: true, corsOrigins: ['http://localhost:30000'], allowedHosts: ['relay.lan'] });
-    expect(onDisk(relaySettingsFile())).toEqual({ port: 3020, lanAccess: true, corsOrigins: ['http://localhost:30000'], allowedHosts: ['relay.lan'] });
+    expect(moveRelaySettings(store, relaySettings)).toEqual({
+      port: 3020,
+      lanAccess: true,
+      corsOrigins: ['http://localhost:30000'],
+      allowedHosts: ['relay.lan'],
+    });
+    expect(onDisk(relaySettingsFile())).toEqual({
+      port: 3020,
+      lanAccess: true,
+      corsOrigins: ['http://localhost:30000'],
+      allowedHosts: ['relay.lan'],
+    });
     expect(onDisk(storeFile())).toEqual({ startAtLogin: true });
 
     // The GM changes the port in the relay; the next start must not bring the old one back.
@@ -67,13 +83,20 @@ describe('moveRelaySettings', () => {
   it('keeps the fields in the desktop store when the relay cannot store them', () => {
     writeFileSync(storeFile(), JSON.stringify(EARLIER_STORE));
     const store = openDesktopStore({ cwd: folder });
-    const failing = { update: () => { throw new Error('disk full'); } };
+    const failing = {
+      update: () => {
+        throw new Error('disk full');
+      },
+    };
     expect(() => moveRelaySettings(store, failing)).toThrow('disk full');
     expect(onDisk(storeFile())).toEqual(EARLIER_STORE);
   });
 
   it('moves only fields of the right type', () => {
-    writeFileSync(storeFile(), JSON.stringify({ port: 'high', lanAccess: true, corsOrigins: [3], startAtLogin: false }));
+    writeFileSync(
+      storeFile(),
+      JSON.stringify({ port: 'high', lanAccess: true, corsOrigins: [3], startAtLogin: false }),
+    );
     const relaySettings = new Settings(relaySettingsFile());
     expect(moveRelaySettings(openDesktopStore({ cwd: folder }), relaySettings)).toEqual({ lanAccess: true });
     expect(relaySettings.get()).toMatchObject({ port: 3010, lanAccess: true, corsOrigins: [] });

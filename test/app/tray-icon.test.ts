@@ -6,7 +6,16 @@ import type { TrayStatus } from '../../main/tray-status.ts';
 
 const TRAY_ASSETS = join(import.meta.dirname, '..', '..', 'assets', 'tray');
 const base = { startAtLogin: false, now: new Date() };
-const relay = { worlds: [], pairRequests: [], eventStreams: 0, callsLastMinute: 0, url: 'http://127.0.0.1:3010', port: 3010, lan: { enabled: false, urls: [] }, paused: false };
+const relay = {
+  worlds: [],
+  pairRequests: [],
+  eventStreams: 0,
+  callsLastMinute: 0,
+  url: 'http://127.0.0.1:3010',
+  port: 3010,
+  lan: { enabled: false, urls: [] },
+  paused: false,
+};
 const world = { clientId: 'fvtt_a', connectedSince: new Date().toISOString() };
 
 const STATES: [string, TrayStatus, string][] = [

@@ -33,7 +33,8 @@ function status(overrides: Partial<TrayStatus> = {}): TrayStatus {
 }
 
 const labels = (items: TrayMenuItem[]) => items.map((item) => ('label' in item ? item.label : '---'));
-const actionItem = (items: TrayMenuItem[], action: string) => items.find((item) => 'action' in item && item.action === action);
+const actionItem = (items: TrayMenuItem[], action: string) =>
+  items.find((item) => 'action' in item && item.action === action);
 
 describe('menuFor', () => {
   it('lists the world title, system and version, and how long it has been connected', () => {
@@ -50,12 +51,27 @@ describe('menuFor', () => {
 
   it('says no world is connected, with singular counts', () => {
     const items = menuFor(status({ relay: relay({ callsLastMinute: 1, eventStreams: 1 }) }));
-    expect(labels(items).slice(0, 3)).toEqual(['No world connected', '1 API call in the last minute', '1 event stream open']);
+    expect(labels(items).slice(0, 3)).toEqual([
+      'No world connected',
+      '1 API call in the last minute',
+      '1 event stream open',
+    ]);
   });
 
   it('has the same actions in every state, so Linux always shows the tray icon', () => {
-    const expected = ['copy-local-url', 'open-settings', 'pause-relay', 'toggle-start-at-login', 'open-logs-folder', 'quit'];
-    for (const each of [status(), status({ relay: undefined, error: 'port 3010 is already in use' }), status({ relay: undefined })]) {
+    const expected = [
+      'copy-local-url',
+      'open-settings',
+      'pause-relay',
+      'toggle-start-at-login',
+      'open-logs-folder',
+      'quit',
+    ];
+    for (const each of [
+      status(),
+      status({ relay: undefined, error: 'port 3010 is already in use' }),
+      status({ relay: undefined }),
+    ]) {
       const actions = menuFor(each).flatMap((item) => ('action' in item ? [item.action] : []));
       expect(actions).toEqual(expected);
     }
@@ -64,7 +80,12 @@ describe('menuFor', () => {
   it('offers Copy LAN URL only while LAN access is on', () => {
     expect(actionItem(menuFor(status()), 'copy-lan-url')).toBeUndefined();
     const on = menuFor(status({ relay: relay({ lan: { enabled: true, urls: ['http://192.168.1.20:3010'] } }) }));
-    expect(actionItem(on, 'copy-lan-url')).toEqual({ type: 'action', label: 'Copy LAN URL', action: 'copy-lan-url', enabled: true });
+    expect(actionItem(on, 'copy-lan-url')).toEqual({
+      type: 'action',
+      label: 'Copy LAN URL',
+      action: 'copy-lan-url',
+      enabled: true,
+    });
   });
 
   it('turns Pause into Resume while paused and says calls are refused', () => {
@@ -83,19 +104,29 @@ describe('menuFor', () => {
   });
 
   it('ticks Start at login as the autostart says', () => {
-    expect(actionItem(menuFor(status({ startAtLogin: true })), 'toggle-start-at-login')).toMatchObject({ type: 'checkbox', checked: true });
+    expect(actionItem(menuFor(status({ startAtLogin: true })), 'toggle-start-at-login')).toMatchObject({
+      type: 'checkbox',
+      checked: true,
+    });
     expect(actionItem(menuFor(status()), 'toggle-start-at-login')).toMatchObject({ type: 'checkbox', checked: false });
   });
 
   it('says which port it took when the chosen one was in use, the relay URL the module needs, and offers to keep it', () => {
-    const items = menuFor(status({ relay: relay({ url: 'http://127.0.0.1:3011', port: 3011, portFallback: { wanted: 3010 } }) }));
-    expect(labels(items).slice(0, 2)).toEqual(['Port 3010 was in use: listening on 3011', "Set the module's relay URL to ws://127.0.0.1:3011/relay"]);
+    const items = menuFor(
+      status({ relay: relay({ url: 'http://127.0.0.1:3011', port: 3011, portFallback: { wanted: 3010 } }) }),
+    );
+    expect(labels(items).slice(0, 2)).toEqual([
+      'Port 3010 was in use: listening on 3011',
+      "Set the module's relay URL to ws://127.0.0.1:3011/relay",
+    ]);
     expect(actionItem(items, 'keep-port')).toEqual({ type: 'action', label: 'Keep port 3011', action: 'keep-port' });
     expect(actionItem(menuFor(status()), 'keep-port')).toBeUndefined();
   });
 
   it('counts waiting pairing requests', () => {
-    expect(labels(menuFor(status({ relay: relay({ pairRequests: [{}, {}] }) })))).toContain('2 pairing requests waiting');
+    expect(labels(menuFor(status({ relay: relay({ pairRequests: [{}, {}] }) })))).toContain(
+      '2 pairing requests waiting',
+    );
   });
 });
 
@@ -105,18 +136,24 @@ describe('statusText', () => {
   });
 
   it('counts several worlds', () => {
-    expect(statusText(status({ relay: relay({ worlds: [WORLD, { ...WORLD, clientId: 'fvtt_def' }] }) }))).toBe('Tabletop Relay: 2 worlds connected');
+    expect(statusText(status({ relay: relay({ worlds: [WORLD, { ...WORLD, clientId: 'fvtt_def' }] }) }))).toBe(
+      'Tabletop Relay: 2 worlds connected',
+    );
   });
 
   it('says when no world, paused, starting or failed', () => {
     expect(statusText(status())).toBe('Tabletop Relay: no world connected');
     expect(statusText(status({ relay: relay({ paused: true, worlds: [WORLD] }) }))).toBe('Tabletop Relay is paused');
     expect(statusText(status({ relay: undefined }))).toBe('Tabletop Relay is starting…');
-    expect(statusText(status({ relay: undefined, error: 'the relay could not start' }))).toBe('Tabletop Relay: the relay could not start');
+    expect(statusText(status({ relay: undefined, error: 'the relay could not start' }))).toBe(
+      'Tabletop Relay: the relay could not start',
+    );
   });
 
   it('falls back to the client id for a world without a title', () => {
-    expect(statusText(status({ relay: relay({ worlds: [{ clientId: 'fvtt_x', connectedSince: WORLD.connectedSince }] }) }))).toBe('Tabletop Relay: fvtt_x connected');
+    expect(
+      statusText(status({ relay: relay({ worlds: [{ clientId: 'fvtt_x', connectedSince: WORLD.connectedSince }] }) })),
+    ).toBe('Tabletop Relay: fvtt_x connected');
   });
 });
 
@@ -133,7 +170,9 @@ describe('durationSince', () => {
 
 describe('statusText with a port fallback', () => {
   it('names the port in use and the one that was taken', () => {
-    expect(statusText(status({ relay: relay({ port: 3011, portFallback: { wanted: 3010 } }) }))).toBe('Tabletop Relay on port 3011: port 3010 was in use');
+    expect(statusText(status({ relay: relay({ port: 3011, portFallback: { wanted: 3010 } }) }))).toBe(
+      'Tabletop Relay on port 3011: port 3010 was in use',
+    );
   });
 });
 
@@ -143,8 +182,12 @@ describe('sameMenu', () => {
     expect(sameMenu(undefined, shown)).toBe(false);
     expect(sameMenu(shown, menuFor(status({ relay: relay({ worlds: [WORLD] }) })))).toBe(true);
     // Seconds pass: "Connected for 2 h 5 min" still reads the same.
-    expect(sameMenu(shown, menuFor(status({ relay: relay({ worlds: [WORLD] }), now: new Date(NOW.getTime() + 30_000) })))).toBe(true);
-    expect(sameMenu(shown, menuFor(status({ relay: relay({ worlds: [WORLD] }), now: new Date(NOW.getTime() + 60_000) })))).toBe(false);
+    expect(
+      sameMenu(shown, menuFor(status({ relay: relay({ worlds: [WORLD] }), now: new Date(NOW.getTime() + 30_000) }))),
+    ).toBe(true);
+    expect(
+      sameMenu(shown, menuFor(status({ relay: relay({ worlds: [WORLD] }), now: new Date(NOW.getTime() + 60_000) }))),
+    ).toBe(false);
     expect(sameMenu(shown, menuFor(status({ relay: relay({ worlds: [WORLD], callsLastMinute: 1 }) })))).toBe(false);
     expect(sameMenu(shown, menuFor(status({ relay: relay({ worlds: [WORLD] }), startAtLogin: true })))).toBe(false);
   });

@@ -39,14 +39,36 @@ const { AppTray } = await import('../../main/tray.ts');
 
 const NOW = new Date('2026-03-01T20:00:00Z');
 const relay = (overrides: Partial<RelaySnapshot> = {}): RelaySnapshot => ({
-  worlds: [], pairRequests: [], eventStreams: 0, callsLastMinute: 0, url: 'http://127.0.0.1:3010', port: 3010, lan: { enabled: false, urls: [] }, paused: false, ...overrides,
+  worlds: [],
+  pairRequests: [],
+  eventStreams: 0,
+  callsLastMinute: 0,
+  url: 'http://127.0.0.1:3010',
+  port: 3010,
+  lan: { enabled: false, urls: [] },
+  paused: false,
+  ...overrides,
 });
-const status = (overrides: Partial<TrayStatus> = {}): TrayStatus => ({ relay: relay(), startAtLogin: false, now: NOW, ...overrides });
+const status = (overrides: Partial<TrayStatus> = {}): TrayStatus => ({
+  relay: relay(),
+  startAtLogin: false,
+  now: NOW,
+  ...overrides,
+});
 const WORLD = { clientId: 'fvtt_a', worldTitle: 'The Keep', connectedSince: '2026-03-01T19:00:00Z' };
 
 function handlers(): TrayHandlers & { opened: number } {
   const record = { opened: 0 } as TrayHandlers & { opened: number };
-  for (const action of ['copy-local-url', 'copy-lan-url', 'pause-relay', 'resume-relay', 'toggle-start-at-login', 'open-logs-folder', 'keep-port', 'quit'] as const) {
+  for (const action of [
+    'copy-local-url',
+    'copy-lan-url',
+    'pause-relay',
+    'resume-relay',
+    'toggle-start-at-login',
+    'open-logs-folder',
+    'keep-port',
+    'quit',
+  ] as const) {
     record[action] = () => undefined;
   }
   record['open-settings'] = () => {

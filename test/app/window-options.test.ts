@@ -46,10 +46,15 @@ describe('isRelayPage', () => {
 
 describe('externalLinkToOpen', () => {
   it('opens web links in the system browser', () => {
-    expect(externalLinkToOpen('https://foundryvtt.com/packages/foundryvtt-rest-api')).toBe('https://foundryvtt.com/packages/foundryvtt-rest-api');
+    expect(externalLinkToOpen('https://foundryvtt.com/packages/foundryvtt-rest-api')).toBe(
+      'https://foundryvtt.com/packages/foundryvtt-rest-api',
+    );
   });
 
-  it.each(['file:///etc/passwd', 'javascript:alert(1)', 'smb://server/share', 'ms-settings:privacy', 'nonsense'])('refuses %s', (url) => {
-    expect(externalLinkToOpen(url)).toBeUndefined();
-  });
+  it.each(['file:///etc/passwd', 'javascript:alert(1)', 'smb://server/share', 'ms-settings:privacy', 'nonsense'])(
+    'refuses %s',
+    (url) => {
+      expect(externalLinkToOpen(url)).toBeUndefined();
+    },
+  );
 });

@@ -70,7 +70,10 @@ describe('SettingsWindow.open', () => {
     settings.open();
     settings.open();
     expect(windows).toHaveLength(1);
-    expect(windows[0]!.loaded).toEqual(['http://127.0.0.1:3010/admin/login?code=1', 'http://127.0.0.1:3010/admin/login?code=2']);
+    expect(windows[0]!.loaded).toEqual([
+      'http://127.0.0.1:3010/admin/login?code=1',
+      'http://127.0.0.1:3010/admin/login?code=2',
+    ]);
   });
 
   it('brings a minimised window back and forward', () => {

@@ -14,19 +14,25 @@ beforeAll(async () => {
 afterAll(() => harness?.close());
 
 describe('Foundry v12 sheets', () => {
-  it.each(['Thorin Ironfoot', 'Lyra Moonwhisper'])('captures %s at the CSS box × scale with the v12 stylesheet', async (name) => {
-    const uuid = await uuidOf(harness, name);
-    const box = sheetBoxOf(harness.world.find(uuid)!);
-    for (const scale of [1, 2]) {
-      const { response, bytes } = await harness.sheet({ uuid, scale });
-      expect(response.status).toBe(200);
-      expect(response.headers.get('x-sheet-source')).toBe('capture');
-      const image = decodePng(bytes);
-      expect({ width: image.width, height: image.height }).toEqual({ width: box.width * scale, height: box.height * scale });
-      const centre = swatchCentre(box);
-      expect(image.pixel(centre.x * scale, centre.y * scale)).toEqual(SHEET_SWATCH.colour.v12);
-    }
-  });
+  it.each(['Thorin Ironfoot', 'Lyra Moonwhisper'])(
+    'captures %s at the CSS box × scale with the v12 stylesheet',
+    async (name) => {
+      const uuid = await uuidOf(harness, name);
+      const box = sheetBoxOf(harness.world.find(uuid)!);
+      for (const scale of [1, 2]) {
+        const { response, bytes } = await harness.sheet({ uuid, scale });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('x-sheet-source')).toBe('capture');
+        const image = decodePng(bytes);
+        expect({ width: image.width, height: image.height }).toEqual({
+          width: box.width * scale,
+          height: box.height * scale,
+        });
+        const centre = swatchCentre(box);
+        expect(image.pixel(centre.x * scale, centre.y * scale)).toEqual(SHEET_SWATCH.colour.v12);
+      }
+    },
+  );
 
   it('closes each sheet after capturing it, so the next capture sees only its own', async () => {
     const thorin = await uuidOf(harness, 'Thorin Ironfoot');

@@ -24,7 +24,11 @@ export async function startCaptureHarness(flavour: Flavour = 'v13'): Promise<Cap
     passwords: { [CAPTURE_USER]: CAPTURE_PASSWORD, Gamemaster: GM_PASSWORD },
     relayUrl: harness.baseUrl,
   });
-  const configured = await harness.admin('PUT', '/admin/capture', { foundryUrl: web.url, username: CAPTURE_USER, password: CAPTURE_PASSWORD });
+  const configured = await harness.admin('PUT', '/admin/capture', {
+    foundryUrl: web.url,
+    username: CAPTURE_USER,
+    password: CAPTURE_PASSWORD,
+  });
   if (configured.status !== 200) throw new Error(`capture settings refused: ${configured.text}`);
   const close = harness.close;
   return Object.assign(harness, {
@@ -45,7 +49,10 @@ export async function startCaptureHarness(flavour: Flavour = 'v13'): Promise<Cap
 /** The centre of the sheet's solid swatch, in CSS pixels from the sheet's top-left corner (inside its 2 px border). */
 export function swatchCentre(box: { width: number }): { x: number; y: number } {
   const border = 2;
-  return { x: box.width - border - SHEET_SWATCH.right - SHEET_SWATCH.size / 2, y: border + SHEET_SWATCH.top + SHEET_SWATCH.size / 2 };
+  return {
+    x: box.width - border - SHEET_SWATCH.right - SHEET_SWATCH.size / 2,
+    y: border + SHEET_SWATCH.top + SHEET_SWATCH.size / 2,
+  };
 }
 
 /** A process and all its descendants, from `ps`. */

@@ -22,10 +22,11 @@ export function decodePng(bytes: Buffer): DecodedPng {
   const height = bytes.readUInt32BE(20);
   const bitDepth = bytes[24];
   const colourType = bytes[25];
-  if (bitDepth !== 8 || (colourType !== 2 && colourType !== 6) || bytes[28] !== 0) throw new Error(`unsupported PNG: depth ${bitDepth}, colour type ${colourType}`);
+  if (bitDepth !== 8 || (colourType !== 2 && colourType !== 6) || bytes[28] !== 0)
+    throw new Error(`unsupported PNG: depth ${bitDepth}, colour type ${colourType}`);
   const channels = colourType === 6 ? 4 : 3;
   const chunks: Buffer[] = [];
-  for (let offset = 8; offset < bytes.length; ) {
+  for (let offset = 8; offset < bytes.length;) {
     const length = bytes.readUInt32BE(offset);
     const type = bytes.toString('latin1', offset + 4, offset + 8);
     if (type === 'IDAT') chunks.push(bytes.subarray(offset + 8, offset + 8 + length));

@@ -33,15 +33,26 @@ describe('capture password at rest', () => {
   });
 
   it('PUT /admin/capture stores the password sealed, keeps it when omitted, and never answers it', async () => {
-    const relay = await startTestRelay({ capture: { launchBrowser: () => Promise.reject(new Error('no browser in this test')) } });
+    const relay = await startTestRelay({
+      capture: { launchBrowser: () => Promise.reject(new Error('no browser in this test')) },
+    });
     try {
-      const put = await relay.admin('PUT', '/admin/capture', { foundryUrl: 'http://127.0.0.1:30000', username: 'Capture', password: 'hunter2' });
+      const put = await relay.admin('PUT', '/admin/capture', {
+        foundryUrl: 'http://127.0.0.1:30000',
+        username: 'Capture',
+        password: 'hunter2',
+      });
       expect(put.body).toEqual({ foundryUrl: 'http://127.0.0.1:30000', username: 'Capture', passwordSet: true });
       const stored = readFileSync(join(relay.dataDir, 'capture.json'), 'utf8');
       expect(stored).not.toContain('hunter2');
-      const kept = await relay.admin('PUT', '/admin/capture', { foundryUrl: 'http://127.0.0.1:30001', username: 'Capture' });
+      const kept = await relay.admin('PUT', '/admin/capture', {
+        foundryUrl: 'http://127.0.0.1:30001',
+        username: 'Capture',
+      });
       expect(kept.body.passwordSet).toBe(true);
-      expect(JSON.parse(readFileSync(join(relay.dataDir, 'capture.json'), 'utf8')).sealedPassword).toBe(JSON.parse(stored).sealedPassword);
+      expect(JSON.parse(readFileSync(join(relay.dataDir, 'capture.json'), 'utf8')).sealedPassword).toBe(
+        JSON.parse(stored).sealedPassword,
+      );
       const bad = await relay.admin('PUT', '/admin/capture', { foundryUrl: 'not a url', username: 'Capture' });
       expect(bad.status).toBe(400);
       expect(bad.body.error).toMatch(/foundryUrl/);

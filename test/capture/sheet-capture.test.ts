@@ -25,7 +25,10 @@ describe('GET /sheet from the capture session', () => {
     expect(response.headers.get('x-sheet-source')).toBe('capture');
     const image = decodePng(bytes);
     const box = boxOf(thorin);
-    expect({ width: image.width, height: image.height }).toEqual({ width: box.width * scale, height: box.height * scale });
+    expect({ width: image.width, height: image.height }).toEqual({
+      width: box.width * scale,
+      height: box.height * scale,
+    });
     expect(response.headers.get('x-image-width')).toBe(String(box.width * scale));
     expect(response.headers.get('x-image-height')).toBe(String(box.height * scale));
     expect(Number(response.headers.get('content-length'))).toBe(bytes.length);
@@ -85,7 +88,10 @@ describe('GET /sheet from the capture session', () => {
       const { uuid, scale } = calls[i]!;
       expect(response.status).toBe(200);
       const image = decodePng(bytes);
-      expect({ width: image.width, height: image.height }).toEqual({ width: boxOf(uuid).width * scale, height: boxOf(uuid).height * scale });
+      expect({ width: image.width, height: image.height }).toEqual({
+        width: boxOf(uuid).width * scale,
+        height: boxOf(uuid).height * scale,
+      });
       const centre = swatchCentre(boxOf(uuid));
       expect(image.pixel(centre.x * scale, centre.y * scale)).toEqual(SHEET_SWATCH.colour.v13);
     });
@@ -94,7 +100,10 @@ describe('GET /sheet from the capture session', () => {
   it('POST /admin/capture/test captures a sheet; GET /admin/capture never shows the password', async () => {
     const settings = await harness.admin('GET', '/admin/capture');
     expect(settings.body).toEqual({ foundryUrl: harness.web.url, username: 'Assistant GM', passwordSet: true });
-    const response = await fetch(`${harness.baseUrl}/admin/capture/test`, { method: 'POST', headers: { authorization: `Bearer ${harness.relay.adminToken}` } });
+    const response = await fetch(`${harness.baseUrl}/admin/capture/test`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${harness.relay.adminToken}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
     expect(decodePng(Buffer.from(await response.arrayBuffer())).width).toBeGreaterThan(0);

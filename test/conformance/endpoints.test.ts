@@ -26,7 +26,17 @@ const REFERENCE_CLIENT_ENTRY = {
   isOnline: true,
 };
 /** Fields the reference leaves out when empty (`omitempty` in its ClientInfo); every other field is always there. */
-const OMITTED_WHEN_EMPTY = new Set(['customName', 'publicUrl', 'tokenName', 'worldId', 'worldTitle', 'foundryVersion', 'systemId', 'systemTitle', 'systemVersion']);
+const OMITTED_WHEN_EMPTY = new Set([
+  'customName',
+  'publicUrl',
+  'tokenName',
+  'worldId',
+  'worldTitle',
+  'foundryVersion',
+  'systemId',
+  'systemTitle',
+  'systemVersion',
+]);
 /** The reference's AuthMiddleware for a `?clientId=` no world is connected with. */
 const REFERENCE_UNKNOWN_CLIENT = { status: 404, error: 'Invalid client ID' };
 /** The reference's healthHandler: RFC 3339 time in UTC, to the second. */
@@ -35,13 +45,15 @@ const RFC3339_UTC_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 /** The module's scene-raw-image answer, which the reference passes through (module-protocol.md §4.11). */
 const REFERENCE_RAW_IMAGE_DATA_FIELDS = ['sceneId', 'sceneName', 'src', 'imageData'];
 
-const typesOf = (entry: Record<string, unknown>) => Object.fromEntries(Object.entries(entry).map(([field, value]) => [field, typeof value]));
+const typesOf = (entry: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(entry).map(([field, value]) => [field, typeof value]));
 
 function expectReferenceEntryShape(entry: Record<string, unknown>): void {
   const referenceTypes = typesOf(REFERENCE_CLIENT_ENTRY);
   const always = Object.keys(referenceTypes).filter((field) => !OMITTED_WHEN_EMPTY.has(field));
   expect(Object.keys(entry)).toEqual(expect.arrayContaining(always));
-  for (const [field, type] of Object.entries(typesOf(entry))) expect({ field, type }).toEqual({ field, type: referenceTypes[field] });
+  for (const [field, type] of Object.entries(typesOf(entry)))
+    expect({ field, type }).toEqual({ field, type: referenceTypes[field] });
 }
 
 let harness: WorldHarness;
@@ -81,22 +93,36 @@ describe.each(['http', 'ws'] as const)('over %s', (name) => {
   });
 
   it('POST /dnd5e/transfer-currency takes the reference body: source and target actor by UUID or name, and currency', async () => {
-    const byName = await transport().call('POST /dnd5e/transfer-currency', { sourceActorName: 'Thorin Ironfoot', targetActorName: 'Lyra Moonwhisper', currency: { gp: 1 } });
+    const byName = await transport().call('POST /dnd5e/transfer-currency', {
+      sourceActorName: 'Thorin Ironfoot',
+      targetActorName: 'Lyra Moonwhisper',
+      currency: { gp: 1 },
+    });
     expect(byName.status).toBe(200);
     expect(byName.body).toMatchObject({ type: 'transfer-currency-result', data: { transferred: { gp: 1 } } });
     const [thorin, lyra] = [await uuidOf(harness, 'Thorin Ironfoot'), await uuidOf(harness, 'Lyra Moonwhisper')];
     expect(byName.body.data).toMatchObject({ sourceActorUuid: thorin, targetActorUuid: lyra });
-    const back = await transport().call('POST /dnd5e/transfer-currency', { sourceActorUuid: lyra, targetActorUuid: thorin, currency: { gp: 1 } });
+    const back = await transport().call('POST /dnd5e/transfer-currency', {
+      sourceActorUuid: lyra,
+      targetActorUuid: thorin,
+      currency: { gp: 1 },
+    });
     expect(back.status).toBe(200);
     expect(back.body.data.sourceBalance.gp).toBe(byName.body.data.targetBalance.gp - 1);
     expect(back.body.data.targetBalance.gp).toBe(byName.body.data.sourceBalance.gp + 1);
   });
 
   it('POST /dnd5e/transfer-currency without a source or a target is a 400 naming the missing parameters', async () => {
-    const noSource = await transport().call('POST /dnd5e/transfer-currency', { targetActorName: 'Lyra Moonwhisper', currency: { gp: 1 } });
+    const noSource = await transport().call('POST /dnd5e/transfer-currency', {
+      targetActorName: 'Lyra Moonwhisper',
+      currency: { gp: 1 },
+    });
     expect(noSource.status).toBe(400);
     expect(noSource.body.error).toBe("Either 'sourceActorUuid' or 'sourceActorName' is required");
-    const noTarget = await transport().call('POST /dnd5e/transfer-currency', { sourceActorName: 'Thorin Ironfoot', currency: { gp: 1 } });
+    const noTarget = await transport().call('POST /dnd5e/transfer-currency', {
+      sourceActorName: 'Thorin Ironfoot',
+      currency: { gp: 1 },
+    });
     expect(noTarget.body.error).toBe("Either 'targetActorUuid' or 'targetActorName' is required");
   });
 
@@ -106,13 +132,20 @@ describe.each(['http', 'ws'] as const)('over %s', (name) => {
     const pip = await uuidOf(harness, 'Pip Thistledown');
     for (const route of ['POST /dnd5e/short-rest', 'POST /dnd5e/long-rest']) {
       const rest = await transport().call(route, { selected: true });
-      expect({ route, status: rest.status, actorUuid: rest.body.data?.actorUuid }).toEqual({ route, status: 200, actorUuid: pip });
+      expect({ route, status: rest.status, actorUuid: rest.body.data?.actorUuid }).toEqual({
+        route,
+        status: 200,
+        actorUuid: pip,
+      });
     }
     const experience = await transport().call('POST /dnd5e/modify-experience', { selected: true, amount: 10 });
     expect(experience.status).toBe(200);
     expect(experience.body.data).toMatchObject({ actorUuid: pip, newXp: experience.body.data.oldXp + 10 });
     const neither = await transport().call('POST /dnd5e/short-rest', {});
-    expect({ status: neither.status, error: neither.body.error }).toEqual({ status: 400, error: "Either 'actorUuid' or 'selected' is required" });
+    expect({ status: neither.status, error: neither.body.error }).toEqual({
+      status: 400,
+      error: "Either 'actorUuid' or 'selected' is required",
+    });
   });
 
   it("GET /scene/image/raw answers the module's JSON: the background as a data URL under data", async () => {
@@ -143,7 +176,9 @@ describe('a world opened from its Foundry page', () => {
       world.once('error', reject);
     });
     world.send(JSON.stringify({ type: 'auth', token }));
-    await new Promise<void>((resolve) => world.on('message', (data) => JSON.parse(data.toString()).type === 'auth-success' && resolve()));
+    await new Promise<void>((resolve) =>
+      world.on('message', (data) => JSON.parse(data.toString()).type === 'auth-success' && resolve()),
+    );
     overPage = transports(relay.baseUrl, relay.wsUrl, await relay.createKey());
   });
   afterAll(async () => {
@@ -154,13 +189,20 @@ describe('a world opened from its Foundry page', () => {
 
   // The reference sends the page's origin as publicUrl; API keys here never see a world's Foundry address
   // (docs/SECURITY.md, item 14), and the reference leaves publicUrl out too when it has none.
-  it.each(['http', 'ws'] as const)('is listed over %s with its socket as ipAddress, without its Foundry address', async (name) => {
-    const answer = await overPage[name].call('GET /clients');
-    const [entry] = answer.body.clients;
-    expectReferenceEntryShape(entry);
-    expect(entry).toMatchObject({ clientId: CLIENT_ID, ipAddress: `127.0.0.1:${worldPort}`, tokenName: 'Firefox on Linux' });
-    expect(JSON.stringify(answer.body)).not.toContain(PAGE);
-  });
+  it.each(['http', 'ws'] as const)(
+    'is listed over %s with its socket as ipAddress, without its Foundry address',
+    async (name) => {
+      const answer = await overPage[name].call('GET /clients');
+      const [entry] = answer.body.clients;
+      expectReferenceEntryShape(entry);
+      expect(entry).toMatchObject({
+        clientId: CLIENT_ID,
+        ipAddress: `127.0.0.1:${worldPort}`,
+        tokenName: 'Firefox on Linux',
+      });
+      expect(JSON.stringify(answer.body)).not.toContain(PAGE);
+    },
+  );
 });
 
 describe('GET /api/health', () => {

@@ -70,7 +70,7 @@ describe.each(['http', 'ws'] as const)('error texts over %s', (name) => {
     expect(answer.body.validTypes).toEqual(reference.validTypes);
   });
 
-  it("an unknown dnd5e ability starts \"Invalid ability 'x'\"", async () => {
+  it('an unknown dnd5e ability starts "Invalid ability \'x\'"', async () => {
     const answer = await over[name].call('POST /dnd5e/ability-save', { actorUuid: thorin, ability: 'strength' });
     expect(answer.status).toBe(REFERENCE.invalidAbility.status);
     expect(answer.body.error.startsWith(REFERENCE.invalidAbility.errorStart)).toBe(true);
@@ -82,7 +82,10 @@ describe('an unknown scope', () => {
     ['POST', '/auth/api-keys'],
     ['POST', '/admin/keys'],
   ])('%s %s names it and the scopes parameter', async (method, path) => {
-    const answer = await harness.admin(method, path, { name: 'bad-scope-test', scopes: ['entity:read', 'not-a-real-scope'] });
+    const answer = await harness.admin(method, path, {
+      name: 'bad-scope-test',
+      scopes: ['entity:read', 'not-a-real-scope'],
+    });
     expect(answer.status).toBe(REFERENCE.invalidScope.status);
     expect(answer.body.error).toContain(REFERENCE.invalidScope.errorContains);
     expect(answer.body.error).toContain("'scopes");

@@ -75,7 +75,14 @@ const REFERENCE: ReferenceChannel[] = [
     frameType: 'combat-event',
     frameFields: { event: 'string' },
     data: 'inner payload',
-    payload: { eventType: 'string', encounterId: 'string', round: 'number', turn: ['number', 'null'], started: 'boolean', combatants: 'array' },
+    payload: {
+      eventType: 'string',
+      encounterId: 'string',
+      round: 'number',
+      turn: ['number', 'null'],
+      started: 'boolean',
+      combatants: 'array',
+    },
   },
   {
     channel: 'actor-events',
@@ -98,7 +105,15 @@ const REFERENCE: ReferenceChannel[] = [
 ];
 
 /** The chat message a chat event carries (reference-relay-http-api.md §4.2). */
-const CHAT_MESSAGE: FieldTypes = { id: 'string', content: 'string', speaker: 'object', timestamp: 'number', whisper: 'array', author: 'object', isRoll: 'boolean' };
+const CHAT_MESSAGE: FieldTypes = {
+  id: 'string',
+  content: 'string',
+  speaker: 'object',
+  timestamp: 'number',
+  whisper: 'array',
+  author: 'object',
+  isRoll: 'boolean',
+};
 
 let harness: WorldHarness;
 let goblinId: string;
@@ -149,7 +164,9 @@ function tokenIdOf(name: string): string {
 async function trigger(channel: string): Promise<void> {
   switch (channel) {
     case 'roll-events':
-      expect((await harness.post('/roll', { formula: '1d20', flavor: 'conformance', createChatMessage: true })).status).toBe(200);
+      expect(
+        (await harness.post('/roll', { formula: '1d20', flavor: 'conformance', createChatMessage: true })).status,
+      ).toBe(200);
       return;
     case 'chat-events':
       expect((await harness.post('/chat', { content: 'conformance' })).status).toBe(200);
@@ -210,15 +227,20 @@ describe.each(REFERENCE)('the $channel channel', (reference) => {
 });
 
 describe('the chat message inside a chat event', () => {
-  it('is the module message\'s data.data, over SSE and /ws/api alike', async () => {
+  it("is the module message's data.data, over SSE and /ws/api alike", async () => {
     const stream = await harness.stream('/chat/subscribe');
     const socket = await ApiSocket.open(harness.wsUrl, harness.key);
     try {
       await subscribed(socket, 'chat-events', 'chat');
       expect((await harness.post('/chat', { content: 'nested' })).status).toBe(200);
       const sse = await stream.next('chat-create', { where: (data) => data.data?.data?.content === 'nested' });
-      const frame = await socket.next((message) => message.type === 'chat-event' && message.data?.data?.data?.content === 'nested');
-      for (const [where, data] of [['SSE', sse.data], ['/ws/api', frame.data]] as const) {
+      const frame = await socket.next(
+        (message) => message.type === 'chat-event' && message.data?.data?.data?.content === 'nested',
+      );
+      for (const [where, data] of [
+        ['SSE', sse.data],
+        ['/ws/api', frame.data],
+      ] as const) {
         expect(data.data.eventType, where).toBe('create');
         expectFields(data.data.data, CHAT_MESSAGE, `${where} chat message`);
       }
@@ -249,19 +271,34 @@ describe('/ws/api frames that call no operation', () => {
   it('unsubscribe answers {type:"unsubscribed", channel, removed:N, requestId}', async () => {
     await subscribed(socket, 'roll-events', 'u-sub');
     socket.send({ type: 'unsubscribe', channel: 'roll-events', requestId: 'u-1' });
-    expect(await socket.next((message) => message.requestId === 'u-1')).toEqual({ type: 'unsubscribed', channel: 'roll-events', removed: 1, requestId: 'u-1' });
+    expect(await socket.next((message) => message.requestId === 'u-1')).toEqual({
+      type: 'unsubscribed',
+      channel: 'roll-events',
+      removed: 1,
+      requestId: 'u-1',
+    });
   });
 
   it('unsubscribing from a channel not subscribed to removes 0 and is no error', async () => {
     socket.send({ type: 'unsubscribe', channel: 'scene-events', requestId: 'u-2' });
-    expect(await socket.next((message) => message.requestId === 'u-2')).toEqual({ type: 'unsubscribed', channel: 'scene-events', removed: 0, requestId: 'u-2' });
+    expect(await socket.next((message) => message.requestId === 'u-2')).toEqual({
+      type: 'unsubscribed',
+      channel: 'scene-events',
+      removed: 0,
+      requestId: 'u-2',
+    });
   });
 
   it('unsubscribe without a channel ends every subscription, as channel "all"', async () => {
     await subscribed(socket, 'roll-events', 'a-1');
     await subscribed(socket, 'chat-events', 'a-2');
     socket.send({ type: 'unsubscribe', requestId: 'a-3' });
-    expect(await socket.next((message) => message.requestId === 'a-3')).toEqual({ type: 'unsubscribed', channel: 'all', removed: 2, requestId: 'a-3' });
+    expect(await socket.next((message) => message.requestId === 'a-3')).toEqual({
+      type: 'unsubscribed',
+      channel: 'all',
+      removed: 2,
+      requestId: 'a-3',
+    });
     await expect.poll(() => harness.world.enabledChannels()).not.toContain('chat-events');
   });
 });

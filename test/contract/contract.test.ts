@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../relay/admin/activity.ts';
 import { connectRawWorld, type RawWorld } from '../harness/raw-world.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
-import { requestsSeenDuring, SANDBOX_CLIENT_ID, startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
+import {
+  requestsSeenDuring,
+  SANDBOX_CLIENT_ID,
+  startRelayWithWorld,
+  uuidOf,
+  type WorldHarness,
+} from '../harness/world.ts';
 import { decodePng } from '../capture/png.ts';
 import { operationOf, routeNamed, transports, type Transport, type TransportName } from './transports.ts';
 
@@ -29,7 +35,8 @@ afterAll(async () => {
   await rawRelay?.close();
 });
 
-const entries = async (relay: TestRelay = harness): Promise<ActivityEntry[]> => (await relay.admin('GET', '/admin/activity')).body.entries;
+const entries = async (relay: TestRelay = harness): Promise<ActivityEntry[]> =>
+  (await relay.admin('GET', '/admin/activity')).body.entries;
 
 /** The activity entry `action` added: it must add exactly one. */
 async function entryFor(action: () => Promise<unknown>): Promise<ActivityEntry> {
@@ -72,8 +79,15 @@ describe.each(['http', 'ws'] as const)('the API over %s', (name) => {
         const seen = await requestsSeenDuring(harness, async () => (answer = await transport().call('GET /rolls')));
         expect(seen).toEqual([]);
       });
-      expect(answer).toMatchObject({ status: 503, body: { error: 'Tabletop Relay is paused; resume it from the tray menu' } });
-      expect(entry).toMatchObject({ keyName: 'test key', status: 503, reason: 'Tabletop Relay is paused; resume it from the tray menu' });
+      expect(answer).toMatchObject({
+        status: 503,
+        body: { error: 'Tabletop Relay is paused; resume it from the tray menu' },
+      });
+      expect(entry).toMatchObject({
+        keyName: 'test key',
+        status: 503,
+        reason: 'Tabletop Relay is paused; resume it from the tray menu',
+      });
     } finally {
       harness.relay.resume();
     }
@@ -85,7 +99,12 @@ describe.each(['http', 'ws'] as const)('the API over %s', (name) => {
     expect(answered).toMatchObject({ keyName: `Logger over ${name}`, status: 200, ...loggedAs(name, 'GET /rolls') });
     expect(answered.reason).toBeUndefined();
     const refused = await entryFor(() => transport().call('POST /roll', { formula: '1d20' }, key));
-    expect(refused).toMatchObject({ keyName: `Logger over ${name}`, status: 403, reason: 'API key lacks required scope: roll:execute', ...loggedAs(name, 'POST /roll') });
+    expect(refused).toMatchObject({
+      keyName: `Logger over ${name}`,
+      status: 403,
+      reason: 'API key lacks required scope: roll:execute',
+      ...loggedAs(name, 'POST /roll'),
+    });
     const text = JSON.stringify(await entries());
     expect(text).not.toContain(key);
     expect(text).not.toContain(key.replace(/^ttr_/, '').slice(0, 6));
@@ -107,23 +126,34 @@ describe.each(['http', 'ws'] as const)('the API over %s', (name) => {
   it('answers 403 naming the scope a key lacks', async () => {
     const key = await harness.createKey({ scopes: ['roll:read'] });
     const answer = await transport().call('POST /roll', { formula: '1d20' }, key);
-    expect(answer).toMatchObject({ status: 403, body: { error: 'API key lacks required scope: roll:execute', requiredScope: 'roll:execute' } });
+    expect(answer).toMatchObject({
+      status: 403,
+      body: { error: 'API key lacks required scope: roll:execute', requiredScope: 'roll:execute' },
+    });
   });
 
   it('keeps a key bound to other worlds away from this one', async () => {
     const key = await harness.createKey({ scopes: ['roll:read'], worldIds: ['fvtt_elsewhere000000'] });
     const named = await transport().call('GET /rolls', { clientId: SANDBOX_CLIENT_ID }, key);
-    expect(named).toMatchObject({ status: 403, body: { error: `API key is not authorized for this client: ${SANDBOX_CLIENT_ID}` } });
+    expect(named).toMatchObject({
+      status: 403,
+      body: { error: `API key is not authorized for this client: ${SANDBOX_CLIENT_ID}` },
+    });
     const unnamed = await transport().call('GET /rolls', {}, key);
     expect(unnamed).toMatchObject({ status: 404, body: { error: 'No connected Foundry clients found' } });
   });
 
-  it("makes a key bound to a user act as that user, and refuses another user", async () => {
+  it('makes a key bound to a user act as that user, and refuses another user', async () => {
     const key = await harness.createKey({ scopes: ['entity:read'], userId: 'Alice' });
-    const seen = await requestsSeenDuring(harness, async () => expect((await transport().call('GET /players', {}, key)).status).toBe(200));
+    const seen = await requestsSeenDuring(harness, async () =>
+      expect((await transport().call('GET /players', {}, key)).status).toBe(200),
+    );
     expect(seen.map((request) => [request.type, request.userId])).toEqual([['players', 'Alice']]);
     const other = await transport().call('GET /players', { userId: 'Gamemaster' }, key);
-    expect(other).toMatchObject({ status: 403, body: { error: "This API key acts as the tabletop user 'Alice' and cannot act as 'Gamemaster'" } });
+    expect(other).toMatchObject({
+      status: 403,
+      body: { error: "This API key acts as the tabletop user 'Alice' and cannot act as 'Gamemaster'" },
+    });
   });
 
   it('answers 429 over the rate limit, saying when to retry', async () => {
@@ -142,20 +172,34 @@ describe.each(['http', 'ws'] as const)('the API over %s', (name) => {
   });
 
   it('answers 400 naming a bad parameter', async () => {
-    expect(await transport().call('GET /rolls', { limit: 'many' })).toMatchObject({ status: 400, body: { error: "'limit' must be a number" } });
-    expect(await transport().call('POST /roll', {})).toMatchObject({ status: 400, body: { error: "'formula' is required" } });
+    expect(await transport().call('GET /rolls', { limit: 'many' })).toMatchObject({
+      status: 400,
+      body: { error: "'limit' must be a number" },
+    });
+    expect(await transport().call('POST /roll', {})).toMatchObject({
+      status: 400,
+      body: { error: "'formula' is required" },
+    });
   });
 
   it('reads the headers a route declares, and answers 400 naming a bad one', async () => {
-    const answer = await transport().call('POST /session-handshake', {}, undefined, { 'x-foundry-url': 'ftp://foundry.example', 'x-username': 'Gamemaster' });
+    const answer = await transport().call('POST /session-handshake', {}, undefined, {
+      'x-foundry-url': 'ftp://foundry.example',
+      'x-username': 'Gamemaster',
+    });
     expect(answer).toMatchObject({ status: 400, body: { error: "Header 'x-foundry-url' must be an http(s) URL" } });
-    const missing = await transport().call('POST /session-handshake', {}, undefined, { 'x-foundry-url': 'http://foundry.example' });
+    const missing = await transport().call('POST /session-handshake', {}, undefined, {
+      'x-foundry-url': 'http://foundry.example',
+    });
     expect(missing).toMatchObject({ status: 400, body: { error: "Header 'x-username' is required" } });
   });
 
   it('answers 404 to an unknown clientId', async () => {
     const answer = await transport().call('GET /rolls', { clientId: 'fvtt_nosuchworld0000' });
-    expect(answer).toMatchObject({ status: 404, body: { error: 'Invalid client ID', clientId: 'fvtt_nosuchworld0000' } });
+    expect(answer).toMatchObject({
+      status: 404,
+      body: { error: 'Invalid client ID', clientId: 'fvtt_nosuchworld0000' },
+    });
   });
 
   it("answers 400 with the world's own error", async () => {
@@ -176,7 +220,11 @@ describe.each(['http', 'ws'] as const)('the API over %s', (name) => {
 
   it("downloads a file: bytes over HTTP, the world's JSON with a data URL and the file's name over /ws/api", async () => {
     const dataUrl = `data:text/plain;base64,${Buffer.from(`contract over ${name}`).toString('base64')}`;
-    const upload = await transport().call('POST /upload', { path: 'contract', filename: `${name}.txt`, fileData: dataUrl });
+    const upload = await transport().call('POST /upload', {
+      path: 'contract',
+      filename: `${name}.txt`,
+      fileData: dataUrl,
+    });
     expect(upload.status).toBe(200);
     const download = await transport().call('GET /download', { path: `contract/${name}.txt` });
     expect(download.status).toBe(200);
@@ -204,7 +252,10 @@ describe.each(['http', 'ws'] as const)('the API over %s', (name) => {
   it('refuses a subscription without the scope', async () => {
     const key = await harness.createKey({ scopes: ['roll:read'] });
     const subscription = await transport().subscribe('GET /rolls/subscribe', {}, key);
-    expect(subscription).toMatchObject({ status: 403, body: { error: 'API key lacks required scope: events:subscribe' } });
+    expect(subscription).toMatchObject({
+      status: 403,
+      body: { error: 'API key lacks required scope: events:subscribe' },
+    });
   });
 });
 
@@ -213,7 +264,10 @@ describe.each(['http', 'ws'] as const)('a world that fails to answer, over %s', 
     const world = await connectRaw();
     try {
       const answer = await overRaw[name].call('GET /rolls');
-      expect(answer).toMatchObject({ status: 408, body: { error: `The world did not answer 'rolls' within ${TIMEOUT_MS / 1000} s` } });
+      expect(answer).toMatchObject({
+        status: 408,
+        body: { error: `The world did not answer 'rolls' within ${TIMEOUT_MS / 1000} s` },
+      });
     } finally {
       world.close();
       await world.closed;

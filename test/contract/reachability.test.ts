@@ -52,19 +52,27 @@ describe('every keyed route over both transports', () => {
     const unreached: string[] = [];
     for (const route of keyed) {
       const expected = { status: 403, body: { error: `API key lacks required scope: ${scopeOf(route)}` } };
-      const answer = route.kind === 'stream' ? await over[name].subscribe(named(route), {}, keyOfNoRoute) : await over[name].call(named(route), {}, keyOfNoRoute);
-      if (answer.status !== expected.status || answer.body?.error !== expected.body.error) unreached.push(`${named(route)}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      const answer =
+        route.kind === 'stream'
+          ? await over[name].subscribe(named(route), {}, keyOfNoRoute)
+          : await over[name].call(named(route), {}, keyOfNoRoute);
+      if (answer.status !== expected.status || answer.body?.error !== expected.body.error)
+        unreached.push(`${named(route)}: ${answer.status} ${JSON.stringify(answer.body)}`);
     }
     expect(unreached).toEqual([]);
   });
 
-  it.each(['http', 'ws'] as const)('over %s, a call that passes the scope check reaches its route, not a miss', async (name) => {
-    const misses: string[] = [];
-    for (const route of keyed.filter((candidate) => candidate.kind === 'local')) {
-      const answer = await over[name].call(named(route), {});
-      const error = String(answer.body?.error ?? '');
-      if (error.startsWith('Unknown endpoint') || error.startsWith('Unknown message type')) misses.push(`${named(route)}: ${error}`);
-    }
-    expect(misses).toEqual([]);
-  });
+  it.each(['http', 'ws'] as const)(
+    'over %s, a call that passes the scope check reaches its route, not a miss',
+    async (name) => {
+      const misses: string[] = [];
+      for (const route of keyed.filter((candidate) => candidate.kind === 'local')) {
+        const answer = await over[name].call(named(route), {});
+        const error = String(answer.body?.error ?? '');
+        if (error.startsWith('Unknown endpoint') || error.startsWith('Unknown message type'))
+          misses.push(`${named(route)}: ${error}`);
+      }
+      expect(misses).toEqual([]);
+    },
+  );
 });

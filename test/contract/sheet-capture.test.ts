@@ -23,7 +23,10 @@ afterAll(async () => {
 describe.each(['http', 'ws'] as const)('GET /sheet from the capture session over %s', (name) => {
   it('answers the captured image without asking the world', async () => {
     let answer: Awaited<ReturnType<Transport['call']>> | undefined;
-    const seen = await requestsSeenDuring(harness, async () => (answer = await over[name].call('GET /sheet', { uuid: thorin, scale: 2 })));
+    const seen = await requestsSeenDuring(
+      harness,
+      async () => (answer = await over[name].call('GET /sheet', { uuid: thorin, scale: 2 })),
+    );
     expect(seen.map((request) => request.type)).not.toContain('sheet-screenshot');
     expect(answer!.status).toBe(200);
     const image = answer!.image!;
@@ -36,6 +39,9 @@ describe.each(['http', 'ws'] as const)('GET /sheet from the capture session over
   it("answers 400 with the module's message to a user who may not observe the sheet", async () => {
     const bobKey = await harness.keyWith(['sheet:read'], { userId: 'Bob' });
     const answer = await over[name].call('GET /sheet', { uuid: thorin }, bobKey);
-    expect(answer).toMatchObject({ status: 400, body: { error: "User 'Bob' does not have permission to view this sheet" } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: { error: "User 'Bob' does not have permission to view this sheet" },
+    });
   });
 });

@@ -85,8 +85,10 @@ export function httpTransport(baseUrl: string, defaultKey: string): Transport {
       const response = await fetch(url, { method: route.method, headers, body });
       const bytes = Buffer.from(await response.arrayBuffer());
       const contentType = response.headers.get('content-type') ?? '';
-      if (contentType.includes('json')) return { status: response.status, body: JSON.parse(bytes.toString()), headers: response.headers };
-      if (!contentType.startsWith('image/')) return { status: response.status, body: bytes.toString(), headers: response.headers };
+      if (contentType.includes('json'))
+        return { status: response.status, body: JSON.parse(bytes.toString()), headers: response.headers };
+      if (!contentType.startsWith('image/'))
+        return { status: response.status, body: bytes.toString(), headers: response.headers };
       const pixels = (header: string) => Number(response.headers.get(header));
       const image = { bytes, mimeType: contentType, width: pixels('x-image-width'), height: pixels('x-image-height') };
       return { status: response.status, body: undefined, image, headers: response.headers };
@@ -132,7 +134,10 @@ export function wsTransport(wsBase: string, defaultKey: string): Transport {
     if (open && open.socket.readyState === open.socket.OPEN) return open;
     const socket = await new ApiSocket(`${wsBase}/ws/api`).opened();
     socket.send(key === null ? { type: 'auth' } : { type: 'auth', token: key });
-    const outcome = await Promise.race([socket.next((message) => message.type === 'connected').then(() => socket), socket.closed]);
+    const outcome = await Promise.race([
+      socket.next((message) => message.type === 'connected').then(() => socket),
+      socket.closed,
+    ]);
     if (outcome === socket && key !== null) sockets.set(key, socket);
     return outcome;
   }
@@ -159,7 +164,8 @@ export function wsTransport(wsBase: string, defaultKey: string): Transport {
       const answer = await socket.next((message) => message.requestId === requestId);
       const { status = 200, ...body } = answer;
       if (body.type !== 'subscribed') return refusedSubscription(status, body);
-      const isEvent = (message: any) => typeof message.type === 'string' && message.type.endsWith('-event') && message.clientId === body.clientId;
+      const isEvent = (message: any) =>
+        typeof message.type === 'string' && message.type.endsWith('-event') && message.clientId === body.clientId;
       const events = () =>
         socket.received
           .slice(socket.received.indexOf(answer) + 1)
@@ -171,7 +177,8 @@ export function wsTransport(wsBase: string, defaultKey: string): Transport {
         events,
         async next(event, where) {
           const first = socket.received.indexOf(answer);
-          const matches = (message: any) => isEvent(message) && message.event === event && (!where || where(message.data));
+          const matches = (message: any) =>
+            isEvent(message) && message.event === event && (!where || where(message.data));
           const found = await socket.next((message) => socket.received.indexOf(message) > first && matches(message));
           return { name: found.event, data: found.data };
         },
@@ -190,7 +197,13 @@ export function wsTransport(wsBase: string, defaultKey: string): Transport {
 }
 
 function refusedSubscription(status: number, body: any): Subscription {
-  return { status, body, events: () => [], next: () => Promise.reject(new Error(`the subscription was refused: ${status}`)), close: async () => {} };
+  return {
+    status,
+    body,
+    events: () => [],
+    next: () => Promise.reject(new Error(`the subscription was refused: ${status}`)),
+    close: async () => {},
+  };
 }
 
 /** The data URL a /ws/api image answer carries, decoded. */

@@ -11,7 +11,10 @@ import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;
 beforeAll(async () => {
-  harness = await startRelayWithWorld({ seed: 11, relay: { settings: { requestsPerMinute: 0, streamsPerKey: 0 }, timeoutOverrideMs: 500 } });
+  harness = await startRelayWithWorld({
+    seed: 11,
+    relay: { settings: { requestsPerMinute: 0, streamsPerKey: 0 }, timeoutOverrideMs: 500 },
+  });
 });
 afterAll(() => harness.close());
 
@@ -31,9 +34,35 @@ function generator(seed: number) {
 const nested = (depth: number): unknown => (depth === 0 ? 'leaf' : { inner: nested(depth - 1) });
 
 const BAD_VALUES: unknown[] = [
-  null, true, false, 0, -1, 1e308, Number.MAX_SAFE_INTEGER, 2.5, '', ' ', 'x'.repeat(5000), '\u0000', '../../etc/passwd',
-  '%ff%fe', '<script>alert(1)</script>', '😀', [], [1, 2], [[[]]], {}, { $gt: '' }, { __proto__: { polluted: true } },
-  nested(10), 'true', 'NaN', '[1,', '{"a":', '1e999', '-0',
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1e308,
+  Number.MAX_SAFE_INTEGER,
+  2.5,
+  '',
+  ' ',
+  'x'.repeat(5000),
+  '\u0000',
+  '../../etc/passwd',
+  '%ff%fe',
+  '<script>alert(1)</script>',
+  '😀',
+  [],
+  [1, 2],
+  [[[]]],
+  {},
+  { $gt: '' },
+  { __proto__: { polluted: true } },
+  nested(10),
+  'true',
+  'NaN',
+  '[1,',
+  '{"a":',
+  '1e999',
+  '-0',
 ];
 
 function parameterNames(route: Route): string[] {
@@ -47,7 +76,11 @@ interface Sent {
   body: string;
 }
 
-function send(method: string, path: string, options: { headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<Sent> {
+function send(
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: Buffer | string } = {},
+): Promise<Sent> {
   return new Promise((resolve, reject) => {
     const url = new URL(path, harness.baseUrl);
     const length = options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) };
@@ -60,7 +93,12 @@ function send(method: string, path: string, options: { headers?: Record<string, 
           chunks.push(chunk);
           if (response.headers['content-type']?.includes('event-stream')) response.destroy();
         });
-        const finish = () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString() });
+        const finish = () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            contentType: String(response.headers['content-type'] ?? ''),
+            body: Buffer.concat(chunks).toString(),
+          });
         response.on('end', finish);
         response.on('close', finish);
       },
@@ -98,17 +136,23 @@ describe('fuzzing every route', () => {
         const asQuery = route.method === 'GET' || random.next() < 0.3;
         cases.push(async () => {
           const query = new URLSearchParams();
-          if (asQuery) for (const [name, value] of Object.entries(fields)) query.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+          if (asQuery)
+            for (const [name, value] of Object.entries(fields))
+              query.set(name, typeof value === 'string' ? value : JSON.stringify(value));
           const body = asQuery ? undefined : JSON.stringify(fields);
           const answer = await send(route.method, `${path}${asQuery ? `?${query}` : ''}`, {
             body,
-            headers: body === undefined ? {} : { 'content-type': 'application/json', authorization: `Bearer ${harness.relay.adminToken}` },
+            headers:
+              body === undefined
+                ? {}
+                : { 'content-type': 'application/json', authorization: `Bearer ${harness.relay.adminToken}` },
           });
           expectHandled(answer, `${route.method} ${path} ${JSON.stringify(fields).slice(0, 200)}`);
         });
       }
     }
-    for (let start = 0; start < cases.length; start += 16) await Promise.all(cases.slice(start, start + 16).map((run) => run()));
+    for (let start = 0; start < cases.length; start += 16)
+      await Promise.all(cases.slice(start, start + 16).map((run) => run()));
     expect(cases.length).toBeGreaterThan(2500);
     expect((await harness.get('/world-info')).status).toBe(200);
   }, 120_000);
@@ -122,7 +166,11 @@ describe('fuzzing every route', () => {
       ['POST', '/roll', { headers: json, body: '"just a string"' }],
       ['POST', '/roll', { headers: json, body: 'null' }],
       ['POST', '/roll', { headers: json, body: `${'['.repeat(100_000)}${']'.repeat(100_000)}` }],
-      ['POST', '/effects', { headers: json, body: `{"uuid":"Actor.x","effectData":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}` }],
+      [
+        'POST',
+        '/effects',
+        { headers: json, body: `{"uuid":"Actor.x","effectData":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}` },
+      ],
       ['POST', '/roll', { headers: { 'content-type': 'application/json; charset=latin-7' }, body: '{}' }],
       ['POST', '/roll', { headers: { 'content-type': 'text/plain' }, body: 'formula=1d20' }],
       ['POST', '/roll', { headers: { ...json, 'content-encoding': 'gzip' }, body: 'not gzip' }],
@@ -147,10 +195,22 @@ describe('fuzzing the /relay socket', () => {
   it('closes or ignores malformed frames, unknown types, stray replies and frames before auth, and keeps running', async () => {
     const random = generator(7);
     const frames = [
-      '', '{', 'null', '[]', '"auth"', '{"type":"auth"}', '{"type":"auth","token":42}', '{"type":"auth","token":""}',
-      JSON.stringify({ type: 'rolls-result', requestId: 'rolls_1', data: [] }), JSON.stringify({ type: 'roll-data', data: 'x' }),
-      JSON.stringify({ type: 'player-list', users: 'everyone' }), JSON.stringify({ type: 'chat-event', data: { eventType: 5 } }),
-      JSON.stringify({ type: 'hook-event', data: null }), JSON.stringify({ type: 'x'.repeat(10_000) }), '\u0000\u0001', '😀',
+      '',
+      '{',
+      'null',
+      '[]',
+      '"auth"',
+      '{"type":"auth"}',
+      '{"type":"auth","token":42}',
+      '{"type":"auth","token":""}',
+      JSON.stringify({ type: 'rolls-result', requestId: 'rolls_1', data: [] }),
+      JSON.stringify({ type: 'roll-data', data: 'x' }),
+      JSON.stringify({ type: 'player-list', users: 'everyone' }),
+      JSON.stringify({ type: 'chat-event', data: { eventType: 5 } }),
+      JSON.stringify({ type: 'hook-event', data: null }),
+      JSON.stringify({ type: 'x'.repeat(10_000) }),
+      '\u0000\u0001',
+      '😀',
     ];
     const { token } = harness.relay.services.connectionTokens.issue('fvtt_fuzzworld', 'fuzz', 'demo');
     for (let round = 0; round < 30; round += 1) {

@@ -6,7 +6,9 @@ import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;
 beforeAll(async () => {
-  harness = await startRelayWithWorld({ relay: { settings: { requestsPerMinute: 5, streamsPerKey: 2 }, bodyLimitBytes: 4096 } });
+  harness = await startRelayWithWorld({
+    relay: { settings: { requestsPerMinute: 5, streamsPerKey: 2 }, bodyLimitBytes: 4096 },
+  });
 });
 afterAll(() => harness.close());
 
@@ -66,9 +68,13 @@ describe('event streams per key', () => {
     await harness.stream('/hooks/subscribe', {}, key);
     const third = await harness.api(key, 'GET', '/scene/subscribe');
     expect(third.status).toBe(429);
-    expect(third.body.error).toBe('This API key already holds 2 open event streams, the most it may; close one, or raise the limit in the settings');
+    expect(third.body.error).toBe(
+      'This API key already holds 2 open event streams, the most it may; close one, or raise the limit in the settings',
+    );
     first.close();
-    await expect.poll(() => harness.relay.services.events.countOwnedBy(harness.relay.services.keys.verify(key)!.id)).toBe(1);
+    await expect
+      .poll(() => harness.relay.services.events.countOwnedBy(harness.relay.services.keys.verify(key)!.id))
+      .toBe(1);
     const again = await harness.stream('/scene/subscribe', {}, key);
     expect(again.status).toBe(200);
   });

@@ -8,7 +8,10 @@ export interface AdminFeed {
 
 export async function readAdminFeed(baseUrl: string, adminToken: string): Promise<AdminFeed> {
   const abort = new AbortController();
-  const response = await fetch(`${baseUrl}/admin/events`, { headers: { authorization: `Bearer ${adminToken}` }, signal: abort.signal });
+  const response = await fetch(`${baseUrl}/admin/events`, {
+    headers: { authorization: `Bearer ${adminToken}` },
+    signal: abort.signal,
+  });
   const events: AdminFeed['events'] = [];
   let bytes = 0;
   let buffer = '';

@@ -10,7 +10,9 @@ export class ApiSocket {
     this.socket = new WebSocket(url, { headers });
     this.socket.on('message', (data) => this.received.push(JSON.parse(data.toString())));
     this.socket.on('error', () => {});
-    this.closed = new Promise((resolve) => this.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      this.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
   }
 
   /** Opens /ws/api with the key in the x-api-key header and waits for `connected`. */
@@ -38,7 +40,8 @@ export class ApiSocket {
     for (;;) {
       const found = this.received.find(match);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no matching message in ${JSON.stringify(this.received).slice(0, 2000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`no matching message in ${JSON.stringify(this.received).slice(0, 2000)}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
@@ -51,7 +54,9 @@ export class ApiSocket {
 /** Settles with the promise's value, or fails with `what` when it takes longer than `ms`. */
 export async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_resolve, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)),
+  );
   try {
     return await Promise.race([promise, late]);
   } finally {

@@ -12,7 +12,12 @@ export interface CallOptions {
 }
 
 /** One HTTP call on loopback; JSON answers come back parsed. */
-export async function call<T = any>(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> {
+export async function call<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Answer<T>> {
   const url = new URL(path, baseUrl);
   for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, String(value));
   const headers: Record<string, string> = { ...options.headers };

@@ -16,7 +16,9 @@ export class RawWorld {
       this.socket.once('open', () => resolve());
       this.socket.once('error', reject);
     });
-    this.closed = new Promise((resolve) => this.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      this.socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
     this.socket.on('message', (data) => {
       this.received.push(JSON.parse(data.toString()));
       for (const waiter of this.waiters.splice(0)) waiter();
@@ -48,8 +50,17 @@ export class RawWorld {
 }
 
 /** Opens /relay as a 3.x module would and authenticates with the token. */
-export async function connectRawWorld(wsBase: string, clientId: string, token: string, options: { localAddress?: string } = {}): Promise<RawWorld> {
-  const world = new RawWorld(wsBase, { id: clientId, worldId: 'raw-world', worldTitle: 'Raw World', foundryVersion: '13.348', systemId: 'dnd5e' }, options);
+export async function connectRawWorld(
+  wsBase: string,
+  clientId: string,
+  token: string,
+  options: { localAddress?: string } = {},
+): Promise<RawWorld> {
+  const world = new RawWorld(
+    wsBase,
+    { id: clientId, worldId: 'raw-world', worldTitle: 'Raw World', foundryVersion: '13.348', systemId: 'dnd5e' },
+    options,
+  );
   await world.opened;
   world.send({ type: 'auth', token });
   await world.next((message) => message.type === 'auth-success');

@@ -15,7 +15,12 @@ export interface TestRelay {
   dataDir: string;
   admin<T = any>(method: string, path: string, body?: unknown): Promise<Answer<T>>;
   /** Creates a key through the admin API; by default with every scope a tool's key can hold (all but world:link). */
-  createKey(options?: { scopes?: readonly Scope[]; userId?: string; worldIds?: string[]; name?: string }): Promise<string>;
+  createKey(options?: {
+    scopes?: readonly Scope[];
+    userId?: string;
+    worldIds?: string[];
+    name?: string;
+  }): Promise<string>;
   api<T = any>(key: string | undefined, method: string, path: string, options?: CallOptions): Promise<Answer<T>>;
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -49,7 +54,10 @@ export async function startTestRelay(options: Partial<RelayOptions> = {}): Promi
       return answer.body.key as string;
     },
     api: (key, method, path, callOptions = {}) =>
-      call(relay.url, method, path, { ...callOptions, headers: { ...(key ? { 'x-api-key': key } : {}), ...callOptions.headers } }),
+      call(relay.url, method, path, {
+        ...callOptions,
+        headers: { ...(key ? { 'x-api-key': key } : {}), ...callOptions.headers },
+      }),
     async restart() {
       const port = relay.port;
       await relay.stop();

@@ -69,7 +69,9 @@ export function startShell(script: string, options: ShellOptions): BackgroundShe
       while (!output().includes(text)) {
         const running = child.exitCode === null && child.signalCode === null;
         if (!running || Date.now() > deadline) {
-          throw new Error(`${running ? 'Still no' : 'The command ended without'} "${text}" in its output:\n${output()}`);
+          throw new Error(
+            `${running ? 'Still no' : 'The command ended without'} "${text}" in its output:\n${output()}`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

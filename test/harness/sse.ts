@@ -17,7 +17,10 @@ export class EventStream {
 
   constructor(url: string, apiKey: string) {
     this.ended = new Promise((resolve) => (this.endedResolve = resolve));
-    this.ready = fetch(url, { headers: { 'x-api-key': apiKey, accept: 'text/event-stream' }, signal: this.abort.signal }).then(async (response) => {
+    this.ready = fetch(url, {
+      headers: { 'x-api-key': apiKey, accept: 'text/event-stream' },
+      signal: this.abort.signal,
+    }).then(async (response) => {
       this.status = response.status;
       this.headers = response.headers;
       if (!response.ok || !response.body) {
@@ -66,12 +69,16 @@ export class EventStream {
   }
 
   /** Waits for the first event with this name after `skip` earlier ones, and returns it. */
-  async next(name: string, options: { timeoutMs?: number; where?: (data: any) => boolean } = {}): Promise<StreamedEvent> {
+  async next(
+    name: string,
+    options: { timeoutMs?: number; where?: (data: any) => boolean } = {},
+  ): Promise<StreamedEvent> {
     const deadline = Date.now() + (options.timeoutMs ?? 3000);
     for (;;) {
       const found = this.events.find((event) => event.name === name && (!options.where || options.where(event.data)));
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no '${name}' event; got ${JSON.stringify(this.events.map((event) => event.name))}`);
+      if (Date.now() > deadline)
+        throw new Error(`no '${name}' event; got ${JSON.stringify(this.events.map((event) => event.name))}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }

@@ -22,7 +22,9 @@ export interface WorldHarness extends TestRelay {
 }
 
 /** A relay on a free loopback port with a seeded sandbox world connected over the real protocol. */
-export async function startRelayWithWorld(options: { seed?: number; relay?: Partial<RelayOptions> } = {}): Promise<WorldHarness> {
+export async function startRelayWithWorld(
+  options: { seed?: number; relay?: Partial<RelayOptions> } = {},
+): Promise<WorldHarness> {
   const relay = await startTestRelay(options.relay);
   const world = createSandboxWorld({ seed: options.seed ?? 7 });
   const { token } = relay.relay.services.connectionTokens.issue(SANDBOX_CLIENT_ID, 'Sandbox world', 'demo');
@@ -36,9 +38,12 @@ export async function startRelayWithWorld(options: { seed?: number; relay?: Part
     clientId: SANDBOX_CLIENT_ID,
     key,
     get: (path: string, query?: CallOptions['query']) => relay.api(key, 'GET', path, { query }),
-    post: (path: string, body?: unknown, query?: CallOptions['query']) => relay.api(key, 'POST', path, { body: body ?? {}, query }),
-    del: (path: string, body?: unknown, query?: CallOptions['query']) => relay.api(key, 'DELETE', path, { body, query }),
-    keyWith: (scopes: readonly Scope[], binding: { userId?: string; worldIds?: string[] } = {}) => relay.createKey({ scopes, ...binding }),
+    post: (path: string, body?: unknown, query?: CallOptions['query']) =>
+      relay.api(key, 'POST', path, { body: body ?? {}, query }),
+    del: (path: string, body?: unknown, query?: CallOptions['query']) =>
+      relay.api(key, 'DELETE', path, { body, query }),
+    keyWith: (scopes: readonly Scope[], binding: { userId?: string; worldIds?: string[] } = {}) =>
+      relay.createKey({ scopes, ...binding }),
     async stream(path: string, query: Record<string, string> = {}, streamKey = key) {
       const url = new URL(path, relay.baseUrl);
       for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);

@@ -19,18 +19,25 @@ describe('keys bound to a tabletop user', () => {
   it('cannot escalate by naming another user or the GM', async () => {
     const key = await harness.keyWith(['playlist:control', 'effects:write'], { userId: 'Alice' });
     for (const userId of ['Gamemaster', 'Bob']) {
-      const answer = await harness.api(key, 'POST', '/playlist/play', { body: { playlistName: 'Tavern Songs', userId } });
+      const answer = await harness.api(key, 'POST', '/playlist/play', {
+        body: { playlistName: 'Tavern Songs', userId },
+      });
       expect(answer.status).toBe(403);
       expect(answer.body.error).toBe(`This API key acts as the tabletop user 'Alice' and cannot act as '${userId}'`);
     }
-    const query = await harness.api(key, 'POST', '/playlist/play', { body: { playlistName: 'Tavern Songs' }, query: { userId: 'Gamemaster' } });
+    const query = await harness.api(key, 'POST', '/playlist/play', {
+      body: { playlistName: 'Tavern Songs' },
+      query: { userId: 'Gamemaster' },
+    });
     expect(query.status).toBe(403);
-    const asThemselves = await harness.api(key, 'POST', '/playlist/play', { body: { playlistName: 'Tavern Songs', userId: 'alice' } });
+    const asThemselves = await harness.api(key, 'POST', '/playlist/play', {
+      body: { playlistName: 'Tavern Songs', userId: 'alice' },
+    });
     expect(asThemselves.status).toBe(400);
     expect(asThemselves.body.error).toBe("User 'Alice' must be a GM to control playlists");
   });
 
-  it('are held to the user\'s permissions in the world', async () => {
+  it("are held to the user's permissions in the world", async () => {
     const key = await harness.keyWith(['effects:write'], { userId: 'Alice' });
     const goblin = await uuidOf(harness, 'Goblin');
     const answer = await harness.api(key, 'POST', '/effects', { body: { uuid: goblin, statusId: 'prone' } });
@@ -47,7 +54,10 @@ describe('several worlds', () => {
     try {
       const ambiguous = await harness.get('/world-info');
       expect(ambiguous.status).toBe(400);
-      expect(ambiguous.body).toEqual({ error: 'Multiple clients connected. Please specify clientId.', connectedClients: expect.arrayContaining([harness.clientId, 'fvtt_second']) });
+      expect(ambiguous.body).toEqual({
+        error: 'Multiple clients connected. Please specify clientId.',
+        connectedClients: expect.arrayContaining([harness.clientId, 'fvtt_second']),
+      });
       const chosen = await harness.get('/world-info', { clientId: 'fvtt_second' });
       expect(chosen.body.data.world).toEqual({ id: 'second-world', title: 'Second' });
       const bound = await harness.keyWith(['world:info'], { worldIds: ['fvtt_second'] });

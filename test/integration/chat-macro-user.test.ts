@@ -34,9 +34,15 @@ describe('Chat', () => {
     const whispers = await harness.stream('/chat/subscribe', { whisperOnly: 'true' });
     const sent = await harness.post('/chat', { content: 'Hello table' });
     const created = await all.next('chat-create');
-    expect(created.data).toMatchObject({ type: 'chat-event', data: { eventType: 'create', data: { id: sent.body.data.id, content: 'Hello table' } } });
+    expect(created.data).toMatchObject({
+      type: 'chat-event',
+      data: { eventType: 'create', data: { id: sent.body.data.id, content: 'Hello table' } },
+    });
     await harness.del(`/chat/${sent.body.data.id}`);
-    expect((await all.next('chat-delete')).data).toEqual({ type: 'chat-event', data: { eventType: 'delete', data: { id: sent.body.data.id } } });
+    expect((await all.next('chat-delete')).data).toEqual({
+      type: 'chat-event',
+      data: { eventType: 'delete', data: { id: sent.body.data.id } },
+    });
     expect(whispers.named('chat-create')).toEqual([]);
     all.close();
     whispers.close();
@@ -63,13 +69,20 @@ describe('User', () => {
     const created = await harness.post('/user', { name: 'Eve', role: 1 });
     expect(created.status).toBe(200);
     expect(created.body.data).toMatchObject({ name: 'Eve', role: 1 });
-    expect((await harness.api(harness.key, 'PUT', '/user', { body: { name: 'Eve', data: { color: '#123456' } } })).status).toBe(200);
-    expect((await harness.del('/user', undefined, { name: 'Eve' })).body).toMatchObject({ type: 'delete-user-result', success: true });
+    expect(
+      (await harness.api(harness.key, 'PUT', '/user', { body: { name: 'Eve', data: { color: '#123456' } } })).status,
+    ).toBe(200);
+    expect((await harness.del('/user', undefined, { name: 'Eve' })).body).toMatchObject({
+      type: 'delete-user-result',
+      success: true,
+    });
     expect((await harness.get('/user', { name: 'Eve' })).status).toBe(400);
   });
 
   it('checks the role and needs id or name; players may not manage users', async () => {
-    expect((await harness.post('/user', { name: 'X', role: 9 })).body).toEqual({ error: "'role' must be between 0 and 4" });
+    expect((await harness.post('/user', { name: 'X', role: 9 })).body).toEqual({
+      error: "'role' must be between 0 and 4",
+    });
     expect((await harness.get('/user')).body).toEqual({ error: "Either 'id' or 'name' is required" });
     expect((await harness.get('/users', { userId: 'Bob' })).status).toBe(400);
   });

@@ -14,14 +14,22 @@ afterAll(() => harness.close());
 function getWithBody(path: string, body: unknown): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const text = JSON.stringify(body);
-    const request = httpRequest(new URL(path, harness.baseUrl), {
-      method: 'GET',
-      headers: { 'x-api-key': harness.key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
-    }, (response) => {
-      let answer = '';
-      response.on('data', (chunk) => (answer += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(answer) }));
-    });
+    const request = httpRequest(
+      new URL(path, harness.baseUrl),
+      {
+        method: 'GET',
+        headers: {
+          'x-api-key': harness.key,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(text),
+        },
+      },
+      (response) => {
+        let answer = '';
+        response.on('data', (chunk) => (answer += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(answer) }));
+      },
+    );
     request.on('error', reject);
     request.end(text);
   });
@@ -68,7 +76,7 @@ describe('Effects', () => {
     expect(answer.body).toMatchObject({ type: 'get-effects-result', error: 'User not found: Mallory', data: null });
   });
 
-  it('GET /effects for an unknown uuid is a 400 with the world\'s message', async () => {
+  it("GET /effects for an unknown uuid is a 400 with the world's message", async () => {
     const answer = await harness.get('/effects', { uuid: 'Actor.doesnotexist00' });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe('Document not found with UUID: Actor.doesnotexist00');
@@ -83,7 +91,9 @@ describe('Effects', () => {
     expect(added.body.data.effect.statuses).toEqual(['prone']);
     expect(added.body.data.effect.uuid).toBe(`${thorin}.ActiveEffect.${added.body.data.effect.id}`);
     const listed = await harness.get('/effects', { uuid: thorin });
-    expect(listed.body.data.effects.some((effect: { statuses: string[] }) => effect.statuses.includes('prone'))).toBe(true);
+    expect(listed.body.data.effects.some((effect: { statuses: string[] }) => effect.statuses.includes('prone'))).toBe(
+      true,
+    );
 
     const again = await harness.post('/effects', { uuid: thorin, statusId: 'prone' });
     expect(again.status).toBe(400);
@@ -91,13 +101,23 @@ describe('Effects', () => {
 
     const removed = await harness.del('/effects', { uuid: thorin, statusId: 'prone' });
     expect(removed.status).toBe(200);
-    expect(removed.body).toMatchObject({ type: 'remove-effect-result', data: { uuid: thorin, removedEffectId: added.body.data.effect.id } });
+    expect(removed.body).toMatchObject({
+      type: 'remove-effect-result',
+      data: { uuid: thorin, removedEffectId: added.body.data.effect.id },
+    });
     const after = await harness.get('/effects', { uuid: thorin });
-    expect(after.body.data.effects.some((effect: { statuses: string[] }) => effect.statuses.includes('prone'))).toBe(false);
+    expect(after.body.data.effects.some((effect: { statuses: string[] }) => effect.statuses.includes('prone'))).toBe(
+      false,
+    );
   });
 
   it('POST /effects by effectData adds a custom effect, and DELETE /effects by effectId removes it', async () => {
-    const effectData = { name: 'Hunter\'s Mark', icon: 'icons/magic/perception/eye-ringed-green.webp', duration: { rounds: 10 }, changes: [] };
+    const effectData = {
+      name: "Hunter's Mark",
+      icon: 'icons/magic/perception/eye-ringed-green.webp',
+      duration: { rounds: 10 },
+      changes: [],
+    };
     const added = await harness.post('/effects', { uuid: thorin, effectData });
     expect(added.status).toBe(200);
     expect(added.body.data.effect).toMatchObject({ name: "Hunter's Mark", icon: effectData.icon, statuses: [] });

@@ -8,7 +8,7 @@ beforeAll(async () => {
 afterAll(() => harness.close());
 
 describe('Encounter', () => {
-  it('starts a combat with the tokens named under the reference relay\'s field name, and lists it', async () => {
+  it("starts a combat with the tokens named under the reference relay's field name, and lists it", async () => {
     const tokens = (await harness.post('/select', { name: 'goblin', overwrite: true })).body.selected;
     const started = await harness.post('/start-encounter', { tokens, name: 'Ambush' });
     expect(started.status).toBe(200);
@@ -27,7 +27,10 @@ describe('Encounter', () => {
     expect(round.body.currentRound).toBeGreaterThan(turn.body.currentRound - 1);
     const back = await harness.post('/last-turn', { encounterId });
     expect(back.status).toBe(200);
-    const added = await harness.post('/add-to-encounter', { encounterId, uuids: (await harness.post('/select', { name: 'Goblin Archer', overwrite: true })).body.selected });
+    const added = await harness.post('/add-to-encounter', {
+      encounterId,
+      uuids: (await harness.post('/select', { name: 'Goblin Archer', overwrite: true })).body.selected,
+    });
     expect(added.body.added).toHaveLength(1);
     const removed = await harness.post('/remove-from-encounter', { encounterId, uuids: added.body.added });
     expect(removed.body.removed).toHaveLength(1);

@@ -15,7 +15,11 @@ describe('Entity', () => {
   it('GET /get returns a document under {uuid, data}', async () => {
     const answer = await harness.get('/get', { uuid: goblin });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ type: 'entity-result', requestId: expect.stringMatching(/^entity_\d{13}$/), uuid: goblin });
+    expect(answer.body).toMatchObject({
+      type: 'entity-result',
+      requestId: expect.stringMatching(/^entity_\d{13}$/),
+      uuid: goblin,
+    });
     expect(answer.body.data.name).toBe('Goblin');
   });
 
@@ -27,12 +31,17 @@ describe('Entity', () => {
   });
 
   it('POST /create, PUT /update and DELETE /delete manage a document', async () => {
-    const created = await harness.post('/create', { entityType: 'Item', data: { name: 'Rope of Climbing', type: 'loot' } });
+    const created = await harness.post('/create', {
+      entityType: 'Item',
+      data: { name: 'Rope of Climbing', type: 'loot' },
+    });
     expect(created.status).toBe(200);
     expect(created.body.type).toBe('create-result');
     const uuid = created.body.uuid;
     expect(uuid).toMatch(/^Item\./);
-    const updated = await harness.api(harness.key, 'PUT', '/update', { body: { uuid, data: { name: 'Rope of Entanglement' } } });
+    const updated = await harness.api(harness.key, 'PUT', '/update', {
+      body: { uuid, data: { name: 'Rope of Entanglement' } },
+    });
     expect(updated.status).toBe(200);
     expect((await harness.get('/get', { uuid })).body.data.name).toBe('Rope of Entanglement');
     const deleted = await harness.del('/delete', undefined, { uuid });
@@ -41,8 +50,12 @@ describe('Entity', () => {
   });
 
   it('POST /create needs entityType and data as an object', async () => {
-    expect((await harness.post('/create', { data: { name: 'x' } })).body).toEqual({ error: "'entityType' is required" });
-    expect((await harness.post('/create', { entityType: 'Item', data: 'x' })).body).toEqual({ error: "'data' must be a JSON object" });
+    expect((await harness.post('/create', { data: { name: 'x' } })).body).toEqual({
+      error: "'entityType' is required",
+    });
+    expect((await harness.post('/create', { entityType: 'Item', data: 'x' })).body).toEqual({
+      error: "'data' must be a JSON object",
+    });
   });
 
   it('POST /decrease and /increase change a numeric attribute, and /kill drops hit points to 0', async () => {
@@ -52,7 +65,9 @@ describe('Entity', () => {
     expect(down.body.results[0]).toMatchObject({ uuid: goblin, attribute, oldValue: 7, newValue: 4 });
     const up = await harness.post('/increase', { uuid: goblin, attribute, amount: 1 });
     expect(up.body.results[0].newValue).toBe(5);
-    expect((await harness.post('/decrease', { uuid: goblin, attribute })).body).toEqual({ error: "'amount' is required" });
+    expect((await harness.post('/decrease', { uuid: goblin, attribute })).body).toEqual({
+      error: "'amount' is required",
+    });
     const killed = await harness.post('/kill', { uuid: goblin });
     expect(killed.status).toBe(200);
     expect((await harness.get('/get', { uuid: goblin })).body.data.system.attributes.hp.value).toBe(0);
@@ -65,10 +80,12 @@ describe('Entity', () => {
     expect(given.body).toMatchObject({ type: 'give-result', success: true });
     const removed = await harness.post('/remove', { actorUuid: lyra, itemName: 'Battleaxe' });
     expect(removed.body).toMatchObject({ type: 'remove-result', success: true });
-    expect((await harness.post('/give', { fromUuid: thorin, toUuid: lyra })).body).toEqual({ error: "Either 'itemUuid' or 'itemName' is required" });
+    expect((await harness.post('/give', { fromUuid: thorin, toUuid: lyra })).body).toEqual({
+      error: "Either 'itemUuid' or 'itemName' is required",
+    });
   });
 
-  it('sends the key\'s scopes to the world with entity writes only, where the module guards macros with them', async () => {
+  it("sends the key's scopes to the world with entity writes only, where the module guards macros with them", async () => {
     const [read, write] = await requestsSeenDuring(harness, async () => {
       await harness.get('/get', { uuid: goblin });
       await harness.post('/create', { entityType: 'Item', data: { name: 'Pebble', type: 'loot' } });
@@ -79,7 +96,9 @@ describe('Entity', () => {
 
   it('a key bound to a player may change their own character but not a monster', async () => {
     const alice = await harness.keyWith(['entity:write', 'entity:read'], { userId: 'Alice' });
-    const own = await harness.api(alice, 'POST', '/increase', { body: { uuid: thorin, attribute: 'system.attributes.hp.value', amount: 1 } });
+    const own = await harness.api(alice, 'POST', '/increase', {
+      body: { uuid: thorin, attribute: 'system.attributes.hp.value', amount: 1 },
+    });
     expect(own.status).toBe(200);
     const monster = await harness.api(alice, 'POST', '/kill', { body: { uuid: goblin } });
     expect(monster.status).toBe(400);

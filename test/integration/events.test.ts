@@ -59,7 +59,8 @@ describe('event streams', () => {
     // combatStart fires before the combat's first update, so the module reports it as not yet started.
     expect(started.data).toMatchObject({ eventType: 'start', encounterId: combat.id, started: false });
     expect(started.data.combatants.length).toBeGreaterThan(0);
-    for (const combatant of started.data.combatants) expect(Object.keys(combatant).sort()).toEqual(['defeated', 'id', 'initiative', 'name', 'uuid']);
+    for (const combatant of started.data.combatants)
+      expect(Object.keys(combatant).sort()).toEqual(['defeated', 'id', 'initiative', 'name', 'uuid']);
     harness.world.simulate.nextTurn();
     const turn = await stream.next('combat-turn');
     expect(turn.data.encounterId).toBe(combat.id);
@@ -84,7 +85,9 @@ describe('event streams', () => {
     const effect = await stream.next('actor-effect-add');
     expect(effect.data.data).toMatchObject({ actorUuid: thorin, eventType: 'effect-add' });
     expect(effect.data.data.effect._id ?? effect.data.data.effect.id).toBe(added.body.data.effect.id);
-    expect(stream.events.every((event) => event.name === 'connected' || event.data.data.actorUuid === thorin)).toBe(true);
+    expect(stream.events.every((event) => event.name === 'connected' || event.data.data.actorUuid === thorin)).toBe(
+      true,
+    );
     stream.close();
   });
 
@@ -104,12 +107,15 @@ describe('event streams', () => {
     harness.world.simulate.moveToken(tokenIdOf('Zombie'), 950, 750);
     harness.world.simulate.moveToken(tokenIdOf('Pip Thistledown'), 1250, 950);
     const moved = await stream.next('scene-token-update');
-    expect(moved.data).toMatchObject({ type: 'scene-event', data: { sceneId: courtyard, eventType: 'token-update', tokenId: tokenIdOf('Pip Thistledown') } });
+    expect(moved.data).toMatchObject({
+      type: 'scene-event',
+      data: { sceneId: courtyard, eventType: 'token-update', tokenId: tokenIdOf('Pip Thistledown') },
+    });
     expect(stream.events.filter((event) => event.data?.data?.sceneId === crypt)).toEqual([]);
     stream.close();
   });
 
-  it('turns the world\'s channel on while a stream listens and off when the last one leaves', async () => {
+  it("turns the world's channel on while a stream listens and off when the last one leaves", async () => {
     await expect.poll(() => harness.world.enabledChannels()).not.toContain('scene-events');
     const first = await harness.stream('/scene/subscribe');
     const second = await harness.stream('/scene/subscribe');
@@ -128,7 +134,7 @@ describe('event streams', () => {
 });
 
 describe('event-subscription-update', () => {
-  it('is sent when a channel\'s count changes and again after the world reconnects', async () => {
+  it("is sent when a channel's count changes and again after the world reconnects", async () => {
     const relay = await startTestRelay();
     try {
       const { token } = relay.relay.services.connectionTokens.issue('fvtt_raw', 'raw', 'demo');
@@ -136,16 +142,27 @@ describe('event-subscription-update', () => {
       const first = await connectRawWorld(relay.wsUrl, 'fvtt_raw', token);
       const stream = new EventStream(`${relay.baseUrl}/rolls/subscribe`, key);
       await stream.ready;
-      expect(await first.next((m) => m.type === 'event-subscription-update')).toEqual({ type: 'event-subscription-update', channel: 'roll-events', count: 1 });
+      expect(await first.next((m) => m.type === 'event-subscription-update')).toEqual({
+        type: 'event-subscription-update',
+        channel: 'roll-events',
+        count: 1,
+      });
       const second = new EventStream(`${relay.baseUrl}/rolls/subscribe`, key);
       await second.ready;
       await first.next((m) => m.type === 'event-subscription-update' && m.count === 2);
       first.close();
       await first.closed;
       const again = await connectRawWorld(relay.wsUrl, 'fvtt_raw', token);
-      expect(await again.next((m) => m.type === 'event-subscription-update')).toEqual({ type: 'event-subscription-update', channel: 'roll-events', count: 2 });
+      expect(await again.next((m) => m.type === 'event-subscription-update')).toEqual({
+        type: 'event-subscription-update',
+        channel: 'roll-events',
+        count: 2,
+      });
       again.send({ type: 'roll-data', data: { id: 'r1', formula: '1d20', rollTotal: 12, user: null } });
-      expect((await stream.next('roll')).data).toEqual({ type: 'roll-data', data: { id: 'r1', formula: '1d20', rollTotal: 12, user: null } });
+      expect((await stream.next('roll')).data).toEqual({
+        type: 'roll-data',
+        data: { id: 'r1', formula: '1d20', rollTotal: 12, user: null },
+      });
       stream.close();
       second.close();
       await again.next((m) => m.type === 'event-subscription-update' && m.count === 0);

@@ -26,16 +26,29 @@ describe('pairing across a restart', () => {
   it('a request made before a restart is approved after it, and the waiting module pairs with its code', async () => {
     harness = await startTestRelay();
     const world = createSandboxWorld({ seed: 5, worldId: 'restart-world' });
-    const created = await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'restart-world', worldTitle: world.metadata.worldTitle } });
+    const created = await call(harness.baseUrl, 'POST', '/auth/pair-request', {
+      body: { worldId: 'restart-world', worldTitle: world.metadata.worldTitle },
+    });
     expect(created.status).toBe(201);
 
     await harness.restart();
 
-    expect(await pending(harness)).toEqual([expect.objectContaining({ code: created.body.code, world: expect.objectContaining({ worldId: 'restart-world' }) })]);
-    expect((await harness.admin('POST', `/admin/pair-requests/${created.body.code}/approve`)).body.status).toBe('approved');
+    expect(await pending(harness)).toEqual([
+      expect.objectContaining({
+        code: created.body.code,
+        world: expect.objectContaining({ worldId: 'restart-world' }),
+      }),
+    ]);
+    expect((await harness.admin('POST', `/admin/pair-requests/${created.body.code}/approve`)).body.status).toBe(
+      'approved',
+    );
     const status = await call(harness.baseUrl, 'GET', `/auth/pair-request/${created.body.code}/status`);
     const paired = await exchangePairingCode(world, { httpBase: harness.baseUrl, code: status.body.pairingCode });
-    const link = await connectSandbox(world, { relayUrl: paired.relayUrl, clientId: paired.clientId, token: paired.token });
+    const link = await connectSandbox(world, {
+      relayUrl: paired.relayUrl,
+      clientId: paired.clientId,
+      token: paired.token,
+    });
     expect(link.connected).toBe(true);
     await link.close();
   });
@@ -50,7 +63,9 @@ describe('pairing across a restart', () => {
     const exchange = { body: { code: status.body.pairingCode, worldId: 'w-approved' } };
     expect((await call(harness.baseUrl, 'POST', '/auth/pair', exchange)).status).toBe(200);
     await harness.restart();
-    expect((await call(harness.baseUrl, 'GET', `/auth/pair-request/${created.body.code}/status`)).body).toEqual({ status: 'exchanged' });
+    expect((await call(harness.baseUrl, 'GET', `/auth/pair-request/${created.body.code}/status`)).body).toEqual({
+      status: 'exchanged',
+    });
     expect((await call(harness.baseUrl, 'POST', '/auth/pair', exchange)).status).toBe(404);
   });
 
@@ -58,9 +73,12 @@ describe('pairing across a restart', () => {
     harness = await startTestRelay();
     const created = await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'w-denied' } });
     await harness.admin('POST', `/admin/pair-requests/${created.body.code}/deny`);
-    for (const worldId of ['a', 'b', 'c']) expect((await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId } })).status).toBe(201);
+    for (const worldId of ['a', 'b', 'c'])
+      expect((await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId } })).status).toBe(201);
     await harness.restart();
-    expect((await call(harness.baseUrl, 'GET', `/auth/pair-request/${created.body.code}/status`)).body).toEqual({ status: 'denied' });
+    expect((await call(harness.baseUrl, 'GET', `/auth/pair-request/${created.body.code}/status`)).body).toEqual({
+      status: 'denied',
+    });
     // Three requests from this address already wait: the per-address cap holds across the restart.
     expect((await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'd' } })).status).toBe(429);
   });
@@ -72,7 +90,9 @@ describe('pairing across a restart', () => {
       harness = await startTestRelay({ dataDir: disk.dir });
       const waiting = await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'w-waiting' } });
       disk.readOnly();
-      expect((await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'w-refused' } })).status).toBe(500);
+      expect(
+        (await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'w-refused' } })).status,
+      ).toBe(500);
       expect((await harness.admin('POST', `/admin/pair-requests/${waiting.body.code}/approve`)).status).toBe(500);
       expect((await pending(harness)).map((request) => request.world.worldId)).toEqual(['w-waiting']);
       disk.writable();
@@ -93,7 +113,13 @@ describe('Pairing store', () => {
     try {
       const open = (now: number) => {
         const tokens = new ConnectionTokens(join(dataDir, 'connection-tokens.json'));
-        return new Pairing(tokens, new KnownWorlds(join(dataDir, 'worlds.json')), join(dataDir, 'pair-requests.json'), undefined, now);
+        return new Pairing(
+          tokens,
+          new KnownWorlds(join(dataDir, 'worlds.json')),
+          join(dataDir, 'pair-requests.json'),
+          undefined,
+          now,
+        );
       };
       const start = Date.now();
       const first = open(start);

@@ -20,7 +20,9 @@ describe('pairing (module-protocol §3)', () => {
         pairUrl = url;
       },
     });
-    await expect.poll(async () => (await harness.admin('GET', '/admin/pair-requests')).body.pairRequests.length).toBe(1);
+    await expect
+      .poll(async () => (await harness.admin('GET', '/admin/pair-requests')).body.pairRequests.length)
+      .toBe(1);
     const waiting = (await harness.admin('GET', '/admin/pair-requests')).body.pairRequests[0];
     expect(waiting.world).toMatchObject({ worldId: world.metadata.worldId, worldTitle: world.metadata.worldTitle });
     expect(pairUrl).toBe(`${harness.baseUrl}/pair/${waiting.code}`);
@@ -33,20 +35,34 @@ describe('pairing (module-protocol §3)', () => {
     expect(paired.clientId).toMatch(/^fvtt_[0-9a-f]{16}$/);
     expect(paired.relayUrl).toBe(`${harness.wsUrl}/relay`);
 
-    const link = await connectSandbox(world, { relayUrl: paired.relayUrl, clientId: paired.clientId, token: paired.token });
+    const link = await connectSandbox(world, {
+      relayUrl: paired.relayUrl,
+      clientId: paired.clientId,
+      token: paired.token,
+    });
     const key = await harness.createKey({ scopes: ['clients:read', 'world:info'] });
     const clients = await harness.api(key, 'GET', '/clients');
     expect(clients.body.clients).toEqual([expect.objectContaining({ clientId: paired.clientId, isOnline: true })]);
     expect((await harness.api(key, 'GET', '/world-info')).body.data.world.id).toBe(world.metadata.worldId);
-    expect((await call(harness.baseUrl, 'GET', `/api/clients/${paired.clientId}/active`)).body).toEqual({ active: true });
+    expect((await call(harness.baseUrl, 'GET', `/api/clients/${paired.clientId}/active`)).body).toEqual({
+      active: true,
+    });
     await link.close();
-    await expect.poll(async () => (await call(harness.baseUrl, 'GET', `/api/clients/${paired.clientId}/active`)).body).toEqual({ active: false });
+    await expect
+      .poll(async () => (await call(harness.baseUrl, 'GET', `/api/clients/${paired.clientId}/active`)).body)
+      .toEqual({ active: false });
   });
 
   it('hands the approved pairing code out once; later polls say exchanged', async () => {
-    const created = await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'w1', worldTitle: 'One' } });
+    const created = await call(harness.baseUrl, 'POST', '/auth/pair-request', {
+      body: { worldId: 'w1', worldTitle: 'One' },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ code: expect.stringMatching(/^[A-HJ-NP-Z2-9]{16}$/), upgradeOnly: false, expiresIn: 600 });
+    expect(created.body).toMatchObject({
+      code: expect.stringMatching(/^[A-HJ-NP-Z2-9]{16}$/),
+      upgradeOnly: false,
+      expiresIn: 600,
+    });
     const statusPath = `/auth/pair-request/${created.body.code}/status`;
     expect((await call(harness.baseUrl, 'GET', statusPath)).body).toEqual({ status: 'pending' });
     await harness.admin('POST', `/admin/pair-requests/${created.body.code}/approve`);
@@ -55,12 +71,20 @@ describe('pairing (module-protocol §3)', () => {
     expect((await call(harness.baseUrl, 'GET', statusPath)).body).toEqual({ status: 'exchanged' });
   });
 
-  it('a denied request stops the module\'s pairing with a clear error', async () => {
+  it("a denied request stops the module's pairing with a clear error", async () => {
     const world = createSandboxWorld({ seed: 2, worldId: 'denied-world' });
     const pairing = pairSandbox(world, { httpBase: harness.baseUrl, pollIntervalMs: 50 });
     pairing.catch(() => {});
-    await expect.poll(async () => (await harness.admin('GET', '/admin/pair-requests')).body.pairRequests.some((r: any) => r.world.worldId === 'denied-world')).toBe(true);
-    const waiting = (await harness.admin('GET', '/admin/pair-requests')).body.pairRequests.find((r: any) => r.world.worldId === 'denied-world');
+    await expect
+      .poll(async () =>
+        (await harness.admin('GET', '/admin/pair-requests')).body.pairRequests.some(
+          (r: any) => r.world.worldId === 'denied-world',
+        ),
+      )
+      .toBe(true);
+    const waiting = (await harness.admin('GET', '/admin/pair-requests')).body.pairRequests.find(
+      (r: any) => r.world.worldId === 'denied-world',
+    );
     await harness.admin('POST', `/admin/pair-requests/${waiting.code}/deny`);
     await expect(pairing).rejects.toThrow(/denied/);
     const twice = await harness.admin('POST', `/admin/pair-requests/${waiting.code}/approve`);
@@ -72,11 +96,20 @@ describe('pairing (module-protocol §3)', () => {
     expect(issued.status).toBe(201);
     expect(issued.body.code).toMatch(/^[A-HJ-NP-Z2-9]{6}$/);
     const world = createSandboxWorld({ seed: 3, worldId: 'code-world' });
-    const paired = await exchangePairingCode(world, { httpBase: harness.baseUrl, code: issued.body.code.toLowerCase() });
-    const link = await connectSandbox(world, { relayUrl: harness.wsUrl, clientId: paired.clientId, token: paired.token });
+    const paired = await exchangePairingCode(world, {
+      httpBase: harness.baseUrl,
+      code: issued.body.code.toLowerCase(),
+    });
+    const link = await connectSandbox(world, {
+      relayUrl: harness.wsUrl,
+      clientId: paired.clientId,
+      token: paired.token,
+    });
     expect(link.connected).toBe(true);
     await link.close();
-    const reused = await call(harness.baseUrl, 'POST', '/auth/pair', { body: { code: issued.body.code, worldId: 'code-world' } });
+    const reused = await call(harness.baseUrl, 'POST', '/auth/pair', {
+      body: { code: issued.body.code, worldId: 'code-world' },
+    });
     expect(reused.status).toBe(410);
     expect(reused.body.error).toMatch(/already been used/);
   });
@@ -91,9 +124,15 @@ describe('pairing (module-protocol §3)', () => {
   });
 
   it('answers unknown codes and bad bodies with JSON errors', async () => {
-    expect((await call(harness.baseUrl, 'POST', '/auth/pair', { body: { code: 'ZZZZZZ', worldId: 'x' } })).status).toBe(404);
-    expect((await call(harness.baseUrl, 'POST', '/auth/pair', { body: {} })).body).toEqual({ error: "'code' is required" });
-    expect((await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: {} })).body).toEqual({ error: "'worldId' is required" });
+    expect((await call(harness.baseUrl, 'POST', '/auth/pair', { body: { code: 'ZZZZZZ', worldId: 'x' } })).status).toBe(
+      404,
+    );
+    expect((await call(harness.baseUrl, 'POST', '/auth/pair', { body: {} })).body).toEqual({
+      error: "'code' is required",
+    });
+    expect((await call(harness.baseUrl, 'POST', '/auth/pair-request', { body: {} })).body).toEqual({
+      error: "'worldId' is required",
+    });
     expect((await call(harness.baseUrl, 'GET', '/auth/pair-request/NOPE1234/status')).status).toBe(404);
     expect((await call(harness.baseUrl, 'GET', '/api/clients/fvtt_unknown/active')).status).toBe(404);
   });
@@ -101,7 +140,11 @@ describe('pairing (module-protocol §3)', () => {
   it('lets the Foundry page call the pairing endpoints across origins', async () => {
     const preflight = await fetch(`${harness.baseUrl}/auth/pair-request`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:30000', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'http://localhost:30000',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');

@@ -51,19 +51,27 @@ describe('Playlist', () => {
 
   it('POST /playlist/next keeps the playlist playing and advances to the next sound', async () => {
     const before = await harness.post('/playlist/play', { playlistName: 'Tavern Songs', soundName: 'Tavern Chatter' });
-    const playingBefore = before.body.data.playlist.sounds.filter((sound: { playing: boolean }) => sound.playing).map((sound: { name: string }) => sound.name);
+    const playingBefore = before.body.data.playlist.sounds
+      .filter((sound: { playing: boolean }) => sound.playing)
+      .map((sound: { name: string }) => sound.name);
     expect(playingBefore).toEqual(['Tavern Chatter']);
     const next = await harness.post('/playlist/next', { playlistName: 'Tavern Songs' });
     expect(next.body.type).toBe('playlist-next-result');
     expect(next.body.data.playlist.playing).toBe(true);
-    const playingAfter = next.body.data.playlist.sounds.filter((sound: { playing: boolean }) => sound.playing).map((sound: { name: string }) => sound.name);
+    const playingAfter = next.body.data.playlist.sounds
+      .filter((sound: { playing: boolean }) => sound.playing)
+      .map((sound: { name: string }) => sound.name);
     expect(playingAfter).toHaveLength(1);
     expect(playingAfter).not.toEqual(playingBefore);
     await harness.post('/playlist/stop', { playlistName: 'Tavern Songs' });
   });
 
   it('POST /playlist/volume sets the volume on the playlist or on one sound, leaving playing unchanged', async () => {
-    const onSound = await harness.post('/playlist/volume', { playlistName: 'Dungeon Ambience', soundName: 'Distant Wind', volume: 0.75 });
+    const onSound = await harness.post('/playlist/volume', {
+      playlistName: 'Dungeon Ambience',
+      soundName: 'Distant Wind',
+      volume: 0.75,
+    });
     expect(onSound.status).toBe(200);
     expect(onSound.body.type).toBe('playlist-volume-result');
     const wind = onSound.body.data.playlist.sounds.find((sound: { name: string }) => sound.name === 'Distant Wind');
@@ -97,7 +105,7 @@ describe('Playlist', () => {
     }
   });
 
-  it('an unknown playlist is a 400 with the world\'s message', async () => {
+  it("an unknown playlist is a 400 with the world's message", async () => {
     const answer = await harness.post('/playlist/play', { playlistName: 'Polka Hits' });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe('Playlist not found: Polka Hits');

@@ -8,7 +8,19 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-const ROLL_RECORD_KEYS = ['dice', 'flavor', 'formula', 'id', 'isCritical', 'isFumble', 'messageId', 'rollTotal', 'speaker', 'timestamp', 'user'];
+const ROLL_RECORD_KEYS = [
+  'dice',
+  'flavor',
+  'formula',
+  'id',
+  'isCritical',
+  'isFumble',
+  'messageId',
+  'rollTotal',
+  'speaker',
+  'timestamp',
+  'user',
+];
 
 describe('Roll', () => {
   it('POST /roll evaluates a formula: success true and the roll execution result', async () => {
@@ -25,7 +37,9 @@ describe('Roll', () => {
     expect(dice.faces).toBe(6);
     expect(dice.results).toHaveLength(4);
     expect(dice.results.filter((result: { active: boolean }) => !result.active)).toHaveLength(1);
-    const kept = dice.results.filter((result: { active: boolean }) => result.active).map((result: { result: number }) => result.result);
+    const kept = dice.results
+      .filter((result: { active: boolean }) => result.active)
+      .map((result: { result: number }) => result.result);
     expect(data.roll.total).toBe(kept.reduce((sum: number, value: number) => sum + value, 0));
     expect(typeof data.roll.isCritical).toBe('boolean');
     expect(typeof data.roll.timestamp).toBe('number');
@@ -37,7 +51,7 @@ describe('Roll', () => {
     expect(answer.body).toEqual({ error: "'formula' is required" });
   });
 
-  it('POST /roll with a broken formula is a 400 with the world\'s message', async () => {
+  it("POST /roll with a broken formula is a 400 with the world's message", async () => {
     const answer = await harness.post('/roll', { formula: '1d20+' });
     expect(answer.status).toBe(400);
     expect(answer.body.success).toBe(false);
@@ -87,7 +101,9 @@ describe('Roll', () => {
     expect(stream.headers?.get('content-type')).toBe('text/event-stream');
     expect(stream.events[0]).toEqual({ name: 'connected', data: { clientId: harness.clientId } });
     const made = await harness.post('/roll', { formula: '2d20kh1', createChatMessage: true });
-    const event = await stream.next('roll', { where: ({ data: roll }) => roll.id === made.body.data.id || roll.rollTotal === made.body.data.roll.total });
+    const event = await stream.next('roll', {
+      where: ({ data: roll }) => roll.id === made.body.data.id || roll.rollTotal === made.body.data.roll.total,
+    });
     expect(event.data.type).toBe('roll-data');
     expect(Object.keys(event.data.data).sort()).toEqual(ROLL_RECORD_KEYS);
     expect(event.data.data.formula).toBe('2d20kh1');
@@ -103,7 +119,12 @@ describe('Roll', () => {
     expect(harness.world.game.messages.get(messageId)).toBeDefined();
     expect(made.body.data).toMatchObject({ id: messageId, messageId, chatMessageCreated: true });
     const last = await harness.get('/lastroll');
-    expect(last.body.data).toMatchObject({ id: messageId, messageId, flavor: 'One id', rollTotal: made.body.data.roll.total });
+    expect(last.body.data).toMatchObject({
+      id: messageId,
+      messageId,
+      flavor: 'One id',
+      rollTotal: made.body.data.roll.total,
+    });
     const rolls = await harness.get('/rolls');
     expect(rolls.body.data.filter((roll: { id: string }) => roll.id === messageId)).toHaveLength(1);
     expect(rolls.body.data[0]).toEqual(last.body.data);
@@ -114,8 +135,12 @@ describe('Roll', () => {
     const openapi = (await call(harness.baseUrl, 'GET', '/openapi.json')).body;
     const roll = openapi.paths['/roll'].post;
     expect(roll.summary).toContain('Only a roll posted to chat (createChatMessage: true) reaches /rolls/subscribe');
-    expect(roll.requestBody.content['application/json'].schema.properties.createChatMessage.description).toContain('no roll event reaches /rolls/subscribe');
-    expect((await call(harness.baseUrl, 'GET', '/docs')).text).toContain('Only a roll posted to chat (createChatMessage: true) reaches /rolls/subscribe');
+    expect(roll.requestBody.content['application/json'].schema.properties.createChatMessage.description).toContain(
+      'no roll event reaches /rolls/subscribe',
+    );
+    expect((await call(harness.baseUrl, 'GET', '/docs')).text).toContain(
+      'Only a roll posted to chat (createChatMessage: true) reaches /rolls/subscribe',
+    );
   });
 
   it('a roll not posted to chat reaches no stream, and keeps its own id in /lastroll', async () => {
@@ -129,7 +154,7 @@ describe('Roll', () => {
     stream.close();
   });
 
-  it('a player\'s roll in the world appears on /rolls/subscribe, and the userId filter keeps only that user\'s', async () => {
+  it("a player's roll in the world appears on /rolls/subscribe, and the userId filter keeps only that user's", async () => {
     const everyone = await harness.stream('/rolls/subscribe');
     const bobOnly = await harness.stream('/rolls/subscribe', { userId: 'Bob' });
     harness.world.simulate.playerRoll('Alice', '1d20+5');

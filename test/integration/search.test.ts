@@ -7,7 +7,21 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-const ENTRY_KEYS = ['documentType', 'folder', 'formattedMatch', 'icon', 'id', 'journalLink', 'name', 'package', 'packageName', 'resultType', 'subType', 'tagline', 'uuid'];
+const ENTRY_KEYS = [
+  'documentType',
+  'folder',
+  'formattedMatch',
+  'icon',
+  'id',
+  'journalLink',
+  'name',
+  'package',
+  'packageName',
+  'resultType',
+  'subType',
+  'tagline',
+  'uuid',
+];
 
 function tierOf(name: string, query: string): number {
   const lowerName = name.toLowerCase();
@@ -30,7 +44,9 @@ describe('Search', () => {
       expect(Object.keys(entry).sort()).toEqual(ENTRY_KEYS);
       expect(entry.journalLink).toBe(`@UUID[${entry.uuid}]{${entry.name}}`);
     }
-    expect(answer.body.results.find((entry: { name: string }) => entry.name === 'Goblin').resultType).toBe('WorldEntity');
+    expect(answer.body.results.find((entry: { name: string }) => entry.name === 'Goblin').resultType).toBe(
+      'WorldEntity',
+    );
   });
 
   it('ranks exact, then prefix, then substring, then subsequence matches', async () => {
@@ -47,7 +63,9 @@ describe('Search', () => {
 
   it('filters by document type, simple or compound', async () => {
     const actors = await harness.get('/search', { query: 'goblin', filter: 'Actor' });
-    expect(new Set(actors.body.results.map((entry: { documentType: string }) => entry.documentType))).toEqual(new Set(['Actor']));
+    expect(new Set(actors.body.results.map((entry: { documentType: string }) => entry.documentType))).toEqual(
+      new Set(['Actor']),
+    );
     const weapons = await harness.get('/search', { query: 'goblin', filter: 'documentType:Item,subType:weapon' });
     expect(weapons.body.results.length).toBeGreaterThan(0);
     for (const entry of weapons.body.results) expect(entry).toMatchObject({ documentType: 'Item', subType: 'weapon' });
@@ -55,9 +73,13 @@ describe('Search', () => {
 
   it('includes compendiums unless excludeCompendiums', async () => {
     const all = await harness.get('/search', { query: 'goblin' });
-    expect(all.body.results.some((entry: { resultType: string }) => entry.resultType === 'CompendiumEntity')).toBe(true);
+    expect(all.body.results.some((entry: { resultType: string }) => entry.resultType === 'CompendiumEntity')).toBe(
+      true,
+    );
     const worldOnly = await harness.get('/search', { query: 'goblin', excludeCompendiums: true });
-    expect(worldOnly.body.results.every((entry: { resultType: string }) => entry.resultType === 'WorldEntity')).toBe(true);
+    expect(worldOnly.body.results.every((entry: { resultType: string }) => entry.resultType === 'WorldEntity')).toBe(
+      true,
+    );
   });
 
   it('browses everything when the query is omitted, up to the default limit of 200', async () => {
@@ -79,7 +101,8 @@ describe('Search', () => {
 
   it('minified entries hold only uuid, id, name, img and documentType', async () => {
     const answer = await harness.get('/search', { query: 'goblin', minified: true });
-    for (const entry of answer.body.results) expect(Object.keys(entry).sort()).toEqual(['documentType', 'id', 'img', 'name', 'uuid']);
+    for (const entry of answer.body.results)
+      expect(Object.keys(entry).sort()).toEqual(['documentType', 'id', 'img', 'name', 'uuid']);
   });
 
   it('ownedByUserId keeps only what that user owns', async () => {

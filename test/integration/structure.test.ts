@@ -15,9 +15,19 @@ describe('Structure', () => {
     expect(answer.body.requestId).toMatch(/^structure_\d{13}$/);
     const { folders, entities } = answer.body.data;
     const types = new Set(Object.values(folders).map((folder: any) => folder.type));
-    expect([...types].sort()).toEqual(['Actor', 'Cards', 'Item', 'JournalEntry', 'Macro', 'Playlist', 'RollTable', 'Scene']);
+    expect([...types].sort()).toEqual([
+      'Actor',
+      'Cards',
+      'Item',
+      'JournalEntry',
+      'Macro',
+      'Playlist',
+      'RollTable',
+      'Scene',
+    ]);
     expect(Array.isArray(entities.scenes)).toBe(true);
-    for (const folder of Object.values(folders) as any[]) expect(Object.keys(folder)).toEqual(expect.arrayContaining(['id', 'uuid', 'type']));
+    for (const folder of Object.values(folders) as any[])
+      expect(Object.keys(folder)).toEqual(expect.arrayContaining(['id', 'uuid', 'type']));
   });
 
   it('GET /structure takes types as a comma list or a JSON array, sent to the world as an array', async () => {
@@ -27,7 +37,10 @@ describe('Structure', () => {
       comma = await harness.get('/structure', { types: 'Actor,Item' });
       json = await harness.get('/structure', { types: '["Actor","Item"]' });
     });
-    expect(seen.map((request) => request.types)).toEqual([['Actor', 'Item'], ['Actor', 'Item']]);
+    expect(seen.map((request) => request.types)).toEqual([
+      ['Actor', 'Item'],
+      ['Actor', 'Item'],
+    ]);
     expect(comma.body.data).toEqual(json.body.data);
     const types = new Set(Object.values(comma.body.data.folders).map((folder: any) => folder.type));
     expect([...types].sort()).toEqual(['Actor', 'Item']);
@@ -71,21 +84,34 @@ describe('Structure', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.type).toBe('create-folder-result');
     expect(Object.keys(answer.body.data).sort()).toEqual(['id', 'name', 'parentFolder', 'type', 'uuid']);
-    expect(answer.body.data).toMatchObject({ name: 'Villains', type: 'Actor', parentFolder: null, uuid: `Folder.${answer.body.data.id}` });
+    expect(answer.body.data).toMatchObject({
+      name: 'Villains',
+      type: 'Actor',
+      parentFolder: null,
+      uuid: `Folder.${answer.body.data.id}`,
+    });
     const found = await harness.get('/get-folder', { name: 'Villains' });
     expect(found.body.data.contents).toEqual([]);
   });
 
   it('POST /create-folder under a parent', async () => {
     const parent = await harness.post('/create-folder', { name: 'Outer', folderType: 'Item' });
-    const child = await harness.post('/create-folder', { name: 'Inner', folderType: 'Item', parentFolderId: parent.body.data.id });
+    const child = await harness.post('/create-folder', {
+      name: 'Inner',
+      folderType: 'Item',
+      parentFolderId: parent.body.data.id,
+    });
     expect(child.body.data.parentFolder).toBe(parent.body.data.id);
   });
 
   it('POST /create-folder needs name and a valid folderType', async () => {
-    expect((await harness.post('/create-folder', { folderType: 'Actor' })).body).toEqual({ error: "'name' is required" });
+    expect((await harness.post('/create-folder', { folderType: 'Actor' })).body).toEqual({
+      error: "'name' is required",
+    });
     const bad = await harness.post('/create-folder', { name: 'x', folderType: 'Monster' });
-    expect(bad.body.error).toBe("'folderType' must be one of Scene, Actor, Item, JournalEntry, RollTable, Cards, Macro, Playlist");
+    expect(bad.body.error).toBe(
+      "'folderType' must be one of Scene, Actor, Item, JournalEntry, RollTable, Cards, Macro, Playlist",
+    );
   });
 
   it('DELETE /delete-folder removes an empty folder and counts nothing deleted', async () => {
@@ -93,7 +119,12 @@ describe('Structure', () => {
     const answer = await harness.del('/delete-folder', { folderId: created.body.data.id });
     expect(answer.status).toBe(200);
     expect(answer.body.type).toBe('delete-folder-result');
-    expect(answer.body.data).toEqual({ deleted: true, folderId: created.body.data.id, entitiesDeleted: 0, foldersDeleted: 1 });
+    expect(answer.body.data).toEqual({
+      deleted: true,
+      folderId: created.body.data.id,
+      entitiesDeleted: 0,
+      foldersDeleted: 1,
+    });
     expect((await harness.get('/get-folder', { name: 'Temporary' })).status).toBe(400);
   });
 
@@ -108,7 +139,9 @@ describe('Structure', () => {
     expect(deleted.body.data.foldersDeleted).toBe(3);
     expect(deleted.body.data.entitiesDeleted).toBe(7);
     const search = await harness.get('/search', { query: 'Hobgoblin', excludeCompendiums: true });
-    expect(search.body.results.filter((result: { documentType: string }) => result.documentType === 'Actor')).toEqual([]);
+    expect(search.body.results.filter((result: { documentType: string }) => result.documentType === 'Actor')).toEqual(
+      [],
+    );
   });
 
   it('a player may not create folders', async () => {

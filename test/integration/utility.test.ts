@@ -14,7 +14,12 @@ describe('Utility', () => {
     const answer = await harness.post('/select', { name: 'goblin', overwrite: true });
     expect(answer.status).toBe(200);
     expect(Object.keys(answer.body).sort()).toEqual(['count', 'message', 'requestId', 'selected', 'success', 'type']);
-    expect(answer.body).toMatchObject({ type: 'select-result', success: true, count: 2, message: '2 entities selected' });
+    expect(answer.body).toMatchObject({
+      type: 'select-result',
+      success: true,
+      count: 2,
+      message: '2 entities selected',
+    });
     for (const uuid of answer.body.selected) expect(uuid).toMatch(/^Scene\.\w{16}\.Token\.\w{16}$/);
   });
 

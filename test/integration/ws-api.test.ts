@@ -18,7 +18,14 @@ describe('/ws/api', () => {
     caller.send({ type: 'auth', token: harness.key });
     const connected = await caller.next((m) => m.type === 'connected');
     expect(connected.supportedTypes).toEqual(expect.arrayContaining(['search', 'roll', 'get-effects', 'subscribe']));
-    expect(connected.eventChannels).toEqual(['roll-events', 'chat-events', 'hooks', 'combat-events', 'actor-events', 'scene-events']);
+    expect(connected.eventChannels).toEqual([
+      'roll-events',
+      'chat-events',
+      'hooks',
+      'combat-events',
+      'actor-events',
+      'scene-events',
+    ]);
     caller.socket.close();
   });
 
@@ -31,7 +38,7 @@ describe('/ws/api', () => {
     expect(await noAuth.closed).toEqual({ code: 4002, reason: 'Invalid auth message' });
   });
 
-  it('answers requests with the world\'s result, correlated by the caller\'s request id', async () => {
+  it("answers requests with the world's result, correlated by the caller's request id", async () => {
     const caller = await connect();
     caller.send({ type: 'search', requestId: 'find-1', query: 'goblin', limit: 3 });
     caller.send({ type: 'world-info', requestId: 'info-1' });
@@ -51,10 +58,25 @@ describe('/ws/api', () => {
     caller.send({ type: 'roll', requestId: 'forbidden', formula: '1d20' });
     caller.send({ type: 'teleport', requestId: 'unknown' });
     caller.send({ type: 'search' });
-    expect(await caller.next((m) => m.requestId === 'bad')).toEqual({ type: 'search-result', requestId: 'bad', status: 400, error: "'limit' must be between 1 and 500" });
-    expect(await caller.next((m) => m.requestId === 'forbidden')).toMatchObject({ type: 'roll-result', status: 403, error: 'API key lacks required scope: roll:execute' });
-    expect(await caller.next((m) => m.requestId === 'unknown')).toMatchObject({ type: 'error', error: 'Unknown message type: "teleport"' });
-    expect(await caller.next((m) => m.type === 'error' && m.requestId === undefined)).toMatchObject({ status: 400, error: expect.stringContaining('"requestId"') });
+    expect(await caller.next((m) => m.requestId === 'bad')).toEqual({
+      type: 'search-result',
+      requestId: 'bad',
+      status: 400,
+      error: "'limit' must be between 1 and 500",
+    });
+    expect(await caller.next((m) => m.requestId === 'forbidden')).toMatchObject({
+      type: 'roll-result',
+      status: 403,
+      error: 'API key lacks required scope: roll:execute',
+    });
+    expect(await caller.next((m) => m.requestId === 'unknown')).toMatchObject({
+      type: 'error',
+      error: 'Unknown message type: "teleport"',
+    });
+    expect(await caller.next((m) => m.type === 'error' && m.requestId === undefined)).toMatchObject({
+      status: 400,
+      error: expect.stringContaining('"requestId"'),
+    });
     caller.socket.close();
   });
 
@@ -65,12 +87,21 @@ describe('/ws/api', () => {
     await caller.next((m) => m.type === 'subscribed' && m.channel === 'chat-events');
     caller.send({ type: 'roll', requestId: 'r1', formula: '1d20', createChatMessage: true });
     const roll = await caller.next((m) => m.type === 'roll-event');
-    expect(roll).toMatchObject({ event: 'roll', clientId: harness.clientId, data: { type: 'roll-data', data: { formula: '1d20' } } });
+    expect(roll).toMatchObject({
+      event: 'roll',
+      clientId: harness.clientId,
+      data: { type: 'roll-data', data: { formula: '1d20' } },
+    });
     const chat = await caller.next((m) => m.type === 'chat-event');
     expect(chat.event).toBe('chat-create');
     expect(chat.data).toMatchObject({ type: 'chat-event', data: { eventType: 'create', data: { isRoll: true } } });
     caller.send({ type: 'unsubscribe', channel: 'roll-events', requestId: 'u1' });
-    expect(await caller.next((m) => m.type === 'unsubscribed')).toEqual({ type: 'unsubscribed', channel: 'roll-events', removed: 1, requestId: 'u1' });
+    expect(await caller.next((m) => m.type === 'unsubscribed')).toEqual({
+      type: 'unsubscribed',
+      channel: 'roll-events',
+      removed: 1,
+      requestId: 'u1',
+    });
     const before = caller.received.filter((m) => m.type === 'roll-event').length;
     harness.world.simulate.playerRoll('Alice', '1d6');
     await caller.next((m) => m.type === 'chat-event' && m.data.data.data.rolls?.[0]?.formula === '1d6');
@@ -79,7 +110,7 @@ describe('/ws/api', () => {
     await expect.poll(() => harness.world.enabledChannels()).not.toContain('chat-events');
   });
 
-  it('applies a user-bound key\'s user to every call', async () => {
+  it("applies a user-bound key's user to every call", async () => {
     const key = await harness.keyWith(['entity:read'], { userId: 'Alice' });
     const caller = await connect(key);
     caller.send({ type: 'players', requestId: 'p' });

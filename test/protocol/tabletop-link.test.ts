@@ -4,7 +4,15 @@ import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { RawWorld, connectRawWorld } from '../harness/raw-world.ts';
 
 const CLIENT_ID = 'fvtt_0123456789abcdef';
-const metadata = { id: CLIENT_ID, worldId: 'keep', worldTitle: 'The Keep', foundryVersion: '13.348', systemId: 'dnd5e', systemTitle: 'D&D 5e', systemVersion: '5.1.10' };
+const metadata = {
+  id: CLIENT_ID,
+  worldId: 'keep',
+  worldTitle: 'The Keep',
+  foundryVersion: '13.348',
+  systemId: 'dnd5e',
+  systemTitle: 'D&D 5e',
+  systemVersion: '5.1.10',
+};
 
 let harness: TestRelay;
 let token: string;
@@ -22,7 +30,9 @@ function openWorld(query: Record<string, string> = metadata, options: { localAdd
 describe('module-protocol §2: the 3.x handshake', () => {
   it('refuses an upgrade without ?id= with HTTP 400 before any WebSocket opens', async () => {
     const socket = new WebSocket(`${harness.wsUrl}/relay?worldId=keep`);
-    const status = await new Promise<number>((resolve) => socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0)));
+    const status = await new Promise<number>((resolve) =>
+      socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0)),
+    );
     expect(status).toBe(400);
   });
 
@@ -94,7 +104,14 @@ describe('module-protocol §2: the 3.x handshake', () => {
     world.send({ type: 'auth', token });
     await world.next((m) => m.type === 'auth-success');
     const connected = harness.relay.services.tabletop.world(CLIENT_ID);
-    expect(connected?.metadata).toEqual({ worldId: 'keep', worldTitle: 'The Keep', foundryVersion: '13.348', systemId: 'dnd5e', systemTitle: 'D&D 5e', systemVersion: '5.1.10' });
+    expect(connected?.metadata).toEqual({
+      worldId: 'keep',
+      worldTitle: 'The Keep',
+      foundryVersion: '13.348',
+      systemId: 'dnd5e',
+      systemTitle: 'D&D 5e',
+      systemVersion: '5.1.10',
+    });
     world.close();
   });
 });
@@ -142,7 +159,13 @@ describe('module-protocol §2.5: keepalive', () => {
 describe('module-protocol §2.7: unsolicited messages from the world', () => {
   it('keeps the player list per world', async () => {
     const world = await connectRawWorld(harness.wsUrl, CLIENT_ID, token);
-    world.send({ type: 'player-list', users: [{ id: 'u1', name: 'Gamemaster', role: 4, active: true }, { id: 'u2', name: 'Alice', role: 1, active: false }] });
+    world.send({
+      type: 'player-list',
+      users: [
+        { id: 'u1', name: 'Gamemaster', role: 4, active: true },
+        { id: 'u2', name: 'Alice', role: 1, active: false },
+      ],
+    });
     await expect.poll(() => harness.relay.services.tabletop.world(CLIENT_ID)?.players.length).toBe(2);
     const status = await harness.admin('GET', '/admin/status');
     expect(status.body.worlds[0].players).toEqual([
@@ -154,7 +177,14 @@ describe('module-protocol §2.7: unsolicited messages from the world', () => {
 
   it('ignores malformed frames, unknown types and replies to unknown requests, and stays connected', async () => {
     const world = await connectRawWorld(harness.wsUrl, CLIENT_ID, token);
-    for (const frame of ['{', '[]', 'null', '42', JSON.stringify({ type: 'mystery' }), JSON.stringify({ type: 'rolls-result', requestId: 'rolls_1', data: [] })]) {
+    for (const frame of [
+      '{',
+      '[]',
+      'null',
+      '42',
+      JSON.stringify({ type: 'mystery' }),
+      JSON.stringify({ type: 'rolls-result', requestId: 'rolls_1', data: [] }),
+    ]) {
       world.send(frame);
     }
     world.socket.send(Buffer.from([1, 2, 3]), { binary: true });
@@ -225,7 +255,8 @@ describe('requests in flight', () => {
     const world = await connectRawWorld(harness.wsUrl, CLIENT_ID, token);
     world.socket.on('message', (data) => {
       const request = JSON.parse(data.toString());
-      if (request.type === 'rolls') world.send({ type: 'rolls-result', requestId: request.requestId, data: [request.requestId] });
+      if (request.type === 'rolls')
+        world.send({ type: 'rolls-result', requestId: request.requestId, data: [request.requestId] });
     });
     const before = Date.now();
     const answers = await Promise.all(Array.from({ length: 20 }, () => harness.api(key, 'GET', '/rolls')));
@@ -253,7 +284,15 @@ describe('requests in flight', () => {
         if (request.type !== 'sheet-screenshot') return;
         const imageData = `data:image/png;base64,${bytes.toString('base64')}`;
         expect(imageData.length).toBeGreaterThan(64 * 1024 * 1024);
-        world.send({ type: 'sheet-screenshot-result', requestId: request.requestId, success: true, imageData, mimeType: 'image/png', width: 10, height: 10 });
+        world.send({
+          type: 'sheet-screenshot-result',
+          requestId: request.requestId,
+          success: true,
+          imageData,
+          mimeType: 'image/png',
+          width: 10,
+          height: 10,
+        });
       });
       const response = await fetch(`${big.baseUrl}/sheet?uuid=Actor.x`, { headers: { 'x-api-key': bigKey } });
       const body = Buffer.from(await response.arrayBuffer());

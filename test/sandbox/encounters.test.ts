@@ -9,8 +9,14 @@ describe('encounters', () => {
     expect(encounters[0]).toMatchObject({ name: null, round: 0, turn: null, current: true });
     const thorinToken = tokenNamed(world, 'Keep Courtyard', 'Thorin Ironfoot');
     expect(encounters[0].combatants[0]).toEqual({
-      id: expect.any(String), name: 'Thorin Ironfoot', tokenUuid: thorinToken.uuid, actorUuid: named(world, 'actors', 'Thorin Ironfoot').uuid,
-      img: 'icons/creatures/dwarf-warrior.webp', initiative: null, hidden: false, defeated: false,
+      id: expect.any(String),
+      name: 'Thorin Ironfoot',
+      tokenUuid: thorinToken.uuid,
+      actorUuid: named(world, 'actors', 'Thorin Ironfoot').uuid,
+      img: 'icons/creatures/dwarf-warrior.webp',
+      initiative: null,
+      hidden: false,
+      defeated: false,
     });
   });
 });
@@ -21,19 +27,34 @@ describe('start-encounter', () => {
     const pushes = recordPushes(world);
     world.setChannel('combat-events', true);
     const goblin = tokenNamed(world, 'Keep Courtyard', 'Goblin');
-    const reply = await ask(world, 'start-encounter', { name: 'Gate Fight', tokenUuids: [goblin.uuid], startWithPlayers: true, rollAll: true });
+    const reply = await ask(world, 'start-encounter', {
+      name: 'Gate Fight',
+      tokenUuids: [goblin.uuid],
+      startWithPlayers: true,
+      rollAll: true,
+    });
     const { encounterId, encounter } = reply;
     expect(encounter).toMatchObject({ id: encounterId, name: 'Gate Fight', round: 1, turn: 0 });
-    expect(encounter.combatants.map((c: { name: string }) => c.name)).toEqual(['Goblin', 'Thorin Ironfoot', 'Lyra Moonwhisper', 'Pip Thistledown']);
+    expect(encounter.combatants.map((c: { name: string }) => c.name)).toEqual([
+      'Goblin',
+      'Thorin Ironfoot',
+      'Lyra Moonwhisper',
+      'Pip Thistledown',
+    ]);
     expect(encounter.combatants.every((c: { initiative: unknown }) => typeof c.initiative === 'number')).toBe(true);
     expect(world.game.activeCombat()?.id).toBe(encounterId);
-    expect(pushes[0]).toEqual({ type: 'combat-event', data: { eventType: 'start', encounterId, round: 0, turn: null, started: false, combatants: [] } });
+    expect(pushes[0]).toEqual({
+      type: 'combat-event',
+      data: { eventType: 'start', encounterId, round: 0, turn: null, started: false, combatants: [] },
+    });
     expect(pushes.filter((p) => (p.data as { eventType: string }).eventType === 'combatant-add')).toHaveLength(4);
   });
 
   it('is GM-only for a userId', async () => {
     const world = sandbox();
-    expect((await ask(world, 'start-encounter', { userId: 'Alice' })).error).toBe("User 'Alice' must be a GM to manage encounters");
+    expect((await ask(world, 'start-encounter', { userId: 'Alice' })).error).toBe(
+      "User 'Alice' must be a GM to manage encounters",
+    );
     expect((await ask(world, 'start-encounter', { userId: 'Assistant GM' })).encounterId).toBeDefined();
   });
 });
@@ -60,7 +81,9 @@ describe('turn navigation', () => {
     const world = sandbox();
     expect((await ask(world, 'next-turn', { encounterId: 'nope' })).error).toBe('Encounter with ID nope not found');
     expect((await ask(world, 'last-round', { encounterId: 'nope' })).error).toBe('Encounter with ID nope not found');
-    expect((await ask(world, 'next-round', { userId: 'Bob' })).error).toBe("User 'Bob' must be a GM to manage encounters");
+    expect((await ask(world, 'next-round', { userId: 'Bob' })).error).toBe(
+      "User 'Bob' must be a GM to manage encounters",
+    );
   });
 
   it('ends the current encounter, pushing the end event', async () => {
@@ -69,7 +92,12 @@ describe('turn navigation', () => {
     world.setChannel('combat-events', true);
     const combat = world.game.activeCombat()!;
     const ended = await ask(world, 'end-encounter');
-    expect(ended).toEqual({ type: 'end-encounter-result', requestId: ended.requestId, encounterId: combat.id, message: 'Encounter successfully ended' });
+    expect(ended).toEqual({
+      type: 'end-encounter-result',
+      requestId: ended.requestId,
+      encounterId: combat.id,
+      message: 'Encounter successfully ended',
+    });
     expect(pushes).toEqual([{ type: 'combat-event', data: { eventType: 'end', encounterId: combat.id, round: 0 } }]);
     expect((await ask(world, 'end-encounter')).error).toBe('No encounter not found');
   });
@@ -82,9 +110,20 @@ describe('add-to-encounter and remove-from-encounter', () => {
     const pip = named(world, 'actors', 'Pip Thistledown');
     const hobgoblin = tokenNamed(world, 'Keep Courtyard', 'Hobgoblin');
     const zombie = named(world, 'actors', 'Zombie');
-    const reply = await ask(world, 'add-to-encounter', { uuids: [pip.uuid, hobgoblin.uuid, zombie.uuid, 'Actor.nothing000000000', named(world, 'scenes', 'Tavern Interior').uuid] });
+    const reply = await ask(world, 'add-to-encounter', {
+      uuids: [
+        pip.uuid,
+        hobgoblin.uuid,
+        zombie.uuid,
+        'Actor.nothing000000000',
+        named(world, 'scenes', 'Tavern Interior').uuid,
+      ],
+    });
     expect(reply).toEqual({
-      type: 'add-to-encounter-result', requestId: reply.requestId, encounterId: combat.id, added: [pip.uuid, hobgoblin.uuid],
+      type: 'add-to-encounter-result',
+      requestId: reply.requestId,
+      encounterId: combat.id,
+      added: [pip.uuid, hobgoblin.uuid],
       failed: [
         { uuid: zombie.uuid, reason: 'No token found for this actor in the current scene' },
         { uuid: 'Actor.nothing000000000', reason: 'Entity not found' },

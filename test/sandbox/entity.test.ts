@@ -7,25 +7,47 @@ describe('entity', () => {
     const thorin = named(world, 'actors', 'Thorin Ironfoot');
     const reply = await ask(world, 'entity', { uuid: thorin.uuid });
     expect(reply.uuid).toBe(thorin.uuid);
-    expect(reply.data).toMatchObject({ _id: thorin.id, name: 'Thorin Ironfoot', system: { attributes: { hp: { value: 34 } } } });
+    expect(reply.data).toMatchObject({
+      _id: thorin.id,
+      name: 'Thorin Ironfoot',
+      system: { attributes: { hp: { value: 34 } } },
+    });
     const missing = await ask(world, 'entity', { uuid: 'Actor.nothing000000000' });
-    expect(missing).toEqual({ type: 'entity-result', requestId: missing.requestId, uuid: 'Actor.nothing000000000', error: 'Entity not found', data: null });
+    expect(missing).toEqual({
+      type: 'entity-result',
+      requestId: missing.requestId,
+      uuid: 'Actor.nothing000000000',
+      error: 'Entity not found',
+      data: null,
+    });
   });
 
   it('filters by the user: full data for observers, a stub for LIMITED, refusal without permission', async () => {
     const world = sandbox();
     const lyra = named(world, 'actors', 'Lyra Moonwhisper');
     expect((await ask(world, 'entity', { uuid: lyra.uuid, userId: 'Bob' })).data.system).toBeDefined();
-    expect((await ask(world, 'entity', { uuid: lyra.uuid, userId: 'Carol' })).data).toEqual({ uuid: lyra.uuid, name: 'Lyra Moonwhisper', type: 'Actor', img: lyra.img });
-    expect((await ask(world, 'entity', { uuid: lyra.uuid, userId: 'Alice' })).error).toBe("User 'Alice' does not have permission to view 'Lyra Moonwhisper'");
-    expect(await ask(world, 'entity', { uuid: lyra.uuid, userId: 'nobody' })).toMatchObject({ error: 'User not found: nobody', data: null });
+    expect((await ask(world, 'entity', { uuid: lyra.uuid, userId: 'Carol' })).data).toEqual({
+      uuid: lyra.uuid,
+      name: 'Lyra Moonwhisper',
+      type: 'Actor',
+      img: lyra.img,
+    });
+    expect((await ask(world, 'entity', { uuid: lyra.uuid, userId: 'Alice' })).error).toBe(
+      "User 'Alice' does not have permission to view 'Lyra Moonwhisper'",
+    );
+    expect(await ask(world, 'entity', { uuid: lyra.uuid, userId: 'nobody' })).toMatchObject({
+      error: 'User not found: nobody',
+      data: null,
+    });
   });
 
   it('returns the controlled tokens, or their actors, as an array when selected', async () => {
     const world = sandbox();
     await ask(world, 'select', { name: 'Goblin Archer' });
     const token = tokenNamed(world, 'Keep Courtyard', 'Goblin Archer');
-    expect((await ask(world, 'entity', { selected: true })).data.map((d: { _id: string }) => d._id)).toEqual([token.id]);
+    expect((await ask(world, 'entity', { selected: true })).data.map((d: { _id: string }) => d._id)).toEqual([
+      token.id,
+    ]);
     const actors = await ask(world, 'entity', { selected: true, actor: true });
     expect(actors.data[0].name).toBe('Goblin Archer');
     expect(actors.uuid).toBe(`${token.uuid}.Actor.${named(world, 'actors', 'Goblin Archer').id}`);
@@ -38,7 +60,11 @@ describe('create, update, delete', () => {
     const pushes = recordPushes(world);
     world.setChannel('hooks', true);
     const folder = named(world, 'folders', 'Monsters');
-    const reply = await ask(world, 'create', { entityType: 'Actor', data: { name: 'Owlbear', type: 'npc' }, folder: folder.id });
+    const reply = await ask(world, 'create', {
+      entityType: 'Actor',
+      data: { name: 'Owlbear', type: 'npc' },
+      folder: folder.id,
+    });
     expect(reply.uuid).toMatch(/^Actor\.[A-Za-z0-9]{16}$/);
     expect(reply.entity).toMatchObject({ name: 'Owlbear', type: 'npc', folder: folder.id });
     expect(world.find(reply.uuid)?.name).toBe('Owlbear');
@@ -48,19 +74,36 @@ describe('create, update, delete', () => {
   it('reports invalid types, schema errors and missing permissions with the failure message', async () => {
     const world = sandbox();
     const invalid = await ask(world, 'create', { entityType: 'Spaceship', data: { name: 'x' } });
-    expect(invalid).toEqual({ type: 'create-result', requestId: invalid.requestId, message: 'Failed to create entity', error: 'Invalid entity type: Spaceship' });
-    expect((await ask(world, 'create', { entityType: 'Item', data: {} })).error).toBe('Item validation errors:\n  name: may not be undefined');
-    expect((await ask(world, 'create', { entityType: 'Actor', data: { name: 'x' }, userId: 'Alice' })).error).toBe("User 'Alice' does not have permission to create Actor");
-    expect((await ask(world, 'create', { entityType: 'JournalEntry', data: { name: 'Notes' }, userId: 'Dana' })).error).toBeUndefined();
+    expect(invalid).toEqual({
+      type: 'create-result',
+      requestId: invalid.requestId,
+      message: 'Failed to create entity',
+      error: 'Invalid entity type: Spaceship',
+    });
+    expect((await ask(world, 'create', { entityType: 'Item', data: {} })).error).toBe(
+      'Item validation errors:\n  name: may not be undefined',
+    );
+    expect((await ask(world, 'create', { entityType: 'Actor', data: { name: 'x' }, userId: 'Alice' })).error).toBe(
+      "User 'Alice' does not have permission to create Actor",
+    );
+    expect(
+      (await ask(world, 'create', { entityType: 'JournalEntry', data: { name: 'Notes' }, userId: 'Dana' })).error,
+    ).toBeUndefined();
   });
 
   it('guards macro writes behind allowMacroWrite and the macro:write scope', async () => {
     const closed = await ask(sandbox(), 'create', { entityType: 'Macro', data: { name: 'M', command: 'return 1' } });
-    expect(closed.error).toBe('Macro writes are disabled in REST API module settings. A GM must enable allowMacroWrite.');
+    expect(closed.error).toBe(
+      'Macro writes are disabled in REST API module settings. A GM must enable allowMacroWrite.',
+    );
     const world = sandbox({ settings: { allowMacroWrite: true } });
     const scoped = await ask(world, 'create', { entityType: 'Macro', data: { name: 'M' }, _scopes: ['entity:write'] });
     expect(scoped.error).toBe("The API key lacks the 'macro:write' scope required to change macros");
-    const created = await ask(world, 'create', { entityType: 'Macro', data: { name: 'M', command: 'return 1' }, _scopes: ['entity:write', 'macro:write'] });
+    const created = await ask(world, 'create', {
+      entityType: 'Macro',
+      data: { name: 'M', command: 'return 1' },
+      _scopes: ['entity:write', 'macro:write'],
+    });
     expect(created.entity).toMatchObject({ name: 'M', type: 'script', author: world.game.moduleUserId });
   });
 
@@ -83,11 +126,26 @@ describe('create, update, delete', () => {
     const world = sandbox();
     const pip = named(world, 'actors', 'Pip Thistledown');
     const refused = await ask(world, 'update', { uuid: pip.uuid, data: { name: 'X' }, userId: 'Alice' });
-    expect(refused).toEqual({ type: 'update-result', requestId: refused.requestId, uuid: pip.uuid, message: 'Failed to update entity', error: "User 'Alice' does not have permission to update 'Pip Thistledown'" });
-    expect((await ask(world, 'update', { uuid: pip.uuid, data: { name: 'Pip the Bold' }, userId: 'Carol' })).entity[0].name).toBe('Pip the Bold');
+    expect(refused).toEqual({
+      type: 'update-result',
+      requestId: refused.requestId,
+      uuid: pip.uuid,
+      message: 'Failed to update entity',
+      error: "User 'Alice' does not have permission to update 'Pip Thistledown'",
+    });
+    expect(
+      (await ask(world, 'update', { uuid: pip.uuid, data: { name: 'Pip the Bold' }, userId: 'Carol' })).entity[0].name,
+    ).toBe('Pip the Bold');
     const gone = await ask(world, 'delete', { uuid: 'Actor.nothing000000000' });
-    expect(gone).toEqual({ type: 'delete-result', requestId: gone.requestId, uuid: 'Actor.nothing000000000', success: true });
-    expect((await ask(world, 'delete', { uuid: pip.uuid, userId: 'Bob' })).error).toBe("User 'Bob' does not have permission to delete 'Pip the Bold'");
+    expect(gone).toEqual({
+      type: 'delete-result',
+      requestId: gone.requestId,
+      uuid: 'Actor.nothing000000000',
+      success: true,
+    });
+    expect((await ask(world, 'delete', { uuid: pip.uuid, userId: 'Bob' })).error).toBe(
+      "User 'Bob' does not have permission to delete 'Pip the Bold'",
+    );
     const deleted = await ask(world, 'delete', { uuid: pip.uuid });
     expect(deleted).toEqual({ type: 'delete-result', requestId: deleted.requestId, uuid: pip.uuid, success: true });
     expect(world.find(pip.uuid)).toBeNull();
@@ -99,11 +157,23 @@ describe('increase, decrease, kill', () => {
     const world = sandbox();
     const goblin = named(world, 'actors', 'Goblin');
     const up = await ask(world, 'increase', { uuid: goblin.uuid, attribute: 'system.attributes.hp.value', amount: 3 });
-    expect(up).toMatchObject({ success: true, results: [{ uuid: goblin.uuid, attribute: 'system.attributes.hp.value', oldValue: 7, newValue: 10 }] });
-    const down = await ask(world, 'decrease', { uuid: goblin.uuid, attribute: 'system.attributes.hp.value', amount: 4 });
+    expect(up).toMatchObject({
+      success: true,
+      results: [{ uuid: goblin.uuid, attribute: 'system.attributes.hp.value', oldValue: 7, newValue: 10 }],
+    });
+    const down = await ask(world, 'decrease', {
+      uuid: goblin.uuid,
+      attribute: 'system.attributes.hp.value',
+      amount: 4,
+    });
     expect(down.results[0]).toMatchObject({ oldValue: 10, newValue: 6 });
-    expect(await ask(world, 'decrease', { uuid: goblin.uuid, attribute: 'name', amount: 1 })).toMatchObject({ success: false, error: 'Attribute name is not a number, found: string' });
-    expect((await ask(world, 'increase', { uuid: goblin.uuid, attribute: 'system.attributes.hp.value', amount: '3' })).error).toBe('Amount must be a number');
+    expect(await ask(world, 'decrease', { uuid: goblin.uuid, attribute: 'name', amount: 1 })).toMatchObject({
+      success: false,
+      error: 'Attribute name is not a number, found: string',
+    });
+    expect(
+      (await ask(world, 'increase', { uuid: goblin.uuid, attribute: 'system.attributes.hp.value', amount: '3' })).error,
+    ).toBe('Amount must be a number');
     expect((await ask(world, 'increase', { attribute: 'x', amount: 1 })).error).toBe('UUID or selected is required');
   });
 
@@ -111,13 +181,22 @@ describe('increase, decrease, kill', () => {
     const world = sandbox();
     const token = tokenNamed(world, 'Keep Courtyard', 'Goblin Archer');
     const reply = await ask(world, 'kill', { uuid: token.uuid });
-    expect(reply.results).toEqual([{ uuid: token.uuid, success: true, message: 'Token marked as defeated, HP set to 0, and dead effect applied' }]);
+    expect(reply.results).toEqual([
+      { uuid: token.uuid, success: true, message: 'Token marked as defeated, HP set to 0, and dead effect applied' },
+    ]);
     const actor = world.game.tokenActor(token)!;
     expect(actor.system.attributes).toMatchObject({ hp: { value: 0 } });
-    expect(actor.collection('ActiveEffect').contents.some((e) => (e.source.statuses as string[]).includes('dead'))).toBe(true);
-    const combatant = world.game.activeCombat()!.collection('Combatant').find((c) => c.source.tokenId === token.id)!;
+    expect(
+      actor.collection('ActiveEffect').contents.some((e) => (e.source.statuses as string[]).includes('dead')),
+    ).toBe(true);
+    const combatant = world.game
+      .activeCombat()!
+      .collection('Combatant')
+      .find((c) => c.source.tokenId === token.id)!;
     expect(combatant.source.defeated).toBe(true);
-    expect((await ask(world, 'kill', { uuid: named(world, 'scenes', 'Keep Courtyard').uuid })).error).toBe('Cannot mark entity type Scene as defeated');
+    expect((await ask(world, 'kill', { uuid: named(world, 'scenes', 'Keep Courtyard').uuid })).error).toBe(
+      'Cannot mark entity type Scene as defeated',
+    );
     expect((await ask(world, 'kill', {})).error).toBe('No entities found to mark as defeated');
   });
 });
@@ -127,7 +206,12 @@ describe('give and remove', () => {
     const world = sandbox();
     const pip = named(world, 'actors', 'Pip Thistledown');
     const thorin = named(world, 'actors', 'Thorin Ironfoot');
-    const reply = await ask(world, 'give', { fromUuid: pip.uuid, toUuid: thorin.uuid, itemName: 'potion of healing', quantity: 1 });
+    const reply = await ask(world, 'give', {
+      fromUuid: pip.uuid,
+      toUuid: thorin.uuid,
+      itemName: 'potion of healing',
+      quantity: 1,
+    });
     expect(reply).toMatchObject({ fromUuid: pip.uuid, toUuid: thorin.uuid, quantity: 1, success: true });
     expect(pip.collection('Item').getName('Potion of Healing')!.system.quantity).toBe(1);
     expect(thorin.collection('Item').get(reply.newItemId)!.system.quantity).toBe(1);
@@ -140,12 +224,32 @@ describe('give and remove', () => {
     const world = sandbox();
     const pip = named(world, 'actors', 'Pip Thistledown');
     const failed = await ask(world, 'give', { toUuid: pip.uuid, itemName: 'Nothing' });
-    expect(failed).toEqual({ type: 'give-result', requestId: failed.requestId, selected: undefined, fromUuid: '', toUuid: pip.uuid, quantity: undefined, itemUuid: '', success: false, error: 'Item not found: Nothing' });
-    expect((await ask(world, 'give', { toUuid: pip.uuid, itemName: 'Dagger', userId: 'Alice' })).error).toBe("User 'Alice' does not have permission to give items to 'Pip Thistledown'");
+    expect(failed).toEqual({
+      type: 'give-result',
+      requestId: failed.requestId,
+      selected: undefined,
+      fromUuid: '',
+      toUuid: pip.uuid,
+      quantity: undefined,
+      itemUuid: '',
+      success: false,
+      error: 'Item not found: Nothing',
+    });
+    expect((await ask(world, 'give', { toUuid: pip.uuid, itemName: 'Dagger', userId: 'Alice' })).error).toBe(
+      "User 'Alice' does not have permission to give items to 'Pip Thistledown'",
+    );
     const dagger = pip.collection('Item').getName('Dagger')!;
-    expect(await ask(world, 'remove', { actorUuid: pip.uuid, itemName: 'dagger', quantity: 1 })).toMatchObject({ actorUuid: pip.uuid, itemUuid: dagger.uuid, quantity: 1, success: true });
+    expect(await ask(world, 'remove', { actorUuid: pip.uuid, itemName: 'dagger', quantity: 1 })).toMatchObject({
+      actorUuid: pip.uuid,
+      itemUuid: dagger.uuid,
+      quantity: 1,
+      success: true,
+    });
     expect((await ask(world, 'remove', { actorUuid: pip.uuid, itemUuid: dagger.uuid })).quantity).toBe(0);
     expect(pip.collection('Item').get(dagger.id)).toBeUndefined();
-    expect(await ask(world, 'remove', { actorUuid: pip.uuid })).toMatchObject({ success: false, error: 'Item UUID or Item Name is required' });
+    expect(await ask(world, 'remove', { actorUuid: pip.uuid })).toMatchObject({
+      success: false,
+      error: 'Item UUID or Item Name is required',
+    });
   });
 });

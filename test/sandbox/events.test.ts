@@ -11,7 +11,17 @@ describe('event channels', () => {
     world.setChannel('scene-events', true);
     expect(world.enabledChannels()).toEqual(['scene-events']);
     world.simulate.moveToken(token.id, 1400, 800);
-    expect(pushes).toEqual([{ type: 'scene-event', data: { sceneId: named(world, 'scenes', 'Keep Courtyard').id, eventType: 'token-update', tokenId: token.id, changes: { x: 1400, _id: token.id } } }]);
+    expect(pushes).toEqual([
+      {
+        type: 'scene-event',
+        data: {
+          sceneId: named(world, 'scenes', 'Keep Courtyard').id,
+          eventType: 'token-update',
+          tokenId: token.id,
+          changes: { x: 1400, _id: token.id },
+        },
+      },
+    ]);
     world.setChannel('scene-events', false);
     world.simulate.moveToken(token.id, 1500, 800);
     expect(pushes).toHaveLength(1);
@@ -20,7 +30,9 @@ describe('event channels', () => {
 
   it('accepts event-subscription-update through handle, without replying', async () => {
     const world = sandbox();
-    expect(await world.handle({ type: 'event-subscription-update', requestId: '', channel: 'hooks', count: 2 })).toBeUndefined();
+    expect(
+      await world.handle({ type: 'event-subscription-update', requestId: '', channel: 'hooks', count: 2 }),
+    ).toBeUndefined();
     expect(world.enabledChannels()).toEqual(['hooks']);
     await world.handle({ type: 'event-subscription-update', requestId: '', channel: 'hooks', count: 0 });
     expect(world.enabledChannels()).toEqual([]);
@@ -36,11 +48,27 @@ describe('event channels', () => {
     expect(pushes.map((p) => p.type)).toEqual(['hook-event', 'actor-event']);
     const hook = pushes[0]!.data as { hook: string; args: any[] };
     expect(hook.hook).toBe('createActiveEffect');
-    expect(hook.args[0]).toMatchObject({ _id: data.effect.id, name: 'DND5E.ConProne', img: 'systems/dnd5e/icons/svg/statuses/prone.svg', statuses: ['prone'] });
+    expect(hook.args[0]).toMatchObject({
+      _id: data.effect.id,
+      name: 'DND5E.ConProne',
+      img: 'systems/dnd5e/icons/svg/statuses/prone.svg',
+      statuses: ['prone'],
+    });
     expect(hook.args[2]).toBe(world.game.moduleUserId);
-    expect(pushes[1]).toEqual({ type: 'actor-event', data: { actorUuid: thorin.uuid, eventType: 'effect-add', effect: hook.args[0] } });
+    expect(pushes[1]).toEqual({
+      type: 'actor-event',
+      data: { actorUuid: thorin.uuid, eventType: 'effect-add', effect: hook.args[0] },
+    });
     await ask(world, 'remove-effect', { uuid: thorin.uuid, effectId: data.effect.id });
-    expect(pushes.at(-1)).toEqual({ type: 'actor-event', data: { actorUuid: thorin.uuid, eventType: 'effect-remove', effectId: data.effect.id, effectName: 'DND5E.ConProne' } });
+    expect(pushes.at(-1)).toEqual({
+      type: 'actor-event',
+      data: {
+        actorUuid: thorin.uuid,
+        eventType: 'effect-remove',
+        effectId: data.effect.id,
+        effectName: 'DND5E.ConProne',
+      },
+    });
   });
 
   it('sends actor updates with the diff', () => {
@@ -49,7 +77,16 @@ describe('event channels', () => {
     world.setChannel('actor-events', true);
     const pip = named(world, 'actors', 'Pip Thistledown');
     world.simulate.updateActor(pip.id, { 'system.attributes.hp.value': 12, name: 'Pip Thistledown' });
-    expect(pushes).toEqual([{ type: 'actor-event', data: { actorUuid: pip.uuid, eventType: 'update', changes: { system: { attributes: { hp: { value: 12 } } }, _id: pip.id } } }]);
+    expect(pushes).toEqual([
+      {
+        type: 'actor-event',
+        data: {
+          actorUuid: pip.uuid,
+          eventType: 'update',
+          changes: { system: { attributes: { hp: { value: 12 } } }, _id: pip.id },
+        },
+      },
+    ]);
     world.simulate.updateActor(pip.id, { 'system.attributes.hp.value': 12 });
     expect(pushes).toHaveLength(1);
   });
@@ -62,7 +99,22 @@ describe('event channels', () => {
     const alice = named(world, 'users', 'Alice');
     world.simulate.playerRoll('Alice', '2d20kh+4');
     expect(pushes).toHaveLength(2);
-    expect(pushes[0]).toMatchObject({ type: 'chat-event', data: { eventType: 'create', data: { id: message.id, uuid: message.uuid, content: 'Hello there', author: { id: named(world, 'users', 'Bob').id, name: 'Bob' }, isRoll: false, rolls: [], whisper: [], flags: {} } } });
+    expect(pushes[0]).toMatchObject({
+      type: 'chat-event',
+      data: {
+        eventType: 'create',
+        data: {
+          id: message.id,
+          uuid: message.uuid,
+          content: 'Hello there',
+          author: { id: named(world, 'users', 'Bob').id, name: 'Bob' },
+          isRoll: false,
+          rolls: [],
+          whisper: [],
+          flags: {},
+        },
+      },
+    });
     const roll = (pushes[1]!.data as any).data;
     expect(roll).toMatchObject({ author: { id: alice.id, name: 'Alice' }, isRoll: true });
     expect(roll.rolls[0]).toMatchObject({ formula: '2d20kh+4', isCritical: false, isFumble: false });
@@ -82,11 +134,25 @@ describe('event channels', () => {
     expect(firstTurn).toMatchObject({ eventType: 'turn', round: 1, turn: 0, started: true });
     const initiatives = firstTurn.combatants.map((c: { initiative: number }) => c.initiative);
     expect(initiatives).toEqual([...initiatives].sort((a, b) => b - a));
-    expect(firstTurn.combatants[0]).toEqual({ id: expect.any(String), name: expect.any(String), initiative: expect.any(Number), defeated: false, uuid: expect.stringMatching(new RegExp(`^Combat\\.${combat.id}\\.Combatant\\.`)) });
+    expect(firstTurn.combatants[0]).toEqual({
+      id: expect.any(String),
+      name: expect.any(String),
+      initiative: expect.any(Number),
+      defeated: false,
+      uuid: expect.stringMatching(new RegExp(`^Combat\\.${combat.id}\\.Combatant\\.`)),
+    });
     for (let i = 0; i < 4; i++) world.simulate.nextTurn();
-    expect(pushes.slice(2).map((p) => [(p.data as any).round, (p.data as any).turn])).toEqual([[1, 1], [1, 2], [1, 3], [2, 0]]);
+    expect(pushes.slice(2).map((p) => [(p.data as any).round, (p.data as any).turn])).toEqual([
+      [1, 1],
+      [1, 2],
+      [1, 3],
+      [2, 0],
+    ]);
     world.simulate.endCombat();
-    expect(pushes.at(-1)).toEqual({ type: 'combat-event', data: { eventType: 'end', encounterId: combat.id, round: 2 } });
+    expect(pushes.at(-1)).toEqual({
+      type: 'combat-event',
+      data: { eventType: 'end', encounterId: combat.id, round: 2 },
+    });
     expect(world.game.combats.get(combat.id)).toBeUndefined();
   });
 
@@ -99,12 +165,32 @@ describe('event channels', () => {
     const hooks = pushes.filter((p) => p.type === 'hook-event').map((p) => (p.data as { hook: string }).hook);
     expect(hooks).toEqual(['updateScene', 'updateScene', 'canvasReady']);
     expect((pushes.at(-1)!.data as { args: unknown[] }).args).toEqual(['[object Object]']);
-    expect(pushes.find((p) => p.type === 'scene-event')).toEqual({ type: 'scene-event', data: { sceneId: named(world, 'scenes', 'Crypt of Whispers').id, eventType: 'scene-activate', name: 'Crypt of Whispers' } });
+    expect(pushes.find((p) => p.type === 'scene-event')).toEqual({
+      type: 'scene-event',
+      data: {
+        sceneId: named(world, 'scenes', 'Crypt of Whispers').id,
+        eventType: 'scene-activate',
+        name: 'Crypt of Whispers',
+      },
+    });
     pushes.length = 0;
     world.simulate.startCombat();
     for (let i = 0; i < 2; i++) world.simulate.nextTurn();
     const names = pushes.map((p) => (p.data as { hook: string }).hook);
-    expect(names).toEqual(['createCombat', 'createCombatant', 'createCombatant', 'updateCombatant', 'updateCombatant', 'combatStart', 'updateCombat', 'combatTurn', 'updateCombat', 'combatRound', 'updateCombat', 'updateWorldTime']);
+    expect(names).toEqual([
+      'createCombat',
+      'createCombatant',
+      'createCombatant',
+      'updateCombatant',
+      'updateCombatant',
+      'combatStart',
+      'updateCombat',
+      'combatTurn',
+      'updateCombat',
+      'combatRound',
+      'updateCombat',
+      'updateWorldTime',
+    ]);
     expect((pushes.at(-1)!.data as { args: unknown[] }).args.slice(0, 2)).toEqual([6, 6]);
   });
 
@@ -113,7 +199,12 @@ describe('event channels', () => {
     const pushes = recordPushes(world);
     world.game.updateDocument(named(world, 'users', 'Carol'), { active: true });
     expect(pushes).toEqual([{ type: 'player-list', users: world.playerList() }]);
-    expect(world.playerList().find((u) => u.name === 'Carol')).toEqual({ id: named(world, 'users', 'Carol').id, name: 'Carol', role: 1, active: true });
+    expect(world.playerList().find((u) => u.name === 'Carol')).toEqual({
+      id: named(world, 'users', 'Carol').id,
+      name: 'Carol',
+      role: 1,
+      active: true,
+    });
   });
 
   it('keeps ambient activity going until stopped', async () => {

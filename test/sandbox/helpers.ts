@@ -1,6 +1,11 @@
 import { expect } from 'vitest';
 import type { WorldMessage } from '../../contracts/world-protocol.ts';
-import { createSandboxWorld, type SandboxWorld, type SandboxWorldOptions, type WorldDocument } from '../../sandbox/index.ts';
+import {
+  createSandboxWorld,
+  type SandboxWorld,
+  type SandboxWorldOptions,
+  type WorldDocument,
+} from '../../sandbox/index.ts';
 
 export const NOW = 1_750_000_000_000;
 
@@ -20,7 +25,11 @@ export async function ask(world: SandboxWorld, type: string, parameters: Record<
   return reply;
 }
 
-export function named(world: SandboxWorld, collection: 'actors' | 'users' | 'scenes' | 'playlists' | 'folders', name: string): WorldDocument {
+export function named(
+  world: SandboxWorld,
+  collection: 'actors' | 'users' | 'scenes' | 'playlists' | 'folders',
+  name: string,
+): WorldDocument {
   const document = world.game.collections[collection].getName(name);
   if (!document) throw new Error(`no ${collection} named ${name}`);
   return document;

@@ -3,7 +3,14 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { connectSandbox, connectSandboxLegacy, relaySocketUrl, RelayConnectionError } from '../../sandbox/index.ts';
 import { sandbox } from './helpers.ts';
 
-interface FakeRelay { url: string; frames: any[]; requests: URL[]; sockets: WebSocket[]; next(type: string): Promise<any>; close(): Promise<void> }
+interface FakeRelay {
+  url: string;
+  frames: any[];
+  requests: URL[];
+  sockets: WebSocket[];
+  next(type: string): Promise<any>;
+  close(): Promise<void>;
+}
 
 /** A tiny relay following module-protocol.md §2: token "good" is accepted, anything else closed with 1008. */
 async function fakeRelay(options: { legacy?: boolean } = {}): Promise<FakeRelay> {
@@ -32,14 +39,24 @@ async function fakeRelay(options: { legacy?: boolean } = {}): Promise<FakeRelay>
   });
   const { port } = server.address() as { port: number };
   return {
-    url: `ws://127.0.0.1:${port}`, frames, requests, sockets,
+    url: `ws://127.0.0.1:${port}`,
+    frames,
+    requests,
+    sockets,
     next: (type) => new Promise((resolve) => waiters.push({ type, resolve })),
-    close: () => new Promise((resolve) => { for (const s of sockets) s.terminate(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const s of sockets) s.terminate();
+        server.close(() => resolve());
+      }),
   };
 }
 
 let relay: FakeRelay | undefined;
-afterEach(async () => { await relay?.close(); relay = undefined; });
+afterEach(async () => {
+  await relay?.close();
+  relay = undefined;
+});
 
 describe('connectSandbox', () => {
   it('normalises the relay url like the module', () => {
@@ -51,15 +68,31 @@ describe('connectSandbox', () => {
   it('authenticates with the first frame, then pings and sends the player list', async () => {
     relay = await fakeRelay();
     const world = sandbox();
-    const link = await connectSandbox(world, { relayUrl: `${relay.url}/relay`, clientId: 'fvtt_0123456789abcdef', token: 'good' });
+    const link = await connectSandbox(world, {
+      relayUrl: `${relay.url}/relay`,
+      clientId: 'fvtt_0123456789abcdef',
+      token: 'good',
+    });
     expect(link.connected).toBe(true);
     const url = relay.requests[0]!;
     expect(url.pathname).toBe('/relay');
-    expect([...url.searchParams.keys()]).toEqual(['id', 'worldId', 'worldTitle', 'foundryVersion', 'systemId', 'systemTitle', 'systemVersion']);
+    expect([...url.searchParams.keys()]).toEqual([
+      'id',
+      'worldId',
+      'worldTitle',
+      'foundryVersion',
+      'systemId',
+      'systemTitle',
+      'systemVersion',
+    ]);
     expect(url.searchParams.get('id')).toBe('fvtt_0123456789abcdef');
     expect(url.searchParams.get('systemTitle')).toBe('Dungeons & Dragons Fifth Edition');
     await relay.next('player-list');
-    expect(relay.frames.slice(0, 3)).toEqual([{ type: 'auth', token: 'good' }, { type: 'ping' }, { type: 'player-list', users: world.playerList() }]);
+    expect(relay.frames.slice(0, 3)).toEqual([
+      { type: 'auth', token: 'good' },
+      { type: 'ping' },
+      { type: 'player-list', users: world.playerList() },
+    ]);
     await link.close();
     expect(await link.closed).toEqual({ code: 1000, reason: 'Disconnecting' });
     expect(link.connected).toBe(false);
@@ -71,12 +104,21 @@ describe('connectSandbox', () => {
     const link = await connectSandbox(world, { relayUrl: relay.url, clientId: 'c', token: 'good' });
     const socket = relay.sockets[0]!;
     socket.send(JSON.stringify({ type: 'nonsense', requestId: 'n1' }));
-    socket.send(JSON.stringify({ type: 'sheet-screenshot', requestId: 's1', uuid: world.game.actors.contents[0]!.uuid, scale: 2 }));
+    socket.send(
+      JSON.stringify({
+        type: 'sheet-screenshot',
+        requestId: 's1',
+        uuid: world.game.actors.contents[0]!.uuid,
+        scale: 2,
+      }),
+    );
     socket.send(JSON.stringify({ type: 'players', requestId: 'p1' }));
     const players = await relay.next('players-result');
     expect(players.users).toHaveLength(6);
     const sheet = await relay.next('sheet-screenshot-result');
-    expect(relay.frames.findIndex((f) => f.requestId === 'p1')).toBeLessThan(relay.frames.findIndex((f) => f.requestId === 's1'));
+    expect(relay.frames.findIndex((f) => f.requestId === 'p1')).toBeLessThan(
+      relay.frames.findIndex((f) => f.requestId === 's1'),
+    );
     expect(sheet.success).toBe(true);
     socket.send(JSON.stringify({ type: 'event-subscription-update', channel: 'chat-events', count: 1 }));
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -99,7 +141,13 @@ describe('connectSandbox', () => {
 
   it('reconnects after a transient close when asked to', async () => {
     relay = await fakeRelay();
-    const link = await connectSandbox(sandbox(), { relayUrl: relay.url, clientId: 'c', token: 'good', reconnect: true, reconnectBaseDelayMs: 10 });
+    const link = await connectSandbox(sandbox(), {
+      relayUrl: relay.url,
+      clientId: 'c',
+      token: 'good',
+      reconnect: true,
+      reconnectBaseDelayMs: 10,
+    });
     relay.sockets[0]!.close(4000, 'restart');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(relay.requests).toHaveLength(2);

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ask, named, recordPushes, sandbox } from './helpers.ts';
 
 function soundStates(reply: any): Record<string, boolean> {
-  return Object.fromEntries(reply.data.playlist.sounds.map((s: { name: string; playing: boolean }) => [s.name, s.playing]));
+  return Object.fromEntries(
+    reply.data.playlist.sounds.map((s: { name: string; playing: boolean }) => [s.name, s.playing]),
+  );
 }
 
 describe('get-playlists', () => {
@@ -10,9 +12,33 @@ describe('get-playlists', () => {
     const world = sandbox();
     const reply = await ask(world, 'get-playlists', { userId: 'Alice' });
     const tavern = reply.data.playlists.find((p: { name: string }) => p.name === 'Tavern Songs');
-    expect(Object.keys(tavern)).toEqual(['id', 'name', 'description', 'playing', 'mode', 'fade', 'folder', 'sorting', 'sounds']);
-    expect(tavern).toMatchObject({ playing: false, mode: 0, fade: null, sorting: 'm', folder: named(world, 'folders', 'Ambience').id });
-    expect(tavern.sounds[0]).toEqual({ id: expect.any(String), name: 'Tavern Chatter', path: 'sounds/tavern.ogg', playing: false, volume: 0.5, repeat: true, fade: null });
+    expect(Object.keys(tavern)).toEqual([
+      'id',
+      'name',
+      'description',
+      'playing',
+      'mode',
+      'fade',
+      'folder',
+      'sorting',
+      'sounds',
+    ]);
+    expect(tavern).toMatchObject({
+      playing: false,
+      mode: 0,
+      fade: null,
+      sorting: 'm',
+      folder: named(world, 'folders', 'Ambience').id,
+    });
+    expect(tavern.sounds[0]).toEqual({
+      id: expect.any(String),
+      name: 'Tavern Chatter',
+      path: 'sounds/tavern.ogg',
+      playing: false,
+      volume: 0.5,
+      repeat: true,
+      fade: null,
+    });
     expect(reply.data.playlists.find((p: { name: string }) => p.name === 'Battle Music').folder).toBeNull();
   });
 });
@@ -47,12 +73,20 @@ describe('playlist controls', () => {
 
   it('sets a sound volume, leaves the playlist level unchanged and validates the value after the lookup', async () => {
     const world = sandbox();
-    const reply = await ask(world, 'playlist-volume', { playlistName: 'Battle Music', soundName: 'Clash of Steel', volume: 0.2 });
+    const reply = await ask(world, 'playlist-volume', {
+      playlistName: 'Battle Music',
+      soundName: 'Clash of Steel',
+      volume: 0.2,
+    });
     expect(reply.data.playlist.sounds.find((s: { name: string }) => s.name === 'Clash of Steel').volume).toBe(0.2);
     const whole = await ask(world, 'playlist-volume', { playlistName: 'Battle Music', volume: 0.9 });
     expect(whole.data.playlist).not.toHaveProperty('volume');
-    expect((await ask(world, 'playlist-volume', { playlistName: 'Battle Music', volume: 1.5 })).error).toBe('volume must be a number between 0 and 1');
-    expect((await ask(world, 'playlist-volume', { playlistName: 'Battle Music', soundName: 'Lute', volume: 7 })).error).toBe('Sound not found: Lute');
+    expect((await ask(world, 'playlist-volume', { playlistName: 'Battle Music', volume: 1.5 })).error).toBe(
+      'volume must be a number between 0 and 1',
+    );
+    expect(
+      (await ask(world, 'playlist-volume', { playlistName: 'Battle Music', soundName: 'Lute', volume: 7 })).error,
+    ).toBe('Sound not found: Lute');
   });
 
   it('reports missing playlists and refuses players', async () => {
@@ -60,8 +94,15 @@ describe('playlist controls', () => {
     expect((await ask(world, 'playlist-play', {})).error).toBe('playlistId or playlistName is required');
     expect((await ask(world, 'playlist-stop', { playlistName: 'Polka' })).error).toBe('Playlist not found: Polka');
     const refused = await ask(world, 'playlist-play', { playlistName: 'Polka', userId: 'Bob' });
-    expect(refused).toEqual({ type: 'playlist-play-result', requestId: refused.requestId, error: "User 'Bob' must be a GM to control playlists" });
-    expect((await ask(world, 'playlist-play', { playlistName: 'Tavern Songs', userId: 'Assistant GM' })).data.playlist.playing).toBe(true);
+    expect(refused).toEqual({
+      type: 'playlist-play-result',
+      requestId: refused.requestId,
+      error: "User 'Bob' must be a GM to control playlists",
+    });
+    expect(
+      (await ask(world, 'playlist-play', { playlistName: 'Tavern Songs', userId: 'Assistant GM' })).data.playlist
+        .playing,
+    ).toBe(true);
   });
 
   it('fires updatePlaylist and updatePlaylistSound hooks while the hooks channel is on', async () => {
@@ -83,11 +124,25 @@ describe('playlist controls', () => {
 describe('sounds', () => {
   it('plays a sound with defaults and stops playing audio by src, counting what stopped', async () => {
     const world = sandbox();
-    expect((await ask(world, 'play-sound', { src: 'sounds/door.ogg' })).data).toEqual({ src: 'sounds/door.ogg', volume: 0.5, loop: false });
-    expect((await ask(world, 'play-sound', { src: 'sounds/rain.ogg', volume: 0.1, loop: true })).data).toEqual({ src: 'sounds/rain.ogg', volume: 0.1, loop: true });
+    expect((await ask(world, 'play-sound', { src: 'sounds/door.ogg' })).data).toEqual({
+      src: 'sounds/door.ogg',
+      volume: 0.5,
+      loop: false,
+    });
+    expect((await ask(world, 'play-sound', { src: 'sounds/rain.ogg', volume: 0.1, loop: true })).data).toEqual({
+      src: 'sounds/rain.ogg',
+      volume: 0.1,
+      loop: true,
+    });
     await ask(world, 'playlist-play', { playlistName: 'Dungeon Ambience' });
-    expect((await ask(world, 'stop-sound', { src: 'sounds/rain.ogg' })).data).toEqual({ stopped: 1, src: 'sounds/rain.ogg' });
-    expect((await ask(world, 'stop-sound', { src: 'sounds/rain.ogg' })).data).toEqual({ stopped: 0, src: 'sounds/rain.ogg' });
+    expect((await ask(world, 'stop-sound', { src: 'sounds/rain.ogg' })).data).toEqual({
+      stopped: 1,
+      src: 'sounds/rain.ogg',
+    });
+    expect((await ask(world, 'stop-sound', { src: 'sounds/rain.ogg' })).data).toEqual({
+      stopped: 0,
+      src: 'sounds/rain.ogg',
+    });
     expect((await ask(world, 'stop-sound')).data).toEqual({ stopped: 3, src: null });
     const playlists = (await ask(world, 'get-playlists')).data.playlists;
     expect(playlists.find((p: { name: string }) => p.name === 'Dungeon Ambience').playing).toBe(true);
@@ -96,8 +151,12 @@ describe('sounds', () => {
   it('validates src and requires a GM', async () => {
     const world = sandbox();
     expect((await ask(world, 'play-sound', {})).error).toBe('src is required');
-    expect((await ask(world, 'play-sound', { src: 'x.ogg', userId: 'Carol' })).error).toBe("User 'Carol' must be a GM to play sounds");
-    expect((await ask(world, 'stop-sound', { userId: 'Carol' })).error).toBe("User 'Carol' must be a GM to stop sounds");
+    expect((await ask(world, 'play-sound', { src: 'x.ogg', userId: 'Carol' })).error).toBe(
+      "User 'Carol' must be a GM to play sounds",
+    );
+    expect((await ask(world, 'stop-sound', { userId: 'Carol' })).error).toBe(
+      "User 'Carol' must be a GM to stop sounds",
+    );
   });
 
   it('lets one-shot sounds end on their own', async () => {

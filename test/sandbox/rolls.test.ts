@@ -74,15 +74,29 @@ describe('roll', () => {
     expect(roll.isCritical).toBe(roll.dice[0].results[0].result === 20);
     const last = await ask(world, 'last-roll');
     expect(last.data).toEqual({
-      id: reply.data.id, messageId: null, user: null, speaker: {}, flavor: 'Attack', rollTotal: roll.total, formula: '1d20+5',
-      isCritical: roll.isCritical, isFumble: roll.isFumble, dice: roll.dice, timestamp: NOW,
+      id: reply.data.id,
+      messageId: null,
+      user: null,
+      speaker: {},
+      flavor: 'Attack',
+      rollTotal: roll.total,
+      formula: '1d20+5',
+      isCritical: roll.isCritical,
+      isFumble: roll.isFumble,
+      dice: roll.dice,
+      timestamp: NOW,
     });
   });
 
   it('fails bad formulas with the module text', async () => {
     const world = sandbox();
     const reply = await ask(world, 'roll', { formula: '1d20+bogus' });
-    expect(reply).toEqual({ type: 'roll-result', requestId: reply.requestId, success: false, error: 'Failed to roll formula: Unresolved StringTerm bogus requested for evaluation' });
+    expect(reply).toEqual({
+      type: 'roll-result',
+      requestId: reply.requestId,
+      success: false,
+      error: 'Failed to roll formula: Unresolved StringTerm bogus requested for evaluation',
+    });
     expect((await ask(world, 'rolls')).data).toEqual([]);
   });
 
@@ -92,7 +106,12 @@ describe('roll', () => {
     const token = tokenNamed(world, 'Keep Courtyard', 'Thorin Ironfoot');
     const courtyard = named(world, 'scenes', 'Keep Courtyard');
     await ask(world, 'roll', { formula: '1d4', speaker: thorin.uuid });
-    expect((await ask(world, 'last-roll')).data.speaker).toEqual({ token: token.id, actor: thorin.id, scene: courtyard.id, alias: 'Thorin Ironfoot' });
+    expect((await ask(world, 'last-roll')).data.speaker).toEqual({
+      token: token.id,
+      actor: thorin.id,
+      scene: courtyard.id,
+      alias: 'Thorin Ironfoot',
+    });
     const captain = named(world, 'actors', 'Captain Goodwin');
     await ask(world, 'roll', { formula: '1d4', speaker: captain.uuid });
     expect((await ask(world, 'last-roll')).data.speaker).toEqual({ actor: captain.id, alias: 'Captain Goodwin' });
@@ -110,7 +129,12 @@ describe('roll', () => {
     const rolls = (await ask(world, 'rolls')).data;
     expect(rolls.map((r: { id: string }) => r.id)).toEqual([reply.data.id, message.id]);
     expect(rolls[0].messageId).toBe(reply.data.id);
-    expect(rolls[1]).toMatchObject({ messageId: message.id, user: { id: world.game.moduleUserId, name: 'Gamemaster' }, isCritical: false, isFumble: false });
+    expect(rolls[1]).toMatchObject({
+      messageId: message.id,
+      user: { id: world.game.moduleUserId, name: 'Gamemaster' },
+      isCritical: false,
+      isFumble: false,
+    });
     expect(pushes.map((p) => p.type)).toEqual(['roll-data', 'chat-event']);
     expect(pushes[0]!.data).toEqual(rolls[1]);
   });
@@ -121,7 +145,10 @@ describe('roll', () => {
     const rolls = (await ask(world, 'rolls')).data;
     expect(rolls.map((r: { formula: string }) => r.formula)).toEqual(Array.from({ length: 20 }, (_, i) => `${22 - i}`));
     expect((await ask(world, 'rolls', { limit: 3 })).data).toHaveLength(3);
-    expect((await ask(world, 'rolls', { userId: 'nobody' }))).toMatchObject({ error: 'User not found: nobody', data: null });
+    expect(await ask(world, 'rolls', { userId: 'nobody' })).toMatchObject({
+      error: 'User not found: nobody',
+      data: null,
+    });
   });
 });
 
@@ -134,8 +161,17 @@ describe('rolls from the table', () => {
     world.setChannel('roll-events', true);
     const message = world.simulate.playerRoll('Alice', '1d20+5', 'Stealth');
     const entry = (await ask(world, 'last-roll')).data;
-    expect(entry).toMatchObject({ id: message.id, messageId: message.id, user: { id: named(world, 'users', 'Alice').id, name: 'Alice' }, flavor: 'Stealth', formula: '1d20+5' });
-    expect(entry.speaker).toMatchObject({ alias: 'Thorin Ironfoot', actor: named(world, 'actors', 'Thorin Ironfoot').id });
+    expect(entry).toMatchObject({
+      id: message.id,
+      messageId: message.id,
+      user: { id: named(world, 'users', 'Alice').id, name: 'Alice' },
+      flavor: 'Stealth',
+      formula: '1d20+5',
+    });
+    expect(entry.speaker).toMatchObject({
+      alias: 'Thorin Ironfoot',
+      actor: named(world, 'actors', 'Thorin Ironfoot').id,
+    });
     expect(pushes).toEqual([{ type: 'roll-data', data: entry }]);
     world.setChannel('roll-events', false);
     world.simulate.playerRoll('Bob', '1d6');

@@ -46,7 +46,10 @@ describe('sheet-screenshot', () => {
 
   it('uses the first controlled token, or its actor', async () => {
     const world = sandbox();
-    expect(await ask(world, 'sheet-screenshot', { selected: true })).toMatchObject({ success: false, error: 'Entity not found' });
+    expect(await ask(world, 'sheet-screenshot', { selected: true })).toMatchObject({
+      success: false,
+      error: 'Entity not found',
+    });
     await ask(world, 'select', { name: 'Lyra Moonwhisper' });
     expect((await ask(world, 'sheet-screenshot', { selected: true })).width).toBe(560);
     expect((await ask(world, 'sheet-screenshot', { selected: true, actor: true })).width).toBe(720);
@@ -56,12 +59,25 @@ describe('sheet-screenshot', () => {
     const world = sandbox();
     const goblin = tokenNamed(world, 'Keep Courtyard', 'Hobgoblin');
     const refused = await ask(world, 'sheet-screenshot', { uuid: goblin.uuid, userId: 'Alice' });
-    expect(refused).toEqual({ type: 'sheet-screenshot-result', requestId: refused.requestId, success: false, error: "User 'Alice' does not have permission to view this sheet" });
-    expect((await ask(world, 'sheet-screenshot', { uuid: named(world, 'actors', 'Captain Goodwin').uuid, userId: 'Alice' })).success).toBe(true);
+    expect(refused).toEqual({
+      type: 'sheet-screenshot-result',
+      requestId: refused.requestId,
+      success: false,
+      error: "User 'Alice' does not have permission to view this sheet",
+    });
+    expect(
+      (await ask(world, 'sheet-screenshot', { uuid: named(world, 'actors', 'Captain Goodwin').uuid, userId: 'Alice' }))
+        .success,
+    ).toBe(true);
     expect((await ask(world, 'sheet-screenshot', { uuid: 'Actor.nope' })).error).toBe('Entity not found');
     const message = world.game.messages.contents[0]!;
     expect((await ask(world, 'sheet-screenshot', { uuid: message.uuid })).error).toBe('Actor has no sheet');
     const unknown = await ask(world, 'sheet-screenshot', { uuid: message.uuid, userId: 'ghost' });
-    expect(unknown).toEqual({ type: 'sheet-screenshot-result', requestId: unknown.requestId, error: 'User not found: ghost', data: null });
+    expect(unknown).toEqual({
+      type: 'sheet-screenshot-result',
+      requestId: unknown.requestId,
+      error: 'User not found: ghost',
+      data: null,
+    });
   });
 });

@@ -7,15 +7,40 @@ describe('structure', () => {
   it('lists root folders, folderless entities under odd plural keys, and compendium packs', async () => {
     const world = sandbox();
     const { data } = await ask(world, 'structure', { types: ALL });
-    expect(Object.keys(data.folders)).toEqual(expect.arrayContaining(['Heroes', 'Monsters', 'Allies', 'Weapons', 'Dungeons', 'Lore', 'Ambience']));
+    expect(Object.keys(data.folders)).toEqual(
+      expect.arrayContaining(['Heroes', 'Monsters', 'Allies', 'Weapons', 'Dungeons', 'Lore', 'Ambience']),
+    );
     expect(data.folders).not.toHaveProperty('Goblinoids');
     expect(Object.keys(data.folders.Allies)).toEqual(['id', 'uuid', 'type']);
-    expect(data.folders.Heroes.entities.map((e: { name: string }) => e.name)).toEqual(['Thorin Ironfoot', 'Lyra Moonwhisper', 'Pip Thistledown']);
-    expect(Object.keys(data.entities).sort()).toEqual(['actors', 'cardss', 'items', 'journalentrys', 'macros', 'playlists', 'rolltables', 'scenes']);
+    expect(data.folders.Heroes.entities.map((e: { name: string }) => e.name)).toEqual([
+      'Thorin Ironfoot',
+      'Lyra Moonwhisper',
+      'Pip Thistledown',
+    ]);
+    expect(Object.keys(data.entities).sort()).toEqual([
+      'actors',
+      'cardss',
+      'items',
+      'journalentrys',
+      'macros',
+      'playlists',
+      'rolltables',
+      'scenes',
+    ]);
     expect(data.entities.actors.map((e: { name: string }) => e.name)).toEqual(['Innkeeper Bram', 'Captain Goodwin']);
     const captain = named(world, 'actors', 'Captain Goodwin');
-    expect(data.entities.actors[1]).toEqual({ uuid: captain.uuid, name: 'Captain Goodwin', id: captain.id, type: 'Actor' });
-    expect(data.compendiumPacks['Sandbox Bestiary']).toMatchObject({ id: 'world.bestiary', name: 'Sandbox Bestiary', type: 'Actor', uuid: 'Compendium.world.bestiary' });
+    expect(data.entities.actors[1]).toEqual({
+      uuid: captain.uuid,
+      name: 'Captain Goodwin',
+      id: captain.id,
+      type: 'Actor',
+    });
+    expect(data.compendiumPacks['Sandbox Bestiary']).toMatchObject({
+      id: 'world.bestiary',
+      name: 'Sandbox Bestiary',
+      type: 'Actor',
+      uuid: 'Compendium.world.bestiary',
+    });
     expect(data.compendiumPacks['Keep Chronicles'].entities[0].type).toBe('JournalEntry');
     expect(data.compendiumPacks['Sandbox Armory'].entities[0].type).toBe('weapon');
   });
@@ -40,7 +65,11 @@ describe('structure', () => {
     const world = sandbox();
     const { data } = await ask(world, 'structure', { types: ['Actor'], includeEntityData: true });
     const thorin = data.folders.Heroes.entities[0];
-    expect(thorin).toMatchObject({ name: 'Thorin Ironfoot', type: 'character', system: { attributes: { hp: { value: 34 } } } });
+    expect(thorin).toMatchObject({
+      name: 'Thorin Ironfoot',
+      type: 'character',
+      system: { attributes: { hp: { value: 34 } } },
+    });
     expect(thorin.items[0].name).toBe('Battleaxe');
   });
 
@@ -53,7 +82,11 @@ describe('structure', () => {
       expect.objectContaining({ name: 'Pip Thistledown', type: 'Actor' }),
     ]);
     expect(data.folders.Heroes.entities[1]).not.toHaveProperty('img');
-    expect(data.folders.Monsters).toEqual({ id: named(world, 'folders', 'Monsters').id, uuid: named(world, 'folders', 'Monsters').uuid, type: 'Actor' });
+    expect(data.folders.Monsters).toEqual({
+      id: named(world, 'folders', 'Monsters').id,
+      uuid: named(world, 'folders', 'Monsters').uuid,
+      type: 'Actor',
+    });
     expect(data.entities.actors.map((e: { name: string }) => e.name)).toEqual(['Innkeeper Bram', 'Captain Goodwin']);
     expect(data.compendiumPacks['Sandbox Bestiary'].entities).toHaveLength(5);
   });
@@ -67,7 +100,12 @@ describe('structure', () => {
     expect((await ask(world, 'structure', { types: ALL, path: monsters.uuid })).data).toEqual({ folders: {} });
     const pack = (await ask(world, 'structure', { types: ALL, path: 'Compendium.world.armory' })).data;
     expect(pack.compendium).toMatchObject({ name: 'Sandbox Armory', type: 'Item' });
-    expect(pack.compendium.entities[0]).toEqual({ uuid: expect.stringMatching(/^Compendium\.world\.armory\.Item\./), name: 'Greataxe', id: expect.any(String), type: 'Item' });
+    expect(pack.compendium.entities[0]).toEqual({
+      uuid: expect.stringMatching(/^Compendium\.world\.armory\.Item\./),
+      name: 'Greataxe',
+      id: expect.any(String),
+      type: 'Item',
+    });
     const errors = [
       [{ path: 'Compendium.world.nothing' }, 'Compendium not found: Compendium.world.nothing'],
       [{ path: 'Folder.' }, 'Invalid folder path: Folder.'],
@@ -86,39 +124,98 @@ describe('folders', () => {
     const world = sandbox();
     const heroes = named(world, 'folders', 'Heroes');
     const reply = await ask(world, 'get-folder', { name: 'Heroes' });
-    expect(reply.data).toMatchObject({ id: heroes.id, uuid: heroes.uuid, name: 'Heroes', type: 'Actor', parentFolder: null });
-    expect(reply.data.contents[0]).toEqual({ uuid: named(world, 'actors', 'Thorin Ironfoot').uuid, id: expect.any(String), name: 'Thorin Ironfoot', type: 'Actor', img: 'icons/creatures/dwarf-warrior.webp' });
-    expect((await ask(world, 'get-folder', { name: 'Goblinoids' })).data.parentFolder).toBe(named(world, 'folders', 'Monsters').id);
-    expect((await ask(world, 'get-folder', { name: 'Heroes', userId: 'Alice' })).data.contents.map((c: { name: string }) => c.name)).toEqual(['Thorin Ironfoot']);
+    expect(reply.data).toMatchObject({
+      id: heroes.id,
+      uuid: heroes.uuid,
+      name: 'Heroes',
+      type: 'Actor',
+      parentFolder: null,
+    });
+    expect(reply.data.contents[0]).toEqual({
+      uuid: named(world, 'actors', 'Thorin Ironfoot').uuid,
+      id: expect.any(String),
+      name: 'Thorin Ironfoot',
+      type: 'Actor',
+      img: 'icons/creatures/dwarf-warrior.webp',
+    });
+    expect((await ask(world, 'get-folder', { name: 'Goblinoids' })).data.parentFolder).toBe(
+      named(world, 'folders', 'Monsters').id,
+    );
+    expect(
+      (await ask(world, 'get-folder', { name: 'Heroes', userId: 'Alice' })).data.contents.map(
+        (c: { name: string }) => c.name,
+      ),
+    ).toEqual(['Thorin Ironfoot']);
     expect((await ask(world, 'get-folder', { name: 'Lore' })).data.contents[0].img).toBeNull();
-    expect(await ask(world, 'get-folder', { name: 'heroes' })).toMatchObject({ error: 'Folder not found with name: heroes', data: null });
+    expect(await ask(world, 'get-folder', { name: 'heroes' })).toMatchObject({
+      error: 'Folder not found with name: heroes',
+      data: null,
+    });
   });
 
   it('creates folders, idempotently with a folderId, and validates the parent', async () => {
     const world = sandbox();
     const monsters = named(world, 'folders', 'Monsters');
-    const created = (await ask(world, 'create-folder', { name: 'Dragons', folderType: 'Actor', parentFolderId: monsters.id })).data;
-    expect(created).toEqual({ id: expect.stringMatching(/^[A-Za-z0-9]{16}$/), uuid: `Folder.${created.id}`, name: 'Dragons', type: 'Actor', parentFolder: monsters.id });
-    const kept = (await ask(world, 'create-folder', { name: 'Synced', folderType: 'Item', folderId: 'AbCdEfGh12345678' })).data;
-    expect(kept).toEqual({ id: 'AbCdEfGh12345678', uuid: 'Folder.AbCdEfGh12345678', name: 'Synced', type: 'Item', parentFolder: null });
-    const again = (await ask(world, 'create-folder', { name: 'Renamed', folderType: 'Actor', folderId: 'AbCdEfGh12345678' })).data;
+    const created = (
+      await ask(world, 'create-folder', { name: 'Dragons', folderType: 'Actor', parentFolderId: monsters.id })
+    ).data;
+    expect(created).toEqual({
+      id: expect.stringMatching(/^[A-Za-z0-9]{16}$/),
+      uuid: `Folder.${created.id}`,
+      name: 'Dragons',
+      type: 'Actor',
+      parentFolder: monsters.id,
+    });
+    const kept = (
+      await ask(world, 'create-folder', { name: 'Synced', folderType: 'Item', folderId: 'AbCdEfGh12345678' })
+    ).data;
+    expect(kept).toEqual({
+      id: 'AbCdEfGh12345678',
+      uuid: 'Folder.AbCdEfGh12345678',
+      name: 'Synced',
+      type: 'Item',
+      parentFolder: null,
+    });
+    const again = (
+      await ask(world, 'create-folder', { name: 'Renamed', folderType: 'Actor', folderId: 'AbCdEfGh12345678' })
+    ).data;
     expect(again).toEqual(kept);
-    expect((await ask(world, 'create-folder', { name: 'X', folderType: 'Actor', parentFolderId: 'missing' }))).toMatchObject({ error: 'Parent folder not found with ID: missing', data: null });
-    expect((await ask(world, 'create-folder', { name: 'X', folderType: 'Spaceship' })).error).toBe('Folder validation errors:\n  type: Spaceship is not a valid choice');
-    expect((await ask(world, 'create-folder', { name: 'X', folderType: 'Actor', userId: 'Dana' })).error).toBe("User 'Dana' must be a GM to create folders");
+    expect(
+      await ask(world, 'create-folder', { name: 'X', folderType: 'Actor', parentFolderId: 'missing' }),
+    ).toMatchObject({ error: 'Parent folder not found with ID: missing', data: null });
+    expect((await ask(world, 'create-folder', { name: 'X', folderType: 'Spaceship' })).error).toBe(
+      'Folder validation errors:\n  type: Spaceship is not a valid choice',
+    );
+    expect((await ask(world, 'create-folder', { name: 'X', folderType: 'Actor', userId: 'Dana' })).error).toBe(
+      "User 'Dana' must be a GM to create folders",
+    );
   });
 
   it('refuses to delete non-empty folders without deleteAll, entities checked first', async () => {
     const world = sandbox();
     const monsters = named(world, 'folders', 'Monsters');
-    expect((await ask(world, 'delete-folder', { folderId: monsters.id })).error).toBe('Folder contains 2 child folders. Use deleteAll=true to delete them or move them first.');
+    expect((await ask(world, 'delete-folder', { folderId: monsters.id })).error).toBe(
+      'Folder contains 2 child folders. Use deleteAll=true to delete them or move them first.',
+    );
     const heroes = named(world, 'folders', 'Heroes');
-    expect((await ask(world, 'delete-folder', { folderId: heroes.id })).error).toBe('Folder contains 3 entities. Use deleteAll=true to delete them or move them first.');
+    expect((await ask(world, 'delete-folder', { folderId: heroes.id })).error).toBe(
+      'Folder contains 3 entities. Use deleteAll=true to delete them or move them first.',
+    );
     const allies = named(world, 'folders', 'Allies');
-    expect((await ask(world, 'delete-folder', { folderId: allies.id })).data).toEqual({ deleted: true, folderId: allies.id, entitiesDeleted: 0, foldersDeleted: 1 });
+    expect((await ask(world, 'delete-folder', { folderId: allies.id })).data).toEqual({
+      deleted: true,
+      folderId: allies.id,
+      entitiesDeleted: 0,
+      foldersDeleted: 1,
+    });
     expect(world.game.folders.get(allies.id)).toBeUndefined();
-    expect((await ask(world, 'delete-folder', { folderId: 'gone' }))).toMatchObject({ error: 'Folder not found with ID: gone', data: null });
-    expect((await ask(world, 'delete-folder', { folderId: heroes.id, userId: 'Bob' })).error).toBe("User 'Bob' must be a GM to delete folders");
+    expect(await ask(world, 'delete-folder', { folderId: 'gone' })).toMatchObject({
+      error: 'Folder not found with ID: gone',
+      data: null,
+    });
+    expect((await ask(world, 'delete-folder', { folderId: heroes.id, userId: 'Bob' })).error).toBe(
+      "User 'Bob' must be a GM to delete folders",
+    );
   });
 
   it('deletes a tree depth-first with deleteAll and counts what went', async () => {

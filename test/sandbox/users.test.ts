@@ -7,11 +7,28 @@ describe('user operations', () => {
     const { data } = await ask(world, 'get-users');
     expect(data).toHaveLength(6);
     const alice = data.find((user: { name: string }) => user.name === 'Alice');
-    expect(alice).toEqual({ id: named(world, 'users', 'Alice').id, name: 'Alice', role: 1, isGM: false, active: true, color: '#2980b9', avatar: 'icons/avatars/alice.webp', character: named(world, 'actors', 'Thorin Ironfoot').id });
-    expect(await ask(world, 'get-users', { userId: 'Alice' })).toMatchObject({ error: "User 'Alice' must be a GM to list users", data: null });
+    expect(alice).toEqual({
+      id: named(world, 'users', 'Alice').id,
+      name: 'Alice',
+      role: 1,
+      isGM: false,
+      active: true,
+      color: '#2980b9',
+      avatar: 'icons/avatars/alice.webp',
+      character: named(world, 'actors', 'Thorin Ironfoot').id,
+    });
+    expect(await ask(world, 'get-users', { userId: 'Alice' })).toMatchObject({
+      error: "User 'Alice' must be a GM to list users",
+      data: null,
+    });
     expect((await ask(world, 'get-user', { name: 'alice' })).data).toEqual(alice);
     const missing = await ask(world, 'get-user', { id: 'nope' });
-    expect(missing).toEqual({ type: 'get-user-result', requestId: missing.requestId, error: 'User not found', data: null });
+    expect(missing).toEqual({
+      type: 'get-user-result',
+      requestId: missing.requestId,
+      error: 'User not found',
+      data: null,
+    });
   });
 
   it('creates, updates and deletes users, re-announcing the player list', async () => {
@@ -31,9 +48,18 @@ describe('user operations', () => {
 
   it('protects the last GM and the module user', async () => {
     const world = sandbox();
-    expect((await ask(world, 'update-user', { name: 'Gamemaster', data: { role: 1 } })).error).toBe('Cannot demote the last GM user');
-    expect((await ask(world, 'delete-user', { name: 'Gamemaster' })).error).toBe('Cannot delete the currently active GM user');
-    expect(await ask(world, 'delete-user', { name: 'Nobody' })).toMatchObject({ success: false, error: 'User not found' });
-    expect((await ask(world, 'delete-user', { name: 'Dana', userId: 'Dana' })).error).toBe("User 'Dana' must be a GM to delete users");
+    expect((await ask(world, 'update-user', { name: 'Gamemaster', data: { role: 1 } })).error).toBe(
+      'Cannot demote the last GM user',
+    );
+    expect((await ask(world, 'delete-user', { name: 'Gamemaster' })).error).toBe(
+      'Cannot delete the currently active GM user',
+    );
+    expect(await ask(world, 'delete-user', { name: 'Nobody' })).toMatchObject({
+      success: false,
+      error: 'User not found',
+    });
+    expect((await ask(world, 'delete-user', { name: 'Dana', userId: 'Dana' })).error).toBe(
+      "User 'Dana' must be a GM to delete users",
+    );
   });
 });

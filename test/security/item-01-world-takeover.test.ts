@@ -61,7 +61,10 @@ describe('item 01: only its connection token or its own world:link key makes a w
   it('lets a world:link key connect as its own world only, not as another', async () => {
     const { key } = await linkKey(WORLD);
     const elsewhere = legacyWorld(OTHER_WORLD, key);
-    expect(await within(elsewhere.closed, AT_ONCE_MS, 'the refusal')).toEqual({ code: 1008, reason: 'Invalid API key' });
+    expect(await within(elsewhere.closed, AT_ONCE_MS, 'the refusal')).toEqual({
+      code: 1008,
+      reason: 'Invalid API key',
+    });
     const own = legacyWorld(WORLD, key);
     await own.next((message) => message.type === 'auth-success');
     expect(await rollsAnsweredBy(own, 'from the linked world')).toEqual(['from the linked world']);
@@ -71,10 +74,15 @@ describe('item 01: only its connection token or its own world:link key makes a w
   it('refuses a world:link key for a world connected with its token, from its address or another (4004)', async () => {
     const token = harness.relay.services.connectionTokens.issue(PAIRED_WORLD, 'GM browser', 'pairing').token;
     const real = await connectRawWorld(harness.wsUrl, PAIRED_WORLD, token);
-    const { key } = await harness.admin('POST', '/admin/keys', { name: 'link', scopes: ['world:link'], worldIds: [PAIRED_WORLD] }).then((a) => a.body);
+    const { key } = await harness
+      .admin('POST', '/admin/keys', { name: 'link', scopes: ['world:link'], worldIds: [PAIRED_WORLD] })
+      .then((a) => a.body);
     for (const localAddress of ['127.0.0.1', '127.0.0.2']) {
       const intruder = legacyWorld(PAIRED_WORLD, key, { localAddress });
-      expect(await within(intruder.closed, AT_ONCE_MS, 'the refusal')).toEqual({ code: 4004, reason: 'Client ID already connected' });
+      expect(await within(intruder.closed, AT_ONCE_MS, 'the refusal')).toEqual({
+        code: 4004,
+        reason: 'Client ID already connected',
+      });
       expect(intruder.received).toEqual([]);
     }
     expect(real.socket.readyState).toBe(WebSocket.OPEN);
@@ -84,11 +92,16 @@ describe('item 01: only its connection token or its own world:link key makes a w
 
   it('hands the world back to its token when a world:link key got there first', async () => {
     const token = harness.relay.services.connectionTokens.issue(PAIRED_WORLD, 'GM browser', 'pairing').token;
-    const { key } = await harness.admin('POST', '/admin/keys', { name: 'link', scopes: ['world:link'], worldIds: [PAIRED_WORLD] }).then((a) => a.body);
+    const { key } = await harness
+      .admin('POST', '/admin/keys', { name: 'link', scopes: ['world:link'], worldIds: [PAIRED_WORLD] })
+      .then((a) => a.body);
     const squatter = legacyWorld(PAIRED_WORLD, key, { localAddress: '127.0.0.2' });
     await squatter.next((message) => message.type === 'auth-success');
     const real = await connectRawWorld(harness.wsUrl, PAIRED_WORLD, token);
-    expect(await within(squatter.closed, AT_ONCE_MS, 'the squatter closing')).toEqual({ code: 1000, reason: 'Replaced by the world connecting with its connection token' });
+    expect(await within(squatter.closed, AT_ONCE_MS, 'the squatter closing')).toEqual({
+      code: 1000,
+      reason: 'Replaced by the world connecting with its connection token',
+    });
     expect(harness.relay.services.tabletop.world(PAIRED_WORLD)?.handshake).toBe('token');
     expect(await rollsAnsweredBy(real, 'from the real world')).toEqual(['from the real world']);
     expect(squatter.received.some((message) => message.type === 'rolls')).toBe(false);
@@ -98,19 +111,30 @@ describe('item 01: only its connection token or its own world:link key makes a w
   const CHANGES: [string, (id: string) => Promise<unknown>, string][] = [
     ['revoking', (id) => harness.admin('DELETE', `/admin/keys/${id}`), 'API key revoked'],
     ['rotating', (id) => harness.admin('POST', `/admin/keys/${id}/rotate`), 'API key rotated: use the new key'],
-    ['re-scoping', (id) => harness.admin('PATCH', `/admin/keys/${id}`, { scopes: ['roll:read'] }), 'API key no longer links this world'],
-    ['re-binding', (id) => harness.admin('PATCH', `/admin/keys/${id}`, { worldIds: [OTHER_WORLD] }), 'API key no longer links this world'],
+    [
+      're-scoping',
+      (id) => harness.admin('PATCH', `/admin/keys/${id}`, { scopes: ['roll:read'] }),
+      'API key no longer links this world',
+    ],
+    [
+      're-binding',
+      (id) => harness.admin('PATCH', `/admin/keys/${id}`, { worldIds: [OTHER_WORLD] }),
+      'API key no longer links this world',
+    ],
   ];
 
-  it.each(CHANGES)('%s the world:link key closes its world at once with 1008, final for a 2.x module', async (_change, change, reason) => {
-    const { id, key } = await linkKey(WORLD);
-    const world = legacyWorld(WORLD, key);
-    await world.next((message) => message.type === 'auth-success');
-    const answer = (await change(id)) as { status: number };
-    expect(answer.status).toBe(200);
-    expect(await within(world.closed, AT_ONCE_MS, 'the linked world closing')).toEqual({ code: 1008, reason });
-    await expect.poll(() => harness.relay.services.tabletop.world(WORLD)).toBeUndefined();
-  });
+  it.each(CHANGES)(
+    '%s the world:link key closes its world at once with 1008, final for a 2.x module',
+    async (_change, change, reason) => {
+      const { id, key } = await linkKey(WORLD);
+      const world = legacyWorld(WORLD, key);
+      await world.next((message) => message.type === 'auth-success');
+      const answer = (await change(id)) as { status: number };
+      expect(answer.status).toBe(200);
+      expect(await within(world.closed, AT_ONCE_MS, 'the linked world closing')).toEqual({ code: 1008, reason });
+      await expect.poll(() => harness.relay.services.tabletop.world(WORLD)).toBeUndefined();
+    },
+  );
 
   it('keeps the world linked when its key is only renamed', async () => {
     const { id, key } = await linkKey(WORLD);
@@ -124,11 +148,21 @@ describe('item 01: only its connection token or its own world:link key makes a w
   it('gives a world:link key no API route, and never mixes world:link with other scopes', async () => {
     const { id, key } = await linkKey(WORLD);
     expect((await harness.api(key, 'GET', '/clients')).status).toBe(403);
-    const mixed = await harness.admin('POST', '/admin/keys', { name: 'mixed', scopes: ['world:link', 'chat:write'], worldIds: [WORLD] });
+    const mixed = await harness.admin('POST', '/admin/keys', {
+      name: 'mixed',
+      scopes: ['world:link', 'chat:write'],
+      worldIds: [WORLD],
+    });
     expect(mixed.status).toBe(400);
     expect(mixed.body.error).toMatch(/'world:link' cannot be combined with other scopes/);
-    expect((await harness.admin('PATCH', `/admin/keys/${id}`, { scopes: ['world:link', 'chat:write'] })).status).toBe(400);
-    const reference = await harness.admin('POST', '/auth/api-keys', { name: 'mixed', scopes: ['world:link', 'roll:read'], scopedClientId: WORLD });
+    expect((await harness.admin('PATCH', `/admin/keys/${id}`, { scopes: ['world:link', 'chat:write'] })).status).toBe(
+      400,
+    );
+    const reference = await harness.admin('POST', '/auth/api-keys', {
+      name: 'mixed',
+      scopes: ['world:link', 'roll:read'],
+      scopedClientId: WORLD,
+    });
     expect(reference.status).toBe(400);
   });
 });
@@ -160,6 +194,9 @@ describe('item 01: a 2.x module connects end to end through "Connect a 2.x modul
     expect(found.body.results.length).toBeGreaterThan(0);
 
     await harness.admin('DELETE', `/admin/keys/${created.body.id}`);
-    expect(await within(link.closed, AT_ONCE_MS, 'the 2.x link closing')).toEqual({ code: 1008, reason: 'API key revoked' });
+    expect(await within(link.closed, AT_ONCE_MS, 'the 2.x link closing')).toEqual({
+      code: 1008,
+      reason: 'API key revoked',
+    });
   });
 });

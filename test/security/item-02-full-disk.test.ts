@@ -15,9 +15,11 @@ vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
   const writeSync = (descriptor: number, data: string | NodeJS.ArrayBufferView, ...rest: any[]): number => {
     if (!injected.shortWrites) return (fs.writeSync as (...args: unknown[]) => number)(descriptor, data, ...rest);
-    if (injected.cut.has(descriptor)) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
+    if (injected.cut.has(descriptor))
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
     injected.cut.add(descriptor);
-    const bytes = typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const bytes =
+      typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     const offset = typeof data === 'string' ? 0 : ((rest[0] as number | undefined) ?? 0);
     const length = typeof data === 'string' ? bytes.length : ((rest[1] as number | undefined) ?? bytes.length - offset);
     return fs.writeSync(descriptor, bytes, offset, Math.ceil(length / 2));
@@ -63,7 +65,9 @@ async function makeKeys(relay: TestRelay): Promise<MadeKey[]> {
 
 async function expectEveryKeyWorks(relay: TestRelay, keys: MadeKey[]): Promise<void> {
   for (const { key } of keys) expect((await relay.api(key, 'GET', '/clients')).status).toBe(200);
-  expect((await relay.admin('GET', '/admin/keys')).body.keys.map((key: MadeKey) => key.id).sort()).toEqual(keys.map((key) => key.id).sort());
+  expect((await relay.admin('GET', '/admin/keys')).body.keys.map((key: MadeKey) => key.id).sort()).toEqual(
+    keys.map((key) => key.id).sort(),
+  );
 }
 
 /** Creates keys, fills the disk, tries one more key, and checks that nothing changed, on disk or after a restart. */
@@ -75,7 +79,10 @@ async function createKeyOnFullDisk(relay: TestRelay, dataDir: string, fillDisk: 
   const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
 
   fillDisk();
-  const refused = await relay.admin('POST', '/admin/keys', { name: 'made while the disk is full', scopes: ['clients:read'] });
+  const refused = await relay.admin('POST', '/admin/keys', {
+    name: 'made while the disk is full',
+    scopes: ['clients:read'],
+  });
 
   expect(refused.status).toBe(507);
   expect(refused.body.error).toMatch(/^The disk is full: nothing was changed/);

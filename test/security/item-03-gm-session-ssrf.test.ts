@@ -8,7 +8,10 @@ import { connectRawWorld } from '../harness/raw-world.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 
 function encrypt(publicKey: string, payload: object): string {
-  return publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(JSON.stringify(payload))).toString('base64');
+  return publicEncrypt(
+    { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+    Buffer.from(JSON.stringify(payload)),
+  ).toString('base64');
 }
 
 /** A browser that only counts what the relay asks of it: no page may be opened for a refused address. */
@@ -42,7 +45,11 @@ describe('item 03: a GM session opens only the Foundry address the GM configured
     beforeAll(async () => {
       browser = countingLauncher();
       relay = await startTestRelay({ capture: { launchBrowser: browser.launch } });
-      relay.relay.services.knownWorlds.remember({ clientId: 'fvtt_0123456789abcdef', worldId: 'keep', worldTitle: 'The Keep' });
+      relay.relay.services.knownWorlds.remember({
+        clientId: 'fvtt_0123456789abcdef',
+        worldId: 'keep',
+        worldTitle: 'The Keep',
+      });
     });
     afterAll(() => relay.close());
 
@@ -52,7 +59,9 @@ describe('item 03: a GM session opens only the Foundry address the GM configured
         headers: { 'x-foundry-url': 'http://attacker.example:30000', 'x-username': 'Gamemaster' },
       });
       expect(handshake.status).toBe(403);
-      expect(handshake.body.error).toMatch(/only a Foundry address the GM configured.*PATCH \/admin\/worlds\/\{clientId\}.*capture Foundry URL/);
+      expect(handshake.body.error).toMatch(
+        /only a Foundry address the GM configured.*PATCH \/admin\/worlds\/\{clientId\}.*capture Foundry URL/,
+      );
       expect(browser.launches).toBe(0);
       expect(browser.pages).toBe(0);
       expect(relay.relay.services.connectionTokens.list()).toEqual([]);
@@ -60,22 +69,33 @@ describe('item 03: a GM session opens only the Foundry address the GM configured
 
     it('the address the GM gave the world is accepted; once the GM changes it, starting is refused before a page opens', async () => {
       const key = await sessionKey(relay);
-      expect((await relay.admin('PATCH', '/admin/worlds/fvtt_0123456789abcdef', { foundryUrl: 'http://192.168.1.20:30000' })).status).toBe(200);
+      expect(
+        (await relay.admin('PATCH', '/admin/worlds/fvtt_0123456789abcdef', { foundryUrl: 'http://192.168.1.20:30000' }))
+          .status,
+      ).toBe(200);
       const handshake = await relay.api(key, 'POST', '/session-handshake', {
         headers: { 'x-foundry-url': 'http://192.168.1.20:30000/join', 'x-username': 'Gamemaster' },
       });
       expect(handshake.status).toBe(200);
       await relay.admin('PATCH', '/admin/worlds/fvtt_0123456789abcdef', { foundryUrl: 'http://192.168.1.21:30000' });
       const encryptedPassword = encrypt(handshake.body.publicKey, { password: 'x', nonce: handshake.body.nonce });
-      const started = await relay.api(key, 'POST', '/start-session', { body: { handshakeToken: handshake.body.token, encryptedPassword } });
+      const started = await relay.api(key, 'POST', '/start-session', {
+        body: { handshakeToken: handshake.body.token, encryptedPassword },
+      });
       expect(started.status).toBe(403);
       expect(browser.pages).toBe(0);
     });
 
-    it('the capture settings\' Foundry URL is accepted too', async () => {
+    it("the capture settings' Foundry URL is accepted too", async () => {
       const key = await sessionKey(relay);
-      await relay.admin('PUT', '/admin/capture', { foundryUrl: 'http://localhost:30000', username: 'Assistant GM', password: 'p' });
-      const handshake = await relay.api(key, 'POST', '/session-handshake', { headers: { 'x-foundry-url': 'http://localhost:30000/', 'x-username': 'Gamemaster' } });
+      await relay.admin('PUT', '/admin/capture', {
+        foundryUrl: 'http://localhost:30000',
+        username: 'Assistant GM',
+        password: 'p',
+      });
+      const handshake = await relay.api(key, 'POST', '/session-handshake', {
+        headers: { 'x-foundry-url': 'http://localhost:30000/', 'x-username': 'Gamemaster' },
+      });
       expect(handshake.status).toBe(200);
       expect(browser.pages).toBe(0);
     });
@@ -103,7 +123,12 @@ describe('item 03: a GM session opens only the Foundry address the GM configured
 
     beforeAll(async () => {
       relay = await startTestRelay();
-      const webOptions = { flavour: 'v13' as const, worldOptions: { seed: SEED }, passwords: { Gamemaster: GM_PASSWORD }, relayUrl: relay.baseUrl };
+      const webOptions = {
+        flavour: 'v13' as const,
+        worldOptions: { seed: SEED },
+        passwords: { Gamemaster: GM_PASSWORD },
+        relayUrl: relay.baseUrl,
+      };
       // The impostor page says it is the victim world, whose client id any player of that world can read.
       [keep, impostor] = await Promise.all([
         startSandboxWebClient({ ...webOptions, clientId: KEEP }),
@@ -128,13 +153,21 @@ describe('item 03: a GM session opens only the Foundry address the GM configured
     });
 
     async function start(foundryUrl: string) {
-      const handshake = await relay.api(key, 'POST', '/session-handshake', { headers: { 'x-foundry-url': foundryUrl, 'x-username': 'Gamemaster' } });
+      const handshake = await relay.api(key, 'POST', '/session-handshake', {
+        headers: { 'x-foundry-url': foundryUrl, 'x-username': 'Gamemaster' },
+      });
       expect(handshake.status).toBe(200);
-      const encryptedPassword = encrypt(handshake.body.publicKey, { password: GM_PASSWORD, nonce: handshake.body.nonce });
-      return relay.api(key, 'POST', '/start-session', { body: { handshakeToken: handshake.body.token, encryptedPassword } });
+      const encryptedPassword = encrypt(handshake.body.publicKey, {
+        password: GM_PASSWORD,
+        nonce: handshake.body.nonce,
+      });
+      return relay.api(key, 'POST', '/start-session', {
+        body: { handshakeToken: handshake.body.token, encryptedPassword },
+      });
     }
 
-    const sessionTokens = () => relay.relay.services.connectionTokens.list().filter((token) => token.source === 'session');
+    const sessionTokens = () =>
+      relay.relay.services.connectionTokens.list().filter((token) => token.source === 'session');
 
     it('a session at the configured address brings that world online with the seeded token', async () => {
       const started = await start(keep.url);
@@ -148,7 +181,9 @@ describe('item 03: a GM session opens only the Foundry address the GM configured
     it('a page at a configured address that reports another paired world gets no token', async () => {
       const started = await start(impostor.url);
       expect(started.status).toBe(403);
-      expect(started.body.error).toMatch(/runs world .* \(client id fvtt_sessionvictim01\), which is not a paired world configured for this address; no token was issued/);
+      expect(started.body.error).toMatch(
+        /runs world .* \(client id fvtt_sessionvictim01\), which is not a paired world configured for this address; no token was issued/,
+      );
       expect(sessionTokens()).toEqual([]);
       expect(relay.relay.services.tabletop.world(VICTIM)).toBeUndefined();
     }, 40_000);

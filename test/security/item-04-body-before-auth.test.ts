@@ -79,7 +79,9 @@ describe('item 04: no body is read before the caller is let in, and each route h
 
   it('answers twelve gzip bombs without a key with 401 and inflates none of them', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 12 }, () => post('/roll', gzipBomb, { 'content-type': 'application/json', 'content-encoding': 'gzip' })),
+      Array.from({ length: 12 }, () =>
+        post('/roll', gzipBomb, { 'content-type': 'application/json', 'content-encoding': 'gzip' }),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(12).fill(401));
     expect(inflatedBytes).toBe(0);
@@ -89,8 +91,15 @@ describe('item 04: no body is read before the caller is let in, and each route h
 
   it('refuses a wrong key and a key without the scope before reading the body', async () => {
     const readOnly = await harness.keyWith(['roll:read']);
-    for (const [key, status] of [['not-a-key', 401], [readOnly, 403]] as const) {
-      const answer = await post('/upload?path=x&filename=a.png', gzipBomb, { 'x-api-key': key, 'content-type': 'image/png', 'content-encoding': 'gzip' });
+    for (const [key, status] of [
+      ['not-a-key', 401],
+      [readOnly, 403],
+    ] as const) {
+      const answer = await post('/upload?path=x&filename=a.png', gzipBomb, {
+        'x-api-key': key,
+        'content-type': 'image/png',
+        'content-encoding': 'gzip',
+      });
       expect(answer.status).toBe(status);
     }
     expect(inflatedBytes).toBe(0);
@@ -99,11 +108,22 @@ describe('item 04: no body is read before the caller is let in, and each route h
   it('cuts an ordinary route at 1 MiB, counted after inflating, and a public route at 64 KiB', async () => {
     const key = await harness.keyWith(['roll:execute']);
     const big = Buffer.from(JSON.stringify({ formula: '1d20', flavor: 'x'.repeat(2 * MiB) }));
-    const encoded = [['identity', big], ['gzip', zlib.gzipSync(big)], ['deflate', zlib.deflateSync(big)], ['br', zlib.brotliCompressSync(big)]] as const;
+    const encoded = [
+      ['identity', big],
+      ['gzip', zlib.gzipSync(big)],
+      ['deflate', zlib.deflateSync(big)],
+      ['br', zlib.brotliCompressSync(big)],
+    ] as const;
     for (const [encoding, body] of encoded) {
-      const answer = await post('/roll', body, { 'x-api-key': key, 'content-type': 'application/json', 'content-encoding': encoding });
+      const answer = await post('/roll', body, {
+        'x-api-key': key,
+        'content-type': 'application/json',
+        'content-encoding': encoding,
+      });
       expect(answer.status).toBe(413);
-      expect(await answer.json()).toEqual({ error: 'Request body too large: the limit is 1 MiB for POST /roll, counted after decompression' });
+      expect(await answer.json()).toEqual({
+        error: 'Request body too large: the limit is 1 MiB for POST /roll, counted after decompression',
+      });
     }
     expect(inflatedBytes).toBeLessThan(2 * (MiB + 64 * 1024));
     const fits = await harness.api(key, 'POST', '/roll', { body: { formula: '1d20', flavor: 'x'.repeat(512 * 1024) } });
@@ -112,7 +132,9 @@ describe('item 04: no body is read before the caller is let in, and each route h
     const pairRequest = Buffer.from(JSON.stringify({ worldId: 'w', worldTitle: 'x'.repeat(100 * 1024) }));
     const publicAnswer = await post('/auth/pair-request', pairRequest, { 'content-type': 'application/json' });
     expect(publicAnswer.status).toBe(413);
-    expect((await publicAnswer.json()).error).toBe('Request body too large: the limit is 64 KiB for POST /auth/pair-request, counted after decompression');
+    expect((await publicAnswer.json()).error).toBe(
+      'Request body too large: the limit is 64 KiB for POST /auth/pair-request, counted after decompression',
+    );
   });
 
   it('holds the same for form bodies: none read before the key, 1 MiB after inflating, 64 KiB on a public route', async () => {
@@ -126,29 +148,49 @@ describe('item 04: no body is read before the caller is let in, and each route h
     const key = await harness.keyWith(['roll:execute']);
     const answer = await post('/roll', formBomb, { ...form, 'x-api-key': key, 'content-encoding': 'gzip' });
     expect(answer.status).toBe(413);
-    expect((await answer.json()).error).toBe('Request body too large: the limit is 1 MiB for POST /roll, counted after decompression');
+    expect((await answer.json()).error).toBe(
+      'Request body too large: the limit is 1 MiB for POST /roll, counted after decompression',
+    );
     expect(inflatedBytes).toBeLessThan(2 * (MiB + 64 * 1024));
-    const plain = await post('/roll', Buffer.from(`formula=1d20&flavor=${'x'.repeat(2 * MiB)}`), { ...form, 'x-api-key': key });
+    const plain = await post('/roll', Buffer.from(`formula=1d20&flavor=${'x'.repeat(2 * MiB)}`), {
+      ...form,
+      'x-api-key': key,
+    });
     expect(plain.status).toBe(413);
 
-    const pairRequest = await post('/auth/pair-request', Buffer.from(`worldId=w&worldTitle=${'x'.repeat(100 * 1024)}`), form);
+    const pairRequest = await post(
+      '/auth/pair-request',
+      Buffer.from(`worldId=w&worldTitle=${'x'.repeat(100 * 1024)}`),
+      form,
+    );
     expect(pairRequest.status).toBe(413);
-    expect((await pairRequest.json()).error).toBe('Request body too large: the limit is 64 KiB for POST /auth/pair-request, counted after decompression');
+    expect((await pairRequest.json()).error).toBe(
+      'Request body too large: the limit is 64 KiB for POST /auth/pair-request, counted after decompression',
+    );
   }, 30_000);
 
   it('still takes a 20 MB upload with a valid key', async () => {
     const key = await harness.keyWith(['file:write']);
     const bytes = Buffer.alloc(20 * 1000 * 1000, 7);
-    const answer = await post('/upload?path=maps&filename=big.webp', bytes, { 'x-api-key': key, 'content-type': 'image/webp' });
+    const answer = await post('/upload?path=maps&filename=big.webp', bytes, {
+      'x-api-key': key,
+      'content-type': 'image/webp',
+    });
     expect(answer.status).toBe(200);
     expect(await answer.json()).toMatchObject({ success: true });
   }, 30_000);
 
   it('cuts a gzip bomb to an upload route at the 100 MiB limit with 413, without inflating the rest', async () => {
     const key = await harness.keyWith(['file:write']);
-    const answer = await post('/upload?path=maps&filename=bomb.webp', gzipBomb, { 'x-api-key': key, 'content-type': 'image/webp', 'content-encoding': 'gzip' });
+    const answer = await post('/upload?path=maps&filename=bomb.webp', gzipBomb, {
+      'x-api-key': key,
+      'content-type': 'image/webp',
+      'content-encoding': 'gzip',
+    });
     expect(answer.status).toBe(413);
-    expect((await answer.json()).error).toBe('Request body too large: the limit is 100 MiB for POST /upload, counted after decompression');
+    expect((await answer.json()).error).toBe(
+      'Request body too large: the limit is 100 MiB for POST /upload, counted after decompression',
+    );
     expect(inflatedBytes).toBeGreaterThan(100 * MiB);
     expect(inflatedBytes).toBeLessThan(101 * MiB);
     const reader = await harness.keyWith(['roll:read']);

@@ -6,7 +6,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'puppeteer-core';
 import { WebSocket, WebSocketServer } from 'ws';
 import { chromiumPath, launchChromium } from '../../scripts/chromium.ts';
-import { MAX_UNAUTHENTICATED_PER_ADDRESS, MAX_UNAUTHENTICATED_SOCKETS, raiseFrameLimit } from '../../relay/http/socket-limits.ts';
+import {
+  MAX_UNAUTHENTICATED_PER_ADDRESS,
+  MAX_UNAUTHENTICATED_SOCKETS,
+  raiseFrameLimit,
+} from '../../relay/http/socket-limits.ts';
 import { connectRawWorld } from '../harness/raw-world.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { serveOtherOriginPage } from './other-origin-page.ts';
@@ -27,7 +31,12 @@ afterAll(async () => {
 
 /** A WebSocket client that records how it ended; `refused` is the HTTP status when the upgrade was answered with an error. */
 function open(url: string, options: { origin?: string; headers?: Record<string, string>; localAddress?: string } = {}) {
-  const socket = new WebSocket(url, { origin: options.origin, headers: options.headers, localAddress: options.localAddress, perMessageDeflate: false });
+  const socket = new WebSocket(url, {
+    origin: options.origin,
+    headers: options.headers,
+    localAddress: options.localAddress,
+    perMessageDeflate: false,
+  });
   socket.on('error', () => {});
   const opened = new Promise<void>((resolve) => socket.once('open', () => resolve()));
   const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
@@ -62,7 +71,13 @@ async function waitFor(message: () => boolean, what: string, timeoutMs = 5000): 
  * would. Resolves with the close code the relay sends (0 when it only drops the connection, -1 when it keeps reading,
  * -2 when it refuses the upgrade).
  */
-function startHugeFrame(port: number, path: string, claimedBytes: number, sentBytes: number, waitMs: number): Promise<number> {
+function startHugeFrame(
+  port: number,
+  path: string,
+  claimedBytes: number,
+  sentBytes: number,
+  waitMs: number,
+): Promise<number> {
   return new Promise((resolve) => {
     const socket: Socket = connectTcp(port, '127.0.0.1');
     let received = Buffer.alloc(0);
@@ -124,7 +139,9 @@ describe('item 05: sockets that have not authenticated', () => {
     it('keeps memory low while four sockets on each endpoint start 200 MiB frames', async () => {
       const before = process.memoryUsage().arrayBuffers;
       const paths = [`/relay?id=${CLIENT_ID}`, '/ws/api'].flatMap((path) => [path, path, path, path]);
-      const codes = await Promise.all(paths.map((path) => startHugeFrame(relay.relay.port, path, 200 * MiB, 16 * MiB, 3000)));
+      const codes = await Promise.all(
+        paths.map((path) => startHugeFrame(relay.relay.port, path, 200 * MiB, 16 * MiB, 3000)),
+      );
       const grown = process.memoryUsage().arrayBuffers - before;
       expect(codes).toEqual(paths.map(() => TOO_BIG));
       expect(grown).toBeLessThan(16 * MiB);
@@ -147,7 +164,10 @@ describe('item 05: sockets that have not authenticated', () => {
       client.socket.send(JSON.stringify({ type: 'auth', token: key }));
       await waitFor(() => client.messages.some((message) => message.type === 'connected'), 'connected');
       client.socket.send(JSON.stringify({ type: 'ping', requestId: 'large', padding: 'x'.repeat(2 * MiB) }));
-      await waitFor(() => client.messages.some((message) => message.type === 'pong' && message.requestId === 'large'), 'the pong');
+      await waitFor(
+        () => client.messages.some((message) => message.type === 'pong' && message.requestId === 'large'),
+        'the pong',
+      );
       client.socket.close();
     });
 
@@ -176,7 +196,10 @@ describe('item 05: sockets that have not authenticated', () => {
       const caller = open(`${relay.wsUrl}/ws/api`);
       await Promise.all([world.opened, caller.opened]);
       const closedWithin = (client: ReturnType<typeof open>) =>
-        Promise.race([client.closed, new Promise<string>((resolve) => setTimeout(() => resolve('still open after 3 s'), 3000))]);
+        Promise.race([
+          client.closed,
+          new Promise<string>((resolve) => setTimeout(() => resolve('still open after 3 s'), 3000)),
+        ]);
       expect(await closedWithin(world)).toBe(4002);
       expect(await closedWithin(caller)).toBe(4002);
     });
@@ -207,13 +230,19 @@ describe('item 05: sockets that have not authenticated', () => {
         const extra = open(`${relay.wsUrl}${path}`, { localAddress: '127.0.0.99' });
         const answer = await outcome(extra);
         expect(answer).toMatchObject({ status: 503 });
-        expect(JSON.parse((answer as { body: string }).body).error).toMatch(/Too many connections are waiting to authenticate/);
+        expect(JSON.parse((answer as { body: string }).body).error).toMatch(
+          /Too many connections are waiting to authenticate/,
+        );
       }
     });
 
     it(`lets one address hold at most ${MAX_UNAUTHENTICATED_PER_ADDRESS} places, so other machines still connect`, async () => {
       for (let index = 0; index < MAX_UNAUTHENTICATED_PER_ADDRESS; index++) {
-        waiting.push(open(`${relay.wsUrl}${index % 2 === 0 ? `/relay?id=${CLIENT_ID}` : '/ws/api'}`, { localAddress: '127.0.0.7' }));
+        waiting.push(
+          open(`${relay.wsUrl}${index % 2 === 0 ? `/relay?id=${CLIENT_ID}` : '/ws/api'}`, {
+            localAddress: '127.0.0.7',
+          }),
+        );
       }
       await Promise.all(waiting.map((client) => client.opened));
       for (const path of [`/relay?id=${CLIENT_ID}`, '/ws/api']) {
@@ -266,7 +295,9 @@ describe('item 05: sockets that have not authenticated', () => {
     });
 
     it("refuses /ws/api to an unrelated page, and admits the relay's own origin, allowed origins and non-browsers", async () => {
-      const refused = await outcome(open(`${relay.wsUrl}/ws/api`, { origin: UNRELATED, headers: { 'x-api-key': key } }));
+      const refused = await outcome(
+        open(`${relay.wsUrl}/ws/api`, { origin: UNRELATED, headers: { 'x-api-key': key } }),
+      );
       expect(refused).toMatchObject({ status: 403 });
       expect(JSON.parse((refused as { body: string }).body).error).toContain(UNRELATED);
       for (const origin of [relay.baseUrl, OVERLAY, undefined]) {
@@ -276,8 +307,10 @@ describe('item 05: sockets that have not authenticated', () => {
       }
     });
 
-    it("refuses /relay to an unrelated page, and admits the world from the Foundry page it was paired on", async () => {
-      expect(await outcome(open(`${relay.wsUrl}/relay?id=${pairedClientId}`, { origin: UNRELATED }))).toMatchObject({ status: 403 });
+    it('refuses /relay to an unrelated page, and admits the world from the Foundry page it was paired on', async () => {
+      expect(await outcome(open(`${relay.wsUrl}/relay?id=${pairedClientId}`, { origin: UNRELATED }))).toMatchObject({
+        status: 403,
+      });
       const world = open(`${relay.wsUrl}/relay?id=${pairedClientId}`, { origin: FOUNDRY });
       expect(await outcome(world)).toBe('open');
       world.socket.send(JSON.stringify({ type: 'auth', token: pairedToken }));

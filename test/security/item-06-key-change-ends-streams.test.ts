@@ -59,18 +59,24 @@ const CHANGES: [string, (id: string) => Promise<unknown>, string, string][] = [
 ];
 
 describe('item 06: a key that changes ends its open streams at once', () => {
-  it.each(CHANGES)('a key %s ends its SSE stream and its /ws/api socket (told why), other keys stream on', async (_change, change, reason, formula) => {
-    const { id, key } = await createKey('changing');
-    const held = await openStreams(key);
+  it.each(CHANGES)(
+    'a key %s ends its SSE stream and its /ws/api socket (told why), other keys stream on',
+    async (_change, change, reason, formula) => {
+      const { id, key } = await createKey('changing');
+      const held = await openStreams(key);
 
-    await change(id);
+      await change(id);
 
-    await within(held.stream.ended, AT_ONCE_MS, 'the SSE stream of the changed key ending');
-    expect(await within(held.socket.closed, AT_ONCE_MS, 'the /ws/api socket of the changed key closing')).toEqual({ code: 4002, reason });
-    expect(held.socket.received.at(-1)).toEqual({ type: 'error', status: 401, error: reason });
-    await expectBystanderStillStreams(formula);
-    expect(held.stream.named('roll')).toEqual([]);
-  });
+      await within(held.stream.ended, AT_ONCE_MS, 'the SSE stream of the changed key ending');
+      expect(await within(held.socket.closed, AT_ONCE_MS, 'the /ws/api socket of the changed key closing')).toEqual({
+        code: 4002,
+        reason,
+      });
+      expect(held.socket.received.at(-1)).toEqual({ type: 'error', status: 401, error: reason });
+      await expectBystanderStillStreams(formula);
+      expect(held.stream.named('roll')).toEqual([]);
+    },
+  );
 
   it('counts no subscriber of a changed key any more, so the world is told to stop only when nobody listens', async () => {
     const { id, key } = await createKey('counted');

@@ -25,7 +25,12 @@ let lanPeer: LanPeer | undefined;
 
 beforeAll(async () => {
   await buildRenderer();
-  [relay, browser, other, lanPeer] = await Promise.all([startTestRelay(), launchChromium(), serveOtherOriginPage(), createLanPeer()]);
+  [relay, browser, other, lanPeer] = await Promise.all([
+    startTestRelay(),
+    launchChromium(),
+    serveOtherOriginPage(),
+    createLanPeer(),
+  ]);
   settingsPage = await openSettings(browser, relay.relay.createAdminLoginUrl());
 }, 30_000);
 
@@ -51,48 +56,88 @@ function attacksOn(code: string): Attack[] {
   const keyJson = JSON.stringify({ name: 'planted', scopes: ['clients:read'] });
   const keyQuery = 'name=planted&scopes=clients%3Aread';
   return [
-    { kind: 'form', method: 'POST', path: '/admin/keys', enctype: 'application/x-www-form-urlencoded', fields: { name: 'planted', scopes: 'clients:read' } },
-    { kind: 'form', method: 'POST', path: `/admin/keys?${keyQuery}`, enctype: 'application/x-www-form-urlencoded', fields: { x: '1' } },
-    { kind: 'form', method: 'POST', path: '/admin/keys', enctype: 'text/plain', fields: { '{"name":"planted","scopes":["clients:read"],"x":"': '"}' } },
-    { kind: 'form', method: 'POST', path: `/auth/api-keys?${keyQuery}`, enctype: 'multipart/form-data', fields: { name: 'planted', scopes: 'clients:read' } },
-    { kind: 'form', method: 'POST', path: `/admin/pair-requests/${code}/approve`, enctype: 'application/x-www-form-urlencoded', fields: { x: '1' } },
+    {
+      kind: 'form',
+      method: 'POST',
+      path: '/admin/keys',
+      enctype: 'application/x-www-form-urlencoded',
+      fields: { name: 'planted', scopes: 'clients:read' },
+    },
+    {
+      kind: 'form',
+      method: 'POST',
+      path: `/admin/keys?${keyQuery}`,
+      enctype: 'application/x-www-form-urlencoded',
+      fields: { x: '1' },
+    },
+    {
+      kind: 'form',
+      method: 'POST',
+      path: '/admin/keys',
+      enctype: 'text/plain',
+      fields: { '{"name":"planted","scopes":["clients:read"],"x":"': '"}' },
+    },
+    {
+      kind: 'form',
+      method: 'POST',
+      path: `/auth/api-keys?${keyQuery}`,
+      enctype: 'multipart/form-data',
+      fields: { name: 'planted', scopes: 'clients:read' },
+    },
+    {
+      kind: 'form',
+      method: 'POST',
+      path: `/admin/pair-requests/${code}/approve`,
+      enctype: 'application/x-www-form-urlencoded',
+      fields: { x: '1' },
+    },
     { kind: 'fetch', method: 'POST', path: '/admin/keys', contentType: 'text/plain', body: keyJson },
     { kind: 'fetch', method: 'POST', path: `/admin/keys?${keyQuery}` },
     { kind: 'fetch', method: 'POST', path: '/auth/api-keys', contentType: 'text/plain', body: keyJson },
     { kind: 'fetch', method: 'POST', path: `/auth/api-keys?${keyQuery}` },
     { kind: 'fetch', method: 'POST', path: `/admin/pair-requests/${code}/approve` },
-    { kind: 'fetch', method: 'POST', path: `/admin/pair-requests/${code}/approve?x=1`, contentType: 'text/plain', body: '{}' },
+    {
+      kind: 'fetch',
+      method: 'POST',
+      path: `/admin/pair-requests/${code}/approve?x=1`,
+      contentType: 'text/plain',
+      body: '{}',
+    },
     { kind: 'fetch', method: 'GET', path: '/admin/keys' },
   ];
 }
 
 /** Runs in the other page: forms into hidden frames, and no-cors fetches that send the cookie. */
 async function launchAttacks(page: Page, relayUrl: string, attacks: Attack[]): Promise<void> {
-  await page.evaluate(async (base, list) => {
-    const fetches: Promise<unknown>[] = [];
-    list.forEach((attack, index) => {
-      const url = base + attack.path;
-      if (attack.kind === 'fetch') {
-        const init: RequestInit = { method: attack.method, mode: 'no-cors', credentials: 'include' };
-        if (attack.body !== undefined) init.body = new Blob([attack.body], { type: attack.contentType });
-        fetches.push(fetch(url, init).catch(() => undefined));
-        return;
-      }
-      const frame = document.createElement('iframe');
-      frame.name = `attack-${index}`;
-      document.body.append(frame);
-      const form = document.createElement('form');
-      Object.assign(form, { method: attack.method, action: url, enctype: attack.enctype, target: frame.name });
-      for (const [name, value] of Object.entries(attack.fields ?? {})) {
-        const input = document.createElement('input');
-        Object.assign(input, { type: 'hidden', name, value });
-        form.append(input);
-      }
-      document.body.append(form);
-      form.submit();
-    });
-    await Promise.all(fetches);
-  }, relayUrl, attacks);
+  await page.evaluate(
+    async (base, list) => {
+      const fetches: Promise<unknown>[] = [];
+      list.forEach((attack, index) => {
+        const url = base + attack.path;
+        if (attack.kind === 'fetch') {
+          const init: RequestInit = { method: attack.method, mode: 'no-cors', credentials: 'include' };
+          if (attack.body !== undefined) init.body = new Blob([attack.body], { type: attack.contentType });
+          fetches.push(fetch(url, init).catch(() => undefined));
+          return;
+        }
+        const frame = document.createElement('iframe');
+        frame.name = `attack-${index}`;
+        document.body.append(frame);
+        const form = document.createElement('form');
+        Object.assign(form, { method: attack.method, action: url, enctype: attack.enctype, target: frame.name });
+        for (const [name, value] of Object.entries(attack.fields ?? {})) {
+          const input = document.createElement('input');
+          Object.assign(input, { type: 'hidden', name, value });
+          form.append(input);
+        }
+        document.body.append(form);
+        form.submit();
+      });
+      await Promise.all(fetches);
+    },
+    relayUrl,
+    attacks,
+  );
 }
 
 /** A fetch the browser must preflight (JSON), which the relay never allows across origins: it rejects. */
@@ -159,7 +204,9 @@ describe('item 07: the admin API refuses other web pages, takes changes as JSON 
     await launchAttacks(attacker, relay.baseUrl, attacks);
     await allAnswered;
     expect(await preflightedFetch(attacker, `${relay.baseUrl}/admin/keys`)).toBe('blocked');
-    expect(await preflightedFetch(attacker, `${relay.baseUrl}/admin/pair-requests/${pairRequest.code}/approve`)).toBe('blocked');
+    expect(await preflightedFetch(attacker, `${relay.baseUrl}/admin/pair-requests/${pairRequest.code}/approve`)).toBe(
+      'blocked',
+    );
 
     expect(statuses.map((answer) => answer.status)).toEqual(attacks.map(() => 403));
     expect((await relay.admin('GET', '/admin/keys')).body.keys).toEqual([]);
@@ -179,23 +226,37 @@ describe('item 07: the admin API refuses other web pages, takes changes as JSON 
       return response.status;
     });
     expect(created).toBe(201);
-    expect((await relay.admin('GET', '/admin/keys')).body.keys.map((key: { name: string }) => key.name)).toEqual(['from the settings UI']);
+    expect((await relay.admin('GET', '/admin/keys')).body.keys.map((key: { name: string }) => key.name)).toEqual([
+      'from the settings UI',
+    ]);
   });
 
   it('refuses a foreign Origin or Sec-Fetch-Site with 403, a non-JSON change with 415 and query parameters on a change with 400', async () => {
     const token = { authorization: `Bearer ${relay.relay.adminToken}` };
     const newKey = { name: 'by script', scopes: ['clients:read'] };
-    const foreign = await call(relay.baseUrl, 'POST', '/admin/keys', { body: newKey, headers: { ...token, origin: 'http://127.0.0.1:1' } });
+    const foreign = await call(relay.baseUrl, 'POST', '/admin/keys', {
+      body: newKey,
+      headers: { ...token, origin: 'http://127.0.0.1:1' },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.body.error).toContain('refuses calls from other web pages');
-    const sameSite = await call(relay.baseUrl, 'GET', '/admin/status', { headers: { ...token, 'sec-fetch-site': 'same-site' } });
+    const sameSite = await call(relay.baseUrl, 'GET', '/admin/status', {
+      headers: { ...token, 'sec-fetch-site': 'same-site' },
+    });
     expect(sameSite.status).toBe(403);
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
-      const answer = await call(relay.baseUrl, 'POST', '/admin/keys', { body: JSON.stringify(newKey), headers: { ...token, 'content-type': contentType } });
+      const answer = await call(relay.baseUrl, 'POST', '/admin/keys', {
+        body: JSON.stringify(newKey),
+        headers: { ...token, 'content-type': contentType },
+      });
       expect(answer.status).toBe(415);
       expect(answer.body.error).toContain('Content-Type: application/json');
     }
-    const fromQuery = await call(relay.baseUrl, 'POST', '/admin/keys', { query: { name: 'by script', scopes: 'clients:read' }, body: {}, headers: token });
+    const fromQuery = await call(relay.baseUrl, 'POST', '/admin/keys', {
+      query: { name: 'by script', scopes: 'clients:read' },
+      body: {},
+      headers: token,
+    });
     expect(fromQuery.status).toBe(400);
     const own = await call(relay.baseUrl, 'POST', '/admin/keys', {
       body: newKey,
@@ -216,8 +277,19 @@ describe('item 07: the admin API refuses other web pages, takes changes as JSON 
     } else {
       // No network namespace could be made here: the route is called with another machine's socket address instead.
       const login = adminRoutes.find((route) => route.path === '/admin/login') as LocalRoute;
-      const call = { transport: 'http', remoteAddress: '192.168.1.20', relayOrigin: relay.baseUrl, header: () => undefined };
-      await expect(async () => login.handle({ parameters: { code: url.searchParams.get('code')! }, call, services: relay.relay.services } as never)).rejects.toMatchObject({ status: 403 });
+      const call = {
+        transport: 'http',
+        remoteAddress: '192.168.1.20',
+        relayOrigin: relay.baseUrl,
+        header: () => undefined,
+      };
+      await expect(async () =>
+        login.handle({
+          parameters: { code: url.searchParams.get('code')! },
+          call,
+          services: relay.relay.services,
+        } as never),
+      ).rejects.toMatchObject({ status: 403 });
     }
     expect((await fetch(url, { redirect: 'manual' })).status).toBe(303);
   });

@@ -23,26 +23,41 @@ describe('item 07: POST /admin/login-links', () => {
   });
 
   it('gives nothing for a wrong token', async () => {
-    const answer = await call(relay.baseUrl, 'POST', '/admin/login-links', { body: {}, headers: { authorization: `Bearer ${'0'.repeat(64)}` } });
+    const answer = await call(relay.baseUrl, 'POST', '/admin/login-links', {
+      body: {},
+      headers: { authorization: `Bearer ${'0'.repeat(64)}` },
+    });
     expect(answer.status).toBe(401);
   });
 
   it('refuses the session cookie sent by another page, by Origin or Sec-Fetch-Site', async () => {
-    const otherPages: Record<string, string>[] = [{ origin: 'http://127.0.0.1:1' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }];
+    const otherPages: Record<string, string>[] = [
+      { origin: 'http://127.0.0.1:1' },
+      { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
     for (const headers of otherPages) {
-      const answer = await call(relay.baseUrl, 'POST', '/admin/login-links', { body: {}, headers: { cookie, ...headers } });
+      const answer = await call(relay.baseUrl, 'POST', '/admin/login-links', {
+        body: {},
+        headers: { cookie, ...headers },
+      });
       expect(answer.status).toBe(403);
       expect(answer.text).not.toMatch(/code=/);
     }
   });
 
   it('takes no form post, which a page could send without a preflight', async () => {
-    const answer = await call(relay.baseUrl, 'POST', '/admin/login-links', { body: 'x=1', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' } });
+    const answer = await call(relay.baseUrl, 'POST', '/admin/login-links', {
+      body: 'x=1',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(answer.status).toBe(415);
   });
 
   it('gives the settings UI session and the admin token a link', async () => {
-    expect((await call(relay.baseUrl, 'POST', '/admin/login-links', { body: {}, headers: { cookie } })).status).toBe(201);
+    expect((await call(relay.baseUrl, 'POST', '/admin/login-links', { body: {}, headers: { cookie } })).status).toBe(
+      201,
+    );
     expect((await relay.admin('POST', '/admin/login-links', {})).status).toBe(201);
   });
 });

@@ -18,7 +18,12 @@ async function relay(): Promise<TestRelay> {
 
 function floodBody(index: number): Record<string, string> {
   const long = (label: string) => `${label} ${index} `.padEnd(500, 'x');
-  return { worldId: `flood-${index}`, worldTitle: long('title'), systemTitle: long('system'), serverFingerprint: long('fp') };
+  return {
+    worldId: `flood-${index}`,
+    worldTitle: long('title'),
+    systemTitle: long('system'),
+    serverFingerprint: long('fp'),
+  };
 }
 
 describe('item 08: pair requests are capped, rate-limited and merged; the GM sees their source and the already paired world', () => {
@@ -29,11 +34,15 @@ describe('item 08: pair requests are capped, rate-limited and merged; the GM see
     const statuses: number[] = [];
     const refused: Array<{ retryAfter: string | null; error: string }> = [];
     for (let batch = 0; batch < 20; batch += 1) {
-      const answers = await Promise.all(Array.from({ length: 100 }, (_, index) =>
-        call(relayHarness.baseUrl, 'POST', '/auth/pair-request', { body: floodBody(batch * 100 + index) })));
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, index) =>
+          call(relayHarness.baseUrl, 'POST', '/auth/pair-request', { body: floodBody(batch * 100 + index) }),
+        ),
+      );
       for (const answer of answers) {
         statuses.push(answer.status);
-        if (answer.status === 429) refused.push({ retryAfter: answer.headers.get('retry-after'), error: answer.body.error });
+        if (answer.status === 429)
+          refused.push({ retryAfter: answer.headers.get('retry-after'), error: answer.body.error });
       }
     }
     expect(statuses.filter((status) => status === 201)).toHaveLength(3);
@@ -58,7 +67,11 @@ describe('item 08: pair requests are capped, rate-limited and merged; the GM see
     const answers = [];
     for (let machine = 2; machine <= 8; machine += 1) {
       for (let world = 0; world < 3; world += 1) {
-        answers.push(await callFrom(`127.0.0.${machine}`, relayHarness.baseUrl, 'POST', '/auth/pair-request', { worldId: `w-${machine}-${world}` }));
+        answers.push(
+          await callFrom(`127.0.0.${machine}`, relayHarness.baseUrl, 'POST', '/auth/pair-request', {
+            worldId: `w-${machine}-${world}`,
+          }),
+        );
       }
     }
     expect(answers.slice(0, 20).map((answer) => answer.status)).toEqual(Array(20).fill(201));
@@ -66,12 +79,16 @@ describe('item 08: pair requests are capped, rate-limited and merged; the GM see
     expect(last.status).toBe(429);
     expect(last.body.error).toMatch(/20 pair requests are already waiting; deny the ones you do not know/);
     expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(500);
-    const perAddress = await callFrom('127.0.0.2', relayHarness.baseUrl, 'POST', '/auth/pair-request', { worldId: 'fourth' });
+    const perAddress = await callFrom('127.0.0.2', relayHarness.baseUrl, 'POST', '/auth/pair-request', {
+      worldId: 'fourth',
+    });
     expect(perAddress.status).toBe(429);
     expect(perAddress.body.error).toMatch(/3 pair requests from this address are already waiting/);
     const { pairRequests } = (await relayHarness.admin('GET', '/admin/pair-requests')).body;
     expect(pairRequests).toHaveLength(20);
-    expect(new Set(pairRequests.map((request: { source: string }) => request.source))).toEqual(new Set(['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6', '127.0.0.7', '127.0.0.8']));
+    expect(new Set(pairRequests.map((request: { source: string }) => request.source))).toEqual(
+      new Set(['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6', '127.0.0.7', '127.0.0.8']),
+    );
   });
 
   it('the same world asking again from the same address gets its waiting request back', async () => {
@@ -86,7 +103,10 @@ describe('item 08: pair requests are capped, rate-limited and merged; the GM see
     expect(elsewhere.status).toBe(201);
     expect(elsewhere.body.code).not.toBe(first.body.code);
     const { pairRequests } = (await relayHarness.admin('GET', '/admin/pair-requests')).body;
-    expect(pairRequests.map((request: { source: string }) => request.source).sort()).toEqual(['127.0.0.2', '127.0.0.3']);
+    expect(pairRequests.map((request: { source: string }) => request.source).sort()).toEqual([
+      '127.0.0.2',
+      '127.0.0.3',
+    ]);
   });
 
   it('a request that claims a paired world (its world id, fingerprint or client id) is shown to the GM as already paired', async () => {
@@ -101,13 +121,19 @@ describe('item 08: pair requests are capped, rate-limited and merged; the GM see
       { worldId: 'third-id', worldTitle: 'Innocent too', clientId: paired.clientId },
     ];
     for (const [index, claim] of claims.entries()) {
-      expect((await callFrom(`127.0.0.${index + 2}`, relayHarness.baseUrl, 'POST', '/auth/pair-request', claim)).status).toBe(201);
+      expect(
+        (await callFrom(`127.0.0.${index + 2}`, relayHarness.baseUrl, 'POST', '/auth/pair-request', claim)).status,
+      ).toBe(201);
     }
-    expect((await call(relayHarness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'brand-new' } })).status).toBe(201);
+    expect(
+      (await call(relayHarness.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: 'brand-new' } })).status,
+    ).toBe(201);
     const { pairRequests } = (await relayHarness.admin('GET', '/admin/pair-requests')).body;
     const byWorld = new Map(pairRequests.map((request: any) => [request.world.worldId, request]));
     for (const claim of claims) {
-      expect(byWorld.get(claim.worldId)).toMatchObject({ pairedWorld: { clientId: paired.clientId, worldTitle: 'The Keep' } });
+      expect(byWorld.get(claim.worldId)).toMatchObject({
+        pairedWorld: { clientId: paired.clientId, worldTitle: 'The Keep' },
+      });
     }
     expect(byWorld.get('brand-new')).not.toHaveProperty('pairedWorld');
     expect(byWorld.get('brand-new')).toMatchObject({ source: '127.0.0.1' });

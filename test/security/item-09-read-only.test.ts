@@ -11,7 +11,11 @@ const injected = vi.hoisted(() => ({ readOnly: false }));
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();
   const openSync = (path: string, flags: string, mode?: number): number => {
-    if (injected.readOnly && flags === 'w') throw Object.assign(new Error(`EROFS: read-only file system, open '${path}'`), { code: 'EROFS', syscall: 'open' });
+    if (injected.readOnly && flags === 'w')
+      throw Object.assign(new Error(`EROFS: read-only file system, open '${path}'`), {
+        code: 'EROFS',
+        syscall: 'open',
+      });
     return fs.openSync(path, flags, mode);
   };
   return { ...fs, openSync };
@@ -43,7 +47,9 @@ async function revokeOnReadOnlyDirectory(relay: TestRelay, dataDir: string, make
   const settings = await relay.admin('PATCH', '/admin/settings', { requestsPerMinute: 5 });
 
   expect(revoke.status).toBe(500);
-  expect(revoke.body.error).toBe('Tabletop Relay could not write its data directory (EROFS): nothing was changed. Its log names the directory');
+  expect(revoke.body.error).toBe(
+    'Tabletop Relay could not write its data directory (EROFS): nothing was changed. Its log names the directory',
+  );
   expect(revoke.text).not.toContain(dataDir);
   expect((await relay.api(key, 'GET', '/clients')).status).toBe(200);
   expect(settings.status).toBe(500);

@@ -26,7 +26,10 @@ const ATTACKS: Array<{ data: string; field: string }> = [
   { data: `{"__proto__.${MARKER}": true}`, field: `data.__proto__.${MARKER}` },
   { data: `{"__proto__": {"${MARKER}": true}}`, field: 'data.__proto__' },
   { data: `{"constructor.prototype.${MARKER}": true}`, field: `data.constructor.prototype.${MARKER}` },
-  { data: `{"system": {"notes": [{"constructor": {"prototype": {"${MARKER}": true}}}]}}`, field: 'data.system.notes.0.constructor' },
+  {
+    data: `{"system": {"notes": [{"constructor": {"prototype": {"${MARKER}": true}}}]}}`,
+    field: 'data.system.notes.0.constructor',
+  },
   { data: `{"name": "Thorin", "system.prototype.x": 1}`, field: 'data.system.prototype.x' },
 ];
 
@@ -35,7 +38,9 @@ describe('item 10: prototype keys cannot reach a world', () => {
     for (const { data, field } of ATTACKS) {
       const answer = await harness.api(harness.key, 'PUT', '/update', { body: `{"uuid": "${uuid}", "data": ${data}}` });
       expect(answer.status, data).toBe(400);
-      expect(answer.body.error).toBe(`'${field}' is not allowed: no key, or part of a dotted key, may be __proto__, constructor or prototype`);
+      expect(answer.body.error).toBe(
+        `'${field}' is not allowed: no key, or part of a dotted key, may be __proto__, constructor or prototype`,
+      );
       expect(prototypeIsClean()).toBe(true);
     }
     const query = await harness.api(harness.key, 'GET', '/rolls', { query: { [`__proto__.${MARKER}`]: 'x' } });
@@ -52,11 +57,13 @@ describe('item 10: prototype keys cannot reach a world', () => {
     try {
       for (const [index, { data, field }] of ATTACKS.entries()) {
         socket.send(`{"type": "update", "requestId": "attack-${index}", "uuid": "${uuid}", "data": ${data}}`);
-        await expect.poll(() => received.find((message) => message.requestId === `attack-${index}`)).toMatchObject({
-          type: 'update-result',
-          status: 400,
-          error: `'${field}' is not allowed: no key, or part of a dotted key, may be __proto__, constructor or prototype`,
-        });
+        await expect
+          .poll(() => received.find((message) => message.requestId === `attack-${index}`))
+          .toMatchObject({
+            type: 'update-result',
+            status: 400,
+            error: `'${field}' is not allowed: no key, or part of a dotted key, may be __proto__, constructor or prototype`,
+          });
       }
     } finally {
       socket.close();
@@ -67,7 +74,9 @@ describe('item 10: prototype keys cannot reach a world', () => {
   });
 
   it('lets ordinary dotted keys through, including ones that merely contain the words', async () => {
-    const answer = await harness.api(harness.key, 'PUT', '/update', { body: { uuid, data: { 'prototypeToken.name': 'Thorin', 'flags.constructors': 1 } } });
+    const answer = await harness.api(harness.key, 'PUT', '/update', {
+      body: { uuid, data: { 'prototypeToken.name': 'Thorin', 'flags.constructors': 1 } },
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.entity[0].prototypeToken.name).toBe('Thorin');
   });

@@ -30,8 +30,9 @@ function readAnswer(response: IncomingMessage, resolve: (answer: RawAnswer) => v
 /** A request to the relay's loopback port that says it was addressed to `host`, as a rebound browser would send it. */
 function send(host: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: '127.0.0.1', port: relay.relay.port, path, method, headers: { ...headers, host } }, (response) =>
-      readAnswer(response, resolve),
+    const outgoing = httpRequest(
+      { host: '127.0.0.1', port: relay.relay.port, path, method, headers: { ...headers, host } },
+      (response) => readAnswer(response, resolve),
     );
     outgoing.on('error', reject);
     outgoing.end();
@@ -40,9 +41,19 @@ function send(host: string, path: string, headers: Record<string, string> = {}, 
 
 /** A WebSocket upgrade addressed to `host`: the status the relay answers (101 when the socket opens). */
 function upgrade(host: string, path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  const upgradeHeaders = { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' };
+  const upgradeHeaders = {
+    connection: 'Upgrade',
+    upgrade: 'websocket',
+    'sec-websocket-version': '13',
+    'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+  };
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: '127.0.0.1', port: relay.relay.port, path, headers: { ...upgradeHeaders, ...headers, host } });
+    const outgoing = httpRequest({
+      host: '127.0.0.1',
+      port: relay.relay.port,
+      path,
+      headers: { ...upgradeHeaders, ...headers, host },
+    });
     outgoing.on('upgrade', (response, socket) => {
       socket.destroy();
       resolve({ status: response.statusCode ?? 0, body: '' });
@@ -82,7 +93,8 @@ function expectAnswered(answers: Record<string, RawAnswer>): void {
   expect(answers.adminApi!.status).toBe(200);
   expect(answers.relay!.status).toBe(101);
   expect(answers.clientApi!.status).toBe(101);
-  for (const [surface, answer] of Object.entries(answers)) expect({ surface, status: answer.status }).not.toEqual({ surface, status: 421 });
+  for (const [surface, answer] of Object.entries(answers))
+    expect({ surface, status: answer.status }).not.toEqual({ surface, status: 421 });
 }
 
 describe('item 11: DNS rebinding — the relay answers only to its own names', () => {
@@ -115,7 +127,9 @@ describe('item 11: DNS rebinding — the relay answers only to its own names', (
   });
 
   it("answers this computer's LAN addresses only while LAN access is on", async (context) => {
-    const lanAddress = Object.values(networkInterfaces()).flat().find((address) => address && !address.internal && address.family === 'IPv4')?.address;
+    const lanAddress = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
     if (!lanAddress) return context.skip();
     const host = `${lanAddress}:${port()}`;
     expect((await send(host, '/admin/status', admin())).status).toBe(421);
@@ -135,7 +149,13 @@ describe('item 11: DNS rebinding — the relay answers only to its own names', (
 /** Switching LAN access re-listens on another address: waits until the relay answers on loopback again. */
 async function listening(): Promise<void> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    if (await send(`127.0.0.1:${port()}`, '/api/status').then(() => true, () => false)) return;
+    if (
+      await send(`127.0.0.1:${port()}`, '/api/status').then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error('the relay did not listen again after switching LAN access');

@@ -18,7 +18,12 @@ let strangerPage: Page;
 let key: string;
 
 beforeAll(async () => {
-  [relay, browser, overlay, stranger] = await Promise.all([startTestRelay(), launchChromium(), serveOtherOriginPage(), serveOtherOriginPage()]);
+  [relay, browser, overlay, stranger] = await Promise.all([
+    startTestRelay(),
+    launchChromium(),
+    serveOtherOriginPage(),
+    serveOtherOriginPage(),
+  ]);
   key = await relay.createKey({ scopes: ['clients:read'] });
   [overlayPage, strangerPage] = await Promise.all([browser.newPage(), browser.newPage()]);
   await Promise.all([overlayPage.goto(overlay.origin), strangerPage.goto(stranger.origin)]);
@@ -33,14 +38,18 @@ afterAll(async () => {
 
 /** What the page's script gets from GET /clients with a valid key: the answer, or 'blocked' when CORS refuses it. */
 async function readClients(page: Page): Promise<string> {
-  return page.evaluate(async (url, apiKey) => {
-    try {
-      const response = await fetch(url, { headers: { 'x-api-key': apiKey } });
-      return `answered ${response.status}`;
-    } catch {
-      return 'blocked';
-    }
-  }, `${relay.baseUrl}/clients`, key);
+  return page.evaluate(
+    async (url, apiKey) => {
+      try {
+        const response = await fetch(url, { headers: { 'x-api-key': apiKey } });
+        return `answered ${response.status}`;
+      } catch {
+        return 'blocked';
+      }
+    },
+    `${relay.baseUrl}/clients`,
+    key,
+  );
 }
 
 describe('item 12: CORS answers only the origins the GM allowed, and pairing', () => {

@@ -24,7 +24,9 @@ afterEach(() => harness.close());
 /** Pairs a world as the module's "Enter Code" box does, and returns its client id and connection token. */
 async function pairWorld(): Promise<{ clientId: string; token: string }> {
   const { code } = (await harness.admin('POST', '/admin/pairing-codes', {})).body;
-  const paired = await harness.api(undefined, 'POST', '/auth/pair', { body: { code, worldId: 'keep', worldTitle: 'The Keep' } });
+  const paired = await harness.api(undefined, 'POST', '/auth/pair', {
+    body: { code, worldId: 'keep', worldTitle: 'The Keep' },
+  });
   expect(paired.status).toBe(200);
   return paired.body;
 }
@@ -36,7 +38,11 @@ function worldsFileNow(): { text: string; inode: number } {
 
 /** A world with a made-up client id that authenticates with a token nobody issued. */
 async function fakeWorld(index: number): Promise<void> {
-  const world = new RawWorld(harness.wsUrl, { id: `fvtt_fake${index}`, worldId: `fake-${index}`, worldTitle: 'x'.repeat(1000) });
+  const world = new RawWorld(harness.wsUrl, {
+    id: `fvtt_fake${index}`,
+    worldId: `fake-${index}`,
+    worldTitle: 'x'.repeat(1000),
+  });
   await world.opened;
   world.send({ type: 'auth', token: randomBytes(32).toString('hex') });
   await world.closed;
@@ -57,7 +63,11 @@ describe('item 14: only paired worlds are remembered, and the GM can forget one'
     // A 2.x world the GM linked with a key is admitted, but linking is not pairing: it is not remembered either.
     const link = await harness.admin('POST', '/admin/world-links', { clientId: 'foundry-linked2x' });
     expect(link.status).toBe(201);
-    const linked = new RawWorld(harness.wsUrl, { id: 'foundry-linked2x', token: link.body.key, worldId: 'linked' }, { path: '/' });
+    const linked = new RawWorld(
+      harness.wsUrl,
+      { id: 'foundry-linked2x', token: link.body.key, worldId: 'linked' },
+      { path: '/' },
+    );
     await linked.next((message) => message.type === 'auth-success');
     linked.close();
     await linked.closed;
@@ -72,7 +82,9 @@ describe('item 14: only paired worlds are remembered, and the GM can forget one'
     first.close();
     await first.closed;
     const afterFirst = worldsFileNow();
-    expect(JSON.parse(afterFirst.text)).toEqual([expect.objectContaining({ clientId: paired.clientId, worldTitle: 'Raw World', systemId: 'dnd5e' })]);
+    expect(JSON.parse(afterFirst.text)).toEqual([
+      expect.objectContaining({ clientId: paired.clientId, worldTitle: 'Raw World', systemId: 'dnd5e' }),
+    ]);
 
     for (let again = 0; again < 5; again += 1) {
       const world = await connectRawWorld(harness.wsUrl, paired.clientId, paired.token);
@@ -90,11 +102,21 @@ describe('item 14: only paired worlds are remembered, and the GM can forget one'
 
   it('the GM sets a world’s Foundry address, only as an http(s) URL, and tools do not see it', async () => {
     const paired = await pairWorld();
-    const set = await harness.admin('PATCH', `/admin/worlds/${paired.clientId}`, { foundryUrl: 'http://localhost:30000' });
+    const set = await harness.admin('PATCH', `/admin/worlds/${paired.clientId}`, {
+      foundryUrl: 'http://localhost:30000',
+    });
     expect(set.status).toBe(200);
-    expect(set.body).toMatchObject({ clientId: paired.clientId, foundryUrl: 'http://localhost:30000', connected: false });
-    expect((await harness.admin('PATCH', `/admin/worlds/${paired.clientId}`, { foundryUrl: 'file:///etc/passwd' })).status).toBe(400);
-    expect((await harness.admin('PATCH', '/admin/worlds/fvtt_unknown', { foundryUrl: 'http://localhost:30000' })).status).toBe(404);
+    expect(set.body).toMatchObject({
+      clientId: paired.clientId,
+      foundryUrl: 'http://localhost:30000',
+      connected: false,
+    });
+    expect(
+      (await harness.admin('PATCH', `/admin/worlds/${paired.clientId}`, { foundryUrl: 'file:///etc/passwd' })).status,
+    ).toBe(400);
+    expect(
+      (await harness.admin('PATCH', '/admin/worlds/fvtt_unknown', { foundryUrl: 'http://localhost:30000' })).status,
+    ).toBe(404);
     // It is the GM's setting, not something tools with a key read.
     const tool = await harness.createKey({ scopes: ['clients:read'] });
     expect((await harness.api(tool, 'GET', '/clients')).body.clients[0]).not.toHaveProperty('foundryUrl');
@@ -106,7 +128,9 @@ describe('item 14: only paired worlds are remembered, and the GM can forget one'
     const paired = await pairWorld();
     const path = `/admin/worlds/${paired.clientId}`;
     for (const cleared of ['', null]) {
-      expect((await harness.admin('PATCH', path, { foundryUrl: 'http://localhost:30000' })).body.foundryUrl).toBe('http://localhost:30000');
+      expect((await harness.admin('PATCH', path, { foundryUrl: 'http://localhost:30000' })).body.foundryUrl).toBe(
+        'http://localhost:30000',
+      );
       const clear = await harness.admin('PATCH', path, { foundryUrl: cleared });
       expect(clear.status, JSON.stringify(cleared)).toBe(200);
       expect(clear.body, JSON.stringify(cleared)).not.toHaveProperty('foundryUrl');

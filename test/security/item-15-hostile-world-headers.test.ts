@@ -36,13 +36,33 @@ async function fetchAnswered(path: string, answer: Record<string, unknown>): Pro
 }
 
 const HOSTILE_ANSWERS: Array<{ path: string; answer: Record<string, unknown>; field: string }> = [
-  { path: '/download?path=a.png', answer: { fileData: PNG, filename: 'a.png', mimeType: 'text/html\r\nSet-Cookie: stolen=1' }, field: 'mimeType' },
-  { path: '/download?path=a.png', answer: { fileData: PNG, filename: 'a.png\r\nSet-Cookie: stolen=1', mimeType: 'image/png' }, field: 'filename' },
+  {
+    path: '/download?path=a.png',
+    answer: { fileData: PNG, filename: 'a.png', mimeType: 'text/html\r\nSet-Cookie: stolen=1' },
+    field: 'mimeType',
+  },
+  {
+    path: '/download?path=a.png',
+    answer: { fileData: PNG, filename: 'a.png\r\nSet-Cookie: stolen=1', mimeType: 'image/png' },
+    field: 'filename',
+  },
   { path: '/download?path=a.png', answer: { fileData: PNG, filename: 'a\u0000.png' }, field: 'filename' },
   { path: '/download?path=a.png', answer: { fileData: PNG, filename: 'a\ud800.png' }, field: 'filename' },
-  { path: '/download?path=a.png', answer: { fileData: 'data:text/html\r\nX-Evil: 1;base64,AAAA', filename: 'a.png' }, field: 'mimeType' },
-  { path: '/download?path=a.png', answer: { data: { fileData: PNG, filename: 'a.png', mimeType: ['image/png'] } }, field: 'mimeType' },
-  { path: '/sheet?uuid=Actor.x', answer: { imageData: PNG, width: '10\r\nSet-Cookie: stolen=1', height: 10 }, field: 'width' },
+  {
+    path: '/download?path=a.png',
+    answer: { fileData: 'data:text/html\r\nX-Evil: 1;base64,AAAA', filename: 'a.png' },
+    field: 'mimeType',
+  },
+  {
+    path: '/download?path=a.png',
+    answer: { data: { fileData: PNG, filename: 'a.png', mimeType: ['image/png'] } },
+    field: 'mimeType',
+  },
+  {
+    path: '/sheet?uuid=Actor.x',
+    answer: { imageData: PNG, width: '10\r\nSet-Cookie: stolen=1', height: 10 },
+    field: 'width',
+  },
   { path: '/sheet?uuid=Actor.x', answer: { imageData: PNG, width: 10, height: { toString: 'x' } }, field: 'height' },
   { path: '/sheet?uuid=Actor.x', answer: { imageData: PNG, width: -1, height: 10 }, field: 'width' },
 ];
@@ -53,21 +73,31 @@ describe('item 15: a hostile world cannot break or inject response headers', () 
       const response = await fetchAnswered(path, answer);
       const body = await response.json();
       expect(response.status, JSON.stringify(answer)).toBe(502);
-      expect(body.error).toMatch(new RegExp(`^The world "Raw World" \\(${CLIENT_ID}\\) answered with a ${field} that cannot be sent as an HTTP header: .*; its module is faulty or hostile$`));
+      expect(body.error).toMatch(
+        new RegExp(
+          `^The world "Raw World" \\(${CLIENT_ID}\\) answered with a ${field} that cannot be sent as an HTTP header: .*; its module is faulty or hostile$`,
+        ),
+      );
       expect(body.clientId).toBe(CLIENT_ID);
       expect(response.headers.get('set-cookie')).toBeNull();
     }
   });
 
   it('keeps serving, and sends well-formed names and types as they are, other scripts in filename*', async () => {
-    const plain = await fetchAnswered('/download?path=a.png', { fileData: PNG, filename: 'map "one".png', mimeType: 'image/png; charset="x"' });
+    const plain = await fetchAnswered('/download?path=a.png', {
+      fileData: PNG,
+      filename: 'map "one".png',
+      mimeType: 'image/png; charset="x"',
+    });
     expect(plain.status).toBe(200);
     expect(plain.headers.get('content-type')).toBe('image/png; charset="x"');
     expect(plain.headers.get('content-disposition')).toBe('attachment; filename="map _one_.png"');
     const unicode = await fetchAnswered('/download?path=a.png', { fileData: PNG, filename: "地図 (ö's).png" });
     expect(unicode.status).toBe(200);
     expect(unicode.headers.get('content-type')).toBe('image/png');
-    expect(unicode.headers.get('content-disposition')).toBe(`attachment; filename="__ (_'s).png"; filename*=UTF-8''%E5%9C%B0%E5%9B%B3%20%28%C3%B6%27s%29.png`);
+    expect(unicode.headers.get('content-disposition')).toBe(
+      `attachment; filename="__ (_'s).png"; filename*=UTF-8''%E5%9C%B0%E5%9B%B3%20%28%C3%B6%27s%29.png`,
+    );
     const sheet = await fetchAnswered('/sheet?uuid=Actor.x', { imageData: PNG, width: 640, height: '480' });
     expect(sheet.status).toBe(200);
     expect([sheet.headers.get('x-image-width'), sheet.headers.get('x-image-height')]).toEqual(['640', '480']);

@@ -9,7 +9,9 @@ export interface OtherOriginPage {
   close(): Promise<void>;
 }
 
-export async function serveOtherOriginPage(html = '<!doctype html><title>Another page</title><p>Another page</p>'): Promise<OtherOriginPage> {
+export async function serveOtherOriginPage(
+  html = '<!doctype html><title>Another page</title><p>Another page</p>',
+): Promise<OtherOriginPage> {
   const server: Server = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
   });
@@ -17,9 +19,10 @@ export async function serveOtherOriginPage(html = '<!doctype html><title>Another
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -25,7 +25,9 @@ export function mountTinyDisk(sizeKiB: number): TinyDisk | { reason: string } {
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
-    return { reason: `a tmpfs could not be mounted here (${stderr || (error as Error).message}); the injected failing writer covers this case` };
+    return {
+      reason: `a tmpfs could not be mounted here (${stderr || (error as Error).message}); the injected failing writer covers this case`,
+    };
   }
   const filler = join(dir, 'filler');
   const remount = (mode: 'ro' | 'rw') => execFileSync('mount', ['-o', `remount,${mode}`, dir], { stdio: 'pipe' });
@@ -60,5 +62,9 @@ export function temporaryFilesIn(dir: string): string[] {
 /** The errno-style error a system call gives; for the injected failing writer. */
 export function systemError(code: 'ENOSPC' | 'EROFS', syscall: string): NodeJS.ErrnoException {
   const message = code === 'ENOSPC' ? 'no space left on device' : 'read-only file system';
-  return Object.assign(new Error(`${code}: ${message}, ${syscall}`), { code, syscall, errno: code === 'ENOSPC' ? -28 : -30 });
+  return Object.assign(new Error(`${code}: ${message}, ${syscall}`), {
+    code,
+    syscall,
+    errno: code === 'ENOSPC' ? -28 : -30,
+  });
 }

@@ -54,7 +54,16 @@ export async function createLanPeer(): Promise<LanPeer | undefined> {
     hostAddress,
     peerAddress,
     async get(url, headers = {}) {
-      const { stdout } = await run('ip', ['netns', 'exec', namespace, process.execPath, '-e', PEER_GET, url, JSON.stringify(headers)]);
+      const { stdout } = await run('ip', [
+        'netns',
+        'exec',
+        namespace,
+        process.execPath,
+        '-e',
+        PEER_GET,
+        url,
+        JSON.stringify(headers),
+      ]);
       return JSON.parse(stdout) as { status: number; body: string };
     },
     close,

@@ -26,7 +26,11 @@ afterAll(async () => {
   await relay?.close();
 });
 
-async function askToPair(base: string, worldId: string, worldTitle: string): Promise<{ code: string; pairUrl: string }> {
+async function askToPair(
+  base: string,
+  worldId: string,
+  worldTitle: string,
+): Promise<{ code: string; pairUrl: string }> {
   const answer = await call(base, 'POST', '/auth/pair-request', { body: { worldId, worldTitle } });
   expect(answer.status).toBe(201);
   return answer.body;
@@ -39,8 +43,11 @@ async function openPairPage(url: string): Promise<Page> {
 /** Waits until the page shows this state, and only it. */
 async function showsState(page: Page, state: string): Promise<string> {
   await page.waitForFunction(
-    (wanted) => document.querySelector('main')?.dataset.state === wanted
-      && [...document.querySelectorAll<HTMLElement>('[data-for]')].every((section) => section.hidden === (section.dataset.for !== wanted)),
+    (wanted) =>
+      document.querySelector('main')?.dataset.state === wanted &&
+      [...document.querySelectorAll<HTMLElement>('[data-for]')].every(
+        (section) => section.hidden === (section.dataset.for !== wanted),
+      ),
     { timeout: FOLLOWS_WITHIN_MS },
     state,
   );
@@ -58,7 +65,10 @@ describe('the /pair/<code> page', () => {
     let shown = await showsState(page, 'waiting');
     expect(await page.title()).toBe('Pair “Winter March” · Tabletop Relay');
     expect(shown).toContain('Waiting for approval');
-    expect(await page.$eval('a.button', (link) => [link.textContent, link.getAttribute('href')])).toEqual(['Open the settings', '/admin/']);
+    expect(await page.$eval('a.button', (link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      'Open the settings',
+      '/admin/',
+    ]);
     expect(await page.$eval('.card', (card) => getComputedStyle(card).borderRadius)).toBe('10px');
     await screenshot(page, 'pair-waiting');
 
@@ -75,7 +85,9 @@ describe('the /pair/<code> page', () => {
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(await page.$eval('main', (main) => main.dataset.state)).toBe('approved');
 
-    const paired = await call(relay.baseUrl, 'POST', '/auth/pair', { body: { code: polled.body.pairingCode, worldId: 'winter-march', worldTitle: 'Winter March' } });
+    const paired = await call(relay.baseUrl, 'POST', '/auth/pair', {
+      body: { code: polled.body.pairingCode, worldId: 'winter-march', worldTitle: 'Winter March' },
+    });
     expect(paired.status).toBe(200);
     shown = await showsState(page, 'paired');
     expect(shown).toContain('Paired: you can close this tab');
@@ -100,7 +112,15 @@ describe('the /pair/<code> page', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-pair-page-'));
     const now = Date.now();
     const code = 'EXPIRESSOONABCDE';
-    const request = { code, status: 'pending', world: { worldId: 'autumn', worldTitle: 'Autumn Keep' }, upgradeOnly: false, source: '127.0.0.1', createdAt: now, expiresAt: now + 1500 };
+    const request = {
+      code,
+      status: 'pending',
+      world: { worldId: 'autumn', worldTitle: 'Autumn Keep' },
+      upgradeOnly: false,
+      source: '127.0.0.1',
+      createdAt: now,
+      expiresAt: now + 1500,
+    };
     writeFileSync(join(dataDir, 'pair-requests.json'), JSON.stringify({ requests: [request], codes: [] }));
     const shortLived = await startTestRelay({ dataDir });
     try {

@@ -55,7 +55,11 @@ async function accessPage(relay: Relay): Promise<Page> {
   const page = await openPage(browser, relay.createAdminLoginUrl(), { width: 1024, height: 900 });
   await page.click('a[data-page="access"]');
   await page.waitForSelector('#relay-port');
-  await page.waitForFunction((port) => (document.querySelector('#relay-port') as HTMLInputElement).value === String(port), {}, relay.port);
+  await page.waitForFunction(
+    (port) => (document.querySelector('#relay-port') as HTMLInputElement).value === String(port),
+    {},
+    relay.port,
+  );
   return page;
 }
 
@@ -71,7 +75,9 @@ describe('the port on the Access page', () => {
   it('moves the relay, and the page follows it there still signed in, with the module URL to set', async () => {
     const relay = await relayOn(await freePort());
     const page = await accessPage(relay);
-    expect(await bodyText(page)).toContain(`The Foundry module's relay URL must match: ws://127.0.0.1:${relay.port}/relay`);
+    expect(await bodyText(page)).toContain(
+      `The Foundry module's relay URL must match: ws://127.0.0.1:${relay.port}/relay`,
+    );
     await page.evaluate(() => document.getElementById('toasts')?.replaceChildren());
     await page.screenshot({ path: join(SCREENSHOTS, 'access-port.png') });
     const newPort = await freePort();
@@ -94,7 +100,11 @@ describe('the port on the Access page', () => {
 
     await typePort(page, taken);
 
-    await page.waitForFunction((text) => document.body.innerText.includes(text), {}, `Port ${taken} is in use by another program; the relay stays on ${oldPort}.`);
+    await page.waitForFunction(
+      (text) => document.body.innerText.includes(text),
+      {},
+      `Port ${taken} is in use by another program; the relay stays on ${oldPort}.`,
+    );
     expect(relay.port).toBe(oldPort);
     expect(new URL(page.url()).port).toBe(String(oldPort));
     await page.close();

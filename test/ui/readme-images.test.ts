@@ -40,7 +40,10 @@ function pngSize(path: string): { width: number; height: number } {
 
 function expectReadmeImage(name: string): void {
   const path = join(COMMITTED, `${name}.png`);
-  expect(existsSync(path), `docs/images/${name}.png is missing: run UPDATE_README_IMAGES=1 npx vitest run test/ui/readme-images.test.ts`).toBe(true);
+  expect(
+    existsSync(path),
+    `docs/images/${name}.png is missing: run UPDATE_README_IMAGES=1 npx vitest run test/ui/readme-images.test.ts`,
+  ).toBe(true);
   expect(pngSize(path)).toEqual({ width: WIDTH, height: HEIGHT });
   expect(statSync(path).size).toBeLessThan(MAX_BYTES);
 }
@@ -82,7 +85,8 @@ describe('README screenshots', () => {
     await page.waitForSelector('#key-name');
     await page.type('#key-name', 'Stream Deck');
     await page.click('[data-preset="none"]');
-    for (const scope of ['roll:execute', 'playlist:control', 'encounter:manage', 'macro:execute']) await page.click(`input[name="scopes"][value="${scope}"]`);
+    for (const scope of ['roll:execute', 'playlist:control', 'encounter:manage', 'macro:execute'])
+      await page.click(`input[name="scopes"][value="${scope}"]`);
     await page.click('.key-form button[type="submit"]');
     await page.waitForSelector('#revealed-key');
     expect(await page.$eval('#revealed-key', (input) => (input as HTMLInputElement).value)).toMatch(/^ttr_/);

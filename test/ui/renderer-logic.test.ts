@@ -7,36 +7,63 @@ import { SCOPES } from '../../relay/auth/scopes.ts';
 
 describe('parseEvents', () => {
   it('reads named events and keeps an unfinished one for the next chunk', () => {
-    const { events, rest } = parseEvents('event: status\ndata: {"paused":false}\n\n: keepalive\n\nevent: activity\ndata: {"status"');
+    const { events, rest } = parseEvents(
+      'event: status\ndata: {"paused":false}\n\n: keepalive\n\nevent: activity\ndata: {"status"',
+    );
     expect(events).toEqual([{ event: 'status', data: '{"paused":false}' }]);
     expect(parseEvents(`${rest}:200}\n\n`).events).toEqual([{ event: 'activity', data: '{"status":200}' }]);
   });
 
   it('joins multi-line data and accepts CRLF', () => {
-    expect(parseEvents('event: status\r\ndata: a\r\ndata: b\r\n\r\n').events).toEqual([{ event: 'status', data: 'a\nb' }]);
+    expect(parseEvents('event: status\r\ndata: a\r\ndata: b\r\n\r\n').events).toEqual([
+      { event: 'status', data: 'a\nb' },
+    ]);
   });
 });
 
 describe('LiveState', () => {
-  const request = (code: string, status = 'pending') => ({ code, status, upgradeOnly: false, world: { worldId: code }, source: '127.0.0.1', createdAt: '', expiresAt: '' }) as PairRequest;
-  const initial = { url: 'http://127.0.0.1:3010', paused: false, pairRequests: [request('A')] } as unknown as RelayStatus;
+  const request = (code: string, status = 'pending') =>
+    ({
+      code,
+      status,
+      upgradeOnly: false,
+      world: { worldId: code },
+      source: '127.0.0.1',
+      createdAt: '',
+      expiresAt: '',
+    }) as PairRequest;
+  const initial = {
+    url: 'http://127.0.0.1:3010',
+    paused: false,
+    pairRequests: [request('A')],
+  } as unknown as RelayStatus;
   const event = (name: string, data: unknown) => ({ event: name, data: JSON.stringify(data) });
 
   it('keeps the waiting requests across status events, which carry none', () => {
     const state = new LiveState(initial);
-    expect(state.apply(event('status', { url: 'http://127.0.0.1:3010', paused: true }))).toMatchObject({ paused: true, pairRequests: [request('A')] });
+    expect(state.apply(event('status', { url: 'http://127.0.0.1:3010', paused: true }))).toMatchObject({
+      paused: true,
+      pairRequests: [request('A')],
+    });
   });
 
   it('takes the counters into the status it has, leaving the rest as it was', () => {
     const state = new LiveState(initial);
-    expect(state.apply(event('counters', { callsLastMinute: 7, eventStreams: 2 }))).toMatchObject({ url: 'http://127.0.0.1:3010', callsLastMinute: 7, eventStreams: 2, pairRequests: [request('A')] });
+    expect(state.apply(event('counters', { callsLastMinute: 7, eventStreams: 2 }))).toMatchObject({
+      url: 'http://127.0.0.1:3010',
+      callsLastMinute: 7,
+      eventStreams: 2,
+      pairRequests: [request('A')],
+    });
   });
 
   it('adds a request that appears, drops one that is decided or expired, and replaces the list when the feed reopens', () => {
     const state = new LiveState(initial);
     expect(state.apply(event('pair-request', request('B')))?.pairRequests.map((r) => r.code)).toEqual(['A', 'B']);
     expect(state.apply(event('pair-request', request('A', 'expired')))?.pairRequests.map((r) => r.code)).toEqual(['B']);
-    expect(state.apply(event('pair-requests', { pairRequests: [request('C')] }))?.pairRequests.map((r) => r.code)).toEqual(['C']);
+    expect(
+      state.apply(event('pair-requests', { pairRequests: [request('C')] }))?.pairRequests.map((r) => r.code),
+    ).toEqual(['C']);
     expect(state.apply(event('activity', {}))).toBeUndefined();
   });
 });
@@ -56,7 +83,9 @@ describe('groupScopes', () => {
   });
 
   it('sets world:link apart in a group of its own, which the key form leaves to "Connect a 2.x module"', () => {
-    expect(groups.filter((group) => group.scopes.includes('world:link'))).toEqual([{ title: '2.x module link', scopes: ['world:link'], worldLink: true }]);
+    expect(groups.filter((group) => group.scopes.includes('world:link'))).toEqual([
+      { title: '2.x module link', scopes: ['world:link'], worldLink: true },
+    ]);
   });
 
   it('puts a scope it does not know under Other rather than dropping it', () => {

@@ -6,7 +6,16 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
-import { connectSandbox, connectSandboxLegacy, createSandboxWorld, exchangePairingCode, pairSandbox, RelayConnectionError, type PairingResult, type SandboxLink } from '../../sandbox/index.ts';
+import {
+  connectSandbox,
+  connectSandboxLegacy,
+  createSandboxWorld,
+  exchangePairingCode,
+  pairSandbox,
+  RelayConnectionError,
+  type PairingResult,
+  type SandboxLink,
+} from '../../sandbox/index.ts';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { startRelayWithWorld } from '../harness/world.ts';
@@ -31,7 +40,11 @@ async function screenshot(name: string): Promise<void> {
 
 async function openPage(id: string): Promise<void> {
   await page.click(`a[data-page="${id}"]`);
-  await page.waitForFunction((title) => document.querySelector('#page-title')?.textContent === title, {}, await page.$eval(`a[data-page="${id}"] span`, (span) => span.textContent));
+  await page.waitForFunction(
+    (title) => document.querySelector('#page-title')?.textContent === title,
+    {},
+    await page.$eval(`a[data-page="${id}"] span`, (span) => span.textContent),
+  );
 }
 
 async function text(): Promise<string> {
@@ -75,7 +88,14 @@ describe('settings UI', () => {
   it('shows a sandbox pairing request live, and Approve brings the world online on the Status page', async () => {
     const world = createSandboxWorld({ seed: 11 });
     let code = '';
-    const paired = pairSandbox(world, { httpBase: relay.baseUrl, pollIntervalMs: 50, timeoutMs: 15_000, onCode: (issued) => { code = issued; } });
+    const paired = pairSandbox(world, {
+      httpBase: relay.baseUrl,
+      pollIntervalMs: 50,
+      timeoutMs: 15_000,
+      onCode: (issued) => {
+        code = issued;
+      },
+    });
     await page.waitForSelector('.pair-request [data-action="approve"]', { timeout: 5000 });
     expect(await page.$eval('.pair-request', (item) => item.getAttribute('data-code'))).toBe(code);
     expect(await text()).toContain(world.metadata.worldTitle);
@@ -95,11 +115,15 @@ describe('settings UI', () => {
 
   it('labels a request for a paired world as such, names where it came from, and drops it once denied', async () => {
     const world = createSandboxWorld({ seed: 11 });
-    const again = await call(relay.baseUrl, 'POST', '/auth/pair-request', { body: { worldId: world.metadata.worldId, worldTitle: 'Someone else' } });
+    const again = await call(relay.baseUrl, 'POST', '/auth/pair-request', {
+      body: { worldId: world.metadata.worldId, worldTitle: 'Someone else' },
+    });
     const card = `.pair-request[data-code="${again.body.code}"]`;
     await page.waitForSelector(`${card} .pair-request-paired`, { timeout: 5000 });
     const shown = await page.$eval(card, (item) => (item as HTMLElement).innerText);
-    expect(shown).toContain(`Already paired — approving gives this browser a new token for ${world.metadata.worldTitle}`);
+    expect(shown).toContain(
+      `Already paired — approving gives this browser a new token for ${world.metadata.worldTitle}`,
+    );
     expect(shown).toContain('From 127.0.0.1');
     await screenshot('status-pair-request-already-paired');
     await page.click(`${card} [data-action="deny"]`);
@@ -110,23 +134,34 @@ describe('settings UI', () => {
     const world = createSandboxWorld({ seed: 12, worldId: 'winter-march', worldTitle: 'Winter March' });
     const { code } = (await relay.admin('POST', '/admin/pairing-codes', {})).body;
     secondWorld = await exchangePairingCode(world, { httpBase: relay.baseUrl, code });
-    const secondLink = await connectSandbox(world, { relayUrl: relay.wsUrl, clientId: secondWorld.clientId, token: secondWorld.token });
+    const secondLink = await connectSandbox(world, {
+      relayUrl: relay.wsUrl,
+      clientId: secondWorld.clientId,
+      token: secondWorld.token,
+    });
     const row = `.known-world[data-client-id="${secondWorld.clientId}"]`;
     await page.waitForSelector(`${row} .pill-success`, { timeout: 5000 });
     const firstRow = `.known-world[data-client-id="${link!.clientId}"]`;
     expect(await page.$eval(firstRow, (item) => (item as HTMLElement).innerText)).toContain('Not set');
-    const storedAddress = async () => (await relay.admin('GET', '/admin/worlds')).body.worlds.find((known: { clientId: string }) => known.clientId === secondWorld!.clientId).foundryUrl;
+    const storedAddress = async () =>
+      (await relay.admin('GET', '/admin/worlds')).body.worlds.find(
+        (known: { clientId: string }) => known.clientId === secondWorld!.clientId,
+      ).foundryUrl;
 
     await page.click(`${row} [data-action="edit-address"]`);
     await page.type(`${row} input[name="foundryUrl"]`, 'file:///etc/passwd');
     await page.keyboard.press('Enter');
     await page.waitForSelector(`${row} .field-error:not([hidden])`);
-    expect(await page.$eval(`${row} .field-error`, (error) => (error as HTMLElement).innerText)).toContain('must be an http(s) URL');
+    expect(await page.$eval(`${row} .field-error`, (error) => (error as HTMLElement).innerText)).toContain(
+      'must be an http(s) URL',
+    );
     expect(await storedAddress()).toBeUndefined();
     await page.$eval('#paired-worlds-title', (title) => title.scrollIntoView({ block: 'start' }));
     await screenshot('status-paired-worlds-refused');
 
-    await page.$eval(`${row} input[name="foundryUrl"]`, (input) => { (input as HTMLInputElement).value = ''; });
+    await page.$eval(`${row} input[name="foundryUrl"]`, (input) => {
+      (input as HTMLInputElement).value = '';
+    });
     await page.type(`${row} input[name="foundryUrl"]`, 'http://localhost:30000');
     await page.click(`${row} button[type="submit"]`);
     await page.waitForSelector(`${row} .known-world-url`);
@@ -147,9 +182,15 @@ describe('settings UI', () => {
     await page.setViewport({ width: 1024, height: 768 });
 
     await page.click(`${row} [data-action="edit-address"]`);
-    await page.$eval(`${row} input[name="foundryUrl"]`, (input) => { (input as HTMLInputElement).value = ''; });
+    await page.$eval(`${row} input[name="foundryUrl"]`, (input) => {
+      (input as HTMLInputElement).value = '';
+    });
     await page.click(`${row} button[type="submit"]`);
-    await page.waitForFunction((selector) => document.querySelector(selector)?.textContent?.includes('Not set'), {}, `${row} .known-world-address-value`);
+    await page.waitForFunction(
+      (selector) => document.querySelector(selector)?.textContent?.includes('Not set'),
+      {},
+      `${row} .known-world-address-value`,
+    );
     expect(await storedAddress()).toBeUndefined();
   }, 20_000);
 
@@ -170,8 +211,12 @@ describe('settings UI', () => {
 
     await page.waitForSelector(row, { hidden: true, timeout: 5000 });
     expect((await connected.closed).code).toBe(4002);
-    expect((await relay.admin('GET', '/admin/worlds')).body.worlds.map((known: { clientId: string }) => known.clientId)).toEqual([link!.clientId]);
-    await expect(connectSandbox(world, { relayUrl: relay.wsUrl, clientId, token })).rejects.toThrow(RelayConnectionError);
+    expect(
+      (await relay.admin('GET', '/admin/worlds')).body.worlds.map((known: { clientId: string }) => known.clientId),
+    ).toEqual([link!.clientId]);
+    await expect(connectSandbox(world, { relayUrl: relay.wsUrl, clientId, token })).rejects.toThrow(
+      RelayConnectionError,
+    );
     expect(await page.$(`.known-world[data-client-id="${link!.clientId}"]`)).not.toBeNull();
   });
 
@@ -244,7 +289,9 @@ describe('settings UI', () => {
     await page.click(`input[name="worldIds"][value="${world.clientId}"]`);
     await page.click('.key-form button[type="submit"]');
     await page.waitForSelector('#revealed-key');
-    const record = (await relay.admin('GET', '/admin/keys')).body.keys.find((key: { name: string }) => key.name === 'Player handout');
+    const record = (await relay.admin('GET', '/admin/keys')).body.keys.find(
+      (key: { name: string }) => key.name === 'Player handout',
+    );
     expect(record).toMatchObject({ userId: player.id, worldIds: [world.clientId] });
     await page.click('.reveal button:not(.button-primary)');
     await waitForText(`Acts as ${player.name} · Only ${world.worldTitle}`);
@@ -265,7 +312,9 @@ describe('settings UI', () => {
     expect(relayUrl).toBe(`${relay.wsUrl}/relay`);
     await waitForText(`Links the 2.x module of ${clientId}`);
     await screenshot('keys-2x-module');
-    const record = (await relay.admin('GET', '/admin/keys')).body.keys.find((candidate: { name: string }) => candidate.name === 'Old campaign');
+    const record = (await relay.admin('GET', '/admin/keys')).body.keys.find(
+      (candidate: { name: string }) => candidate.name === 'Old campaign',
+    );
     expect(record).toMatchObject({ scopes: ['world:link'], worldIds: [clientId] });
     const legacyLink = await connectSandboxLegacy(legacyWorld, { relayUrl, apiKey: key });
     expect(relay.relay.services.tabletop.world(clientId)?.handshake).toBe('legacy-key');
@@ -295,11 +344,20 @@ describe('settings UI', () => {
     await call(relay.baseUrl, 'POST', '/roll', { body: { formula: '1d20' } });
     await relay.api(unknownKey, 'POST', '/roll', { body: { formula: '1d20' } });
     await relay.api(reader, 'POST', '/roll', { body: { formula: '1d20' } });
-    await relay.api(roller, 'POST', '/roll', { body: 'flavor=Attack', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    await relay.api(roller, 'POST', '/roll', {
+      body: 'flavor=Attack',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     await page.setViewport({ width: 800, height: 600 });
     await openPage('activity');
     await waitForText("'formula' is required");
-    const refused = await page.$$eval('tr.activity-refused', (rows) => rows.slice(0, 4).map((row) => [...row.querySelectorAll('td')].map((cell) => (cell as HTMLElement).innerText.replace(/\s+/g, ' ').trim())));
+    const refused = await page.$$eval('tr.activity-refused', (rows) =>
+      rows
+        .slice(0, 4)
+        .map((row) =>
+          [...row.querySelectorAll('td')].map((cell) => (cell as HTMLElement).innerText.replace(/\s+/g, ' ').trim()),
+        ),
+    );
     // Newest first: time, key, endpoint and reason, status, duration.
     expect(refused.map(([, key, call, status]) => [key, call, status])).toEqual([
       ['Roll button', "POST /roll 'formula' is required", '400'],
@@ -341,15 +399,21 @@ describe('settings UI', () => {
   }, 20_000);
 
   it('saves the rate limit and the allowed browser origins, none until the GM adds one, * only with a warning', async () => {
-    await page.$eval('#rate-limit', (input) => { (input as HTMLInputElement).value = ''; });
+    await page.$eval('#rate-limit', (input) => {
+      (input as HTMLInputElement).value = '';
+    });
     await page.type('#rate-limit', '90');
     await page.click('form[aria-labelledby="limits-title"] button[type="submit"]');
     await waitForText('Limits saved');
     expect(await page.$eval('#cors-only', (input) => (input as HTMLInputElement).checked)).toBe(true);
     expect(await page.$eval('#cors-origins', (input) => (input as HTMLTextAreaElement).value)).toBe('');
-    expect(await page.$eval('#cors-any-warning', (warning) => (warning as HTMLElement).offsetParent === null)).toBe(true);
+    expect(await page.$eval('#cors-any-warning', (warning) => (warning as HTMLElement).offsetParent === null)).toBe(
+      true,
+    );
     await page.click('label[for="cors-any"]');
-    expect(await page.$eval('#cors-any-warning', (warning) => (warning as HTMLElement).innerText)).toContain('Any web page');
+    expect(await page.$eval('#cors-any-warning', (warning) => (warning as HTMLElement).innerText)).toContain(
+      'Any web page',
+    );
     await screenshot('access-cors-any');
     await page.click('button[data-origin="http://localhost:30000"]');
     expect(await page.$eval('#cors-only', (input) => (input as HTMLInputElement).checked)).toBe(true);
@@ -365,10 +429,13 @@ describe('settings UI', () => {
   it('adds a host name the relay answers to; other names get 421', async () => {
     const asHost = (host: string) =>
       new Promise<number>((resolve, reject) => {
-        const outgoing = httpRequest({ host: '127.0.0.1', port: relay.relay.port, path: '/api/status', headers: { host } }, (response) => {
-          response.resume();
-          resolve(response.statusCode ?? 0);
-        });
+        const outgoing = httpRequest(
+          { host: '127.0.0.1', port: relay.relay.port, path: '/api/status', headers: { host } },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
         outgoing.on('error', reject).end();
       });
     expect(await asHost('tabletop.home.arpa')).toBe(421);
@@ -387,7 +454,8 @@ describe('settings UI', () => {
 
     await page.setRequestInterception(true);
     const answer404 = (request: import('puppeteer-core').HTTPRequest) => {
-      if (new URL(request.url()).pathname === '/admin/capture') void request.respond({ status: 404, contentType: 'application/json', body: '{"error":"Unknown endpoint"}' });
+      if (new URL(request.url()).pathname === '/admin/capture')
+        void request.respond({ status: 404, contentType: 'application/json', body: '{"error":"Unknown endpoint"}' });
       else void request.continue();
     };
     page.on('request', answer404);
@@ -406,7 +474,10 @@ describe('settings UI', () => {
       await openPage(id);
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await page.evaluate(() => document.documentElement.scrollWidth), id).toBeLessThanOrEqual(800);
-      const cramped = await page.$$eval('.card', (cards) => cards.filter((card) => card.scrollWidth > card.clientWidth + 1).length);
+      const cramped = await page.$$eval(
+        '.card',
+        (cards) => cards.filter((card) => card.scrollWidth > card.clientWidth + 1).length,
+      );
       expect(cramped, `cards with a horizontal scrollbar on ${id}`).toBe(0);
     }
     await openPage('status');
@@ -419,7 +490,10 @@ describe('settings UI', () => {
     await openPage('status');
     expect(await page.$eval('.card', (card) => getComputedStyle(card).backgroundColor)).toBe('rgb(29, 31, 39)');
     await screenshot('status-dark');
-    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }, { name: 'prefers-reduced-motion', value: 'reduce' }]);
+    await page.emulateMediaFeatures([
+      { name: 'prefers-color-scheme', value: 'light' },
+      { name: 'prefers-reduced-motion', value: 'reduce' },
+    ]);
   });
 
   it('can be used with the keyboard alone: skip link, then the pages in tab order', async () => {
@@ -438,8 +512,12 @@ describe('settings UI', () => {
 describe('admin API access', () => {
   it('refuses requests without the token or a session', async () => {
     expect((await call(relay.baseUrl, 'GET', '/admin/status')).status).toBe(401);
-    expect((await call(relay.baseUrl, 'GET', '/admin/keys', { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
-    expect((await call(relay.baseUrl, 'GET', '/admin/status', { headers: { cookie: 'ttr_admin=forged' } })).status).toBe(401);
+    expect(
+      (await call(relay.baseUrl, 'GET', '/admin/keys', { headers: { authorization: 'Bearer nope' } })).status,
+    ).toBe(401);
+    expect(
+      (await call(relay.baseUrl, 'GET', '/admin/status', { headers: { cookie: 'ttr_admin=forged' } })).status,
+    ).toBe(401);
   });
 
   it('refuses requests from another machine even with the token, and does not serve it the settings UI', async (context) => {
@@ -465,12 +543,25 @@ describe('Status page counters', () => {
     try {
       await statusPage.goto(harness.relay.createAdminLoginUrl());
       const counter = (label: string) =>
-        statusPage.evaluate((wanted) => [...document.querySelectorAll('.stat')]
-          .find((tile) => tile.querySelector('.stat-label')?.textContent === wanted)?.querySelector('.stat-value')?.textContent, label);
+        statusPage.evaluate(
+          (wanted) =>
+            [...document.querySelectorAll('.stat')]
+              .find((tile) => tile.querySelector('.stat-label')?.textContent === wanted)
+              ?.querySelector('.stat-value')?.textContent,
+          label,
+        );
       const showsCounter = (label: string, value: string) =>
-        statusPage.waitForFunction((wanted, expected) => [...document.querySelectorAll('.stat')]
-          .some((tile) => tile.querySelector('.stat-label')?.textContent === wanted && tile.querySelector('.stat-value')?.textContent === expected),
-        { timeout: 5000 }, label, value);
+        statusPage.waitForFunction(
+          (wanted, expected) =>
+            [...document.querySelectorAll('.stat')].some(
+              (tile) =>
+                tile.querySelector('.stat-label')?.textContent === wanted &&
+                tile.querySelector('.stat-value')?.textContent === expected,
+            ),
+          { timeout: 5000 },
+          label,
+          value,
+        );
       await showsCounter('Event streams', '0');
       expect(await counter('API calls')).toBe('0');
       await statusPage.evaluate(() => Object.assign(window, { sameDocument: true }));

@@ -22,12 +22,22 @@ function caller(entry: ActivityEntry): HTMLElement | string {
 /** A refused call is marked and says why, as its caller was told. */
 function row(entry: ActivityEntry): HTMLElement {
   const refused = entry.reason !== undefined;
-  return h('tr', { class: refused ? 'activity-refused' : undefined },
+  return h(
+    'tr',
+    { class: refused ? 'activity-refused' : undefined },
     h('td', { class: 'nowrap muted' }, h('time', { datetime: entry.time }, clockTime(entry.time))),
     h('td', {}, caller(entry)),
-    h('td', { class: 'activity-call' },
-      h('span', { class: 'endpoint' }, h('span', { class: `method method-${entry.method.toLowerCase()}` }, entry.method), h('code', {}, entry.path)),
-      refused && h('p', { class: 'activity-reason' }, entry.reason)),
+    h(
+      'td',
+      { class: 'activity-call' },
+      h(
+        'span',
+        { class: 'endpoint' },
+        h('span', { class: `method method-${entry.method.toLowerCase()}` }, entry.method),
+        h('code', {}, entry.path),
+      ),
+      refused && h('p', { class: 'activity-reason' }, entry.reason),
+    ),
     h('td', {}, h('span', { class: statusClass(entry.status) }, String(entry.status))),
     h('td', { class: 'numeric nowrap' }, duration(entry.durationMs)),
   );
@@ -42,15 +52,47 @@ export const activityPage: Page = {
     const element = h('div', { class: 'stack' });
     const draw = (entries: ActivityEntry[]) => {
       if (entries.length === 0) {
-        replaceChildren(element, h('div', { class: 'card' }, emptyState('activity', 'No API calls yet', 'Calls your tools make show up here the moment they happen, refused ones with the reason. Keys and query strings are never shown.')));
+        replaceChildren(
+          element,
+          h(
+            'div',
+            { class: 'card' },
+            emptyState(
+              'activity',
+              'No API calls yet',
+              'Calls your tools make show up here the moment they happen, refused ones with the reason. Keys and query strings are never shown.',
+            ),
+          ),
+        );
         return;
       }
-      replaceChildren(element,
-        h('div', { class: 'card card-flush' },
-          h('table', { class: 'table table-compact', 'aria-label': 'Recent API calls' },
-            h('thead', {}, h('tr', {}, ...['Time', 'Key', 'Endpoint', 'Status', 'Duration'].map((title) => h('th', { scope: 'col', class: title === 'Duration' ? 'numeric' : '' }, title)))),
-            h('tbody', {}, ...entries.map(row)))),
-        h('p', { class: 'muted small center' }, `The last ${entries.length} call${entries.length === 1 ? '' : 's'}; the relay keeps up to 200.`),
+      replaceChildren(
+        element,
+        h(
+          'div',
+          { class: 'card card-flush' },
+          h(
+            'table',
+            { class: 'table table-compact', 'aria-label': 'Recent API calls' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ...['Time', 'Key', 'Endpoint', 'Status', 'Duration'].map((title) =>
+                  h('th', { scope: 'col', class: title === 'Duration' ? 'numeric' : '' }, title),
+                ),
+              ),
+            ),
+            h('tbody', {}, ...entries.map(row)),
+          ),
+        ),
+        h(
+          'p',
+          { class: 'muted small center' },
+          `The last ${entries.length} call${entries.length === 1 ? '' : 's'}; the relay keeps up to 200.`,
+        ),
       );
     };
     return { element, dispose: state.activity.follow(draw) };

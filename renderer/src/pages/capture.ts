@@ -3,46 +3,99 @@ import type { Page } from '../app-state.ts';
 import { emptyState, h, replaceChildren, toast } from '../dom.ts';
 
 function unavailable(): HTMLElement {
-  return h('section', { class: 'card', 'data-capture': 'unavailable' },
-    emptyState('capture', 'Sheet capture is not available',
-      'This relay runs without its own browser, so it cannot log in to Foundry to render sheets. Sheets still work: the relay asks the GM\'s open Foundry tab to render them.'),
+  return h(
+    'section',
+    { class: 'card', 'data-capture': 'unavailable' },
+    emptyState(
+      'capture',
+      'Sheet capture is not available',
+      "This relay runs without its own browser, so it cannot log in to Foundry to render sheets. Sheets still work: the relay asks the GM's open Foundry tab to render them.",
+    ),
   );
 }
 
 function captureForm(settings: CaptureSettings): HTMLElement {
-  const foundryUrl = h('input', { class: 'input', type: 'url', id: 'capture-url', name: 'foundryUrl', placeholder: 'http://localhost:30000', required: true, autocomplete: 'off' });
+  const foundryUrl = h('input', {
+    class: 'input',
+    type: 'url',
+    id: 'capture-url',
+    name: 'foundryUrl',
+    placeholder: 'http://localhost:30000',
+    required: true,
+    autocomplete: 'off',
+  });
   foundryUrl.value = settings.foundryUrl;
-  const username = h('input', { class: 'input', id: 'capture-user', name: 'username', required: true, autocomplete: 'off', placeholder: 'e.g. Capture' });
+  const username = h('input', {
+    class: 'input',
+    id: 'capture-user',
+    name: 'username',
+    required: true,
+    autocomplete: 'off',
+    placeholder: 'e.g. Capture',
+  });
   username.value = settings.username;
-  const password = h('input', { class: 'input', type: 'password', id: 'capture-password', name: 'password', autocomplete: 'new-password',
-    placeholder: settings.passwordSet ? '•••••••• (saved; type to replace)' : 'Password of that user' });
+  const password = h('input', {
+    class: 'input',
+    type: 'password',
+    id: 'capture-password',
+    name: 'password',
+    autocomplete: 'new-password',
+    placeholder: settings.passwordSet ? '•••••••• (saved; type to replace)' : 'Password of that user',
+  });
   const save = h('button', { type: 'submit', class: 'button button-primary' }, 'Save');
   const test = h('button', { type: 'button', class: 'button button-secondary', id: 'capture-test' }, 'Test capture');
-  const preview = h('div', { class: 'capture-preview', 'aria-live': 'polite' },
-    h('p', { class: 'muted small' }, 'Test capture logs in as this user and captures the first sheet it can see.'));
+  const preview = h(
+    'div',
+    { class: 'capture-preview', 'aria-live': 'polite' },
+    h('p', { class: 'muted small' }, 'Test capture logs in as this user and captures the first sheet it can see.'),
+  );
   let shownImage: string | undefined;
   test.addEventListener('click', async () => {
     test.disabled = true;
-    replaceChildren(preview, h('p', { class: 'muted small' }, h('span', { class: 'pulse' }), ' Logging in and capturing…'));
+    replaceChildren(
+      preview,
+      h('p', { class: 'muted small' }, h('span', { class: 'pulse' }), ' Logging in and capturing…'),
+    );
     try {
       const image = await admin.testCapture();
       if (shownImage) URL.revokeObjectURL(shownImage);
       shownImage = URL.createObjectURL(image);
-      replaceChildren(preview, h('img', { src: shownImage, alt: 'The sheet the relay captured', class: 'capture-image' }));
+      replaceChildren(
+        preview,
+        h('img', { src: shownImage, alt: 'The sheet the relay captured', class: 'capture-image' }),
+      );
     } catch (error) {
       replaceChildren(preview, h('p', { class: 'banner banner-error' }, (error as Error).message));
     } finally {
       test.disabled = false;
     }
   });
-  const form = h('form', { class: 'card', 'aria-labelledby': 'capture-title' },
-    h('div', { class: 'card-header' }, h('h2', { id: 'capture-title' }, 'Foundry login for capture'),
-      h('p', { class: 'muted' }, 'The relay logs in to your Foundry server as this user in a hidden browser to render sheets and keep the world online. Use a user of its own (an Assistant GM works best), not your own login.')),
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'capture-title' },
+    h(
+      'div',
+      { class: 'card-header' },
+      h('h2', { id: 'capture-title' }, 'Foundry login for capture'),
+      h(
+        'p',
+        { class: 'muted' },
+        'The relay logs in to your Foundry server as this user in a hidden browser to render sheets and keep the world online. Use a user of its own (an Assistant GM works best), not your own login.',
+      ),
+    ),
     h('div', { class: 'field' }, h('label', { for: 'capture-url' }, 'Foundry URL'), foundryUrl),
-    h('div', { class: 'field-grid' },
+    h(
+      'div',
+      { class: 'field-grid' },
       h('div', { class: 'field' }, h('label', { for: 'capture-user' }, 'User'), username),
-      h('div', { class: 'field' }, h('label', { for: 'capture-password' }, 'Password'), password,
-        h('p', { class: 'hint' }, 'Stored encrypted and never shown again.'))),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: 'capture-password' }, 'Password'),
+        password,
+        h('p', { class: 'hint' }, 'Stored encrypted and never shown again.'),
+      ),
+    ),
     h('div', { class: 'form-actions' }, test, save),
     preview,
   );
@@ -50,7 +103,11 @@ function captureForm(settings: CaptureSettings): HTMLElement {
     event.preventDefault();
     save.disabled = true;
     try {
-      const saved = await admin.saveCapture({ foundryUrl: foundryUrl.value.trim(), username: username.value.trim(), ...(password.value ? { password: password.value } : {}) });
+      const saved = await admin.saveCapture({
+        foundryUrl: foundryUrl.value.trim(),
+        username: username.value.trim(),
+        ...(password.value ? { password: password.value } : {}),
+      });
       password.value = '';
       password.placeholder = saved.passwordSet ? '•••••••• (saved; type to replace)' : 'Password of that user';
       toast('Capture settings saved');

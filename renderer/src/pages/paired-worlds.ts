@@ -46,10 +46,24 @@ function worldRow(world: KnownWorld, handlers: RowHandlers): HTMLElement {
   const address = h('div', { class: 'known-world-address-value' });
 
   const showAddress = () => {
-    const edit = h('button', { type: 'button', class: 'button button-link', 'data-action': 'edit-address', 'aria-label': `Edit the Foundry address of ${name}` },
-      world.foundryUrl ? 'Edit' : 'Set address');
+    const edit = h(
+      'button',
+      {
+        type: 'button',
+        class: 'button button-link',
+        'data-action': 'edit-address',
+        'aria-label': `Edit the Foundry address of ${name}`,
+      },
+      world.foundryUrl ? 'Edit' : 'Set address',
+    );
     edit.addEventListener('click', showForm);
-    replaceChildren(address, world.foundryUrl ? h('code', { class: 'known-world-url' }, world.foundryUrl) : h('span', { class: 'muted' }, 'Not set'), edit);
+    replaceChildren(
+      address,
+      world.foundryUrl
+        ? h('code', { class: 'known-world-url' }, world.foundryUrl)
+        : h('span', { class: 'muted' }, 'Not set'),
+      edit,
+    );
   };
 
   const closeForm = () => {
@@ -60,8 +74,15 @@ function worldRow(world: KnownWorld, handlers: RowHandlers): HTMLElement {
 
   const showForm = () => {
     handlers.editing(true);
-    const input = h('input', { class: 'input input-mono', type: 'url', name: 'foundryUrl', placeholder: 'http://localhost:30000', autocomplete: 'off',
-      'aria-label': `Foundry address of ${name}`, 'aria-describedby': errorId });
+    const input = h('input', {
+      class: 'input input-mono',
+      type: 'url',
+      name: 'foundryUrl',
+      placeholder: 'http://localhost:30000',
+      autocomplete: 'off',
+      'aria-label': `Foundry address of ${name}`,
+      'aria-describedby': errorId,
+    });
     input.value = world.foundryUrl ?? '';
     const save = h('button', { type: 'submit', class: 'button button-primary button-small' }, 'Save');
     const cancel = h('button', { type: 'button', class: 'button button-secondary button-small' }, 'Cancel');
@@ -91,11 +112,21 @@ function worldRow(world: KnownWorld, handlers: RowHandlers): HTMLElement {
     input.focus();
   };
 
-  const forget = h('button', { type: 'button', class: 'button button-danger-outline button-small', 'data-action': 'forget', 'aria-label': `Forget ${name}` }, 'Forget');
+  const forget = h(
+    'button',
+    {
+      type: 'button',
+      class: 'button button-danger-outline button-small',
+      'data-action': 'forget',
+      'aria-label': `Forget ${name}`,
+    },
+    'Forget',
+  );
   forget.addEventListener('click', async () => {
     const confirmed = await confirmDialog({
       title: `Forget ${name}?`,
-      message: 'The relay revokes its connection tokens and disconnects it; the module must pair again to bring it back.',
+      message:
+        'The relay revokes its connection tokens and disconnects it; the module must pair again to bring it back.',
       confirm: 'Forget world',
       danger: true,
     });
@@ -112,13 +143,24 @@ function worldRow(world: KnownWorld, handlers: RowHandlers): HTMLElement {
   });
 
   showAddress();
-  return h('li', { class: 'known-world', 'data-client-id': world.clientId },
+  return h(
+    'li',
+    { class: 'known-world', 'data-client-id': world.clientId },
     h('div', { class: 'known-world-icon', 'aria-hidden': 'true' }, icon('world')),
-    h('div', { class: 'known-world-main' },
+    h(
+      'div',
+      { class: 'known-world-main' },
       h('div', { class: 'known-world-head' }, h('strong', { class: 'known-world-title' }, name), presence(world)),
-      h('span', { class: 'muted small known-world-meta' }, systemLine(world), ' · client id ', h('code', {}, world.clientId)),
+      h(
+        'span',
+        { class: 'muted small known-world-meta' },
+        systemLine(world),
+        ' · client id ',
+        h('code', {}, world.clientId),
+      ),
       h('div', { class: 'known-world-address' }, h('span', { class: 'known-world-label' }, 'Foundry address'), address),
-      error),
+      error,
+    ),
     h('div', { class: 'known-world-actions' }, forget),
   );
 }
@@ -127,10 +169,19 @@ function worldRow(world: KnownWorld, handlers: RowHandlers): HTMLElement {
 export function pairedWorldsSection(state: AppState): PageView {
   const list = h('ul', { class: 'known-worlds' });
   const problem = h('p', { class: 'banner banner-error', role: 'alert', hidden: true });
-  const element = h('section', { class: 'card', 'aria-labelledby': 'paired-worlds-title', hidden: true },
-    h('div', { class: 'card-header' },
+  const element = h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'paired-worlds-title', hidden: true },
+    h(
+      'div',
+      { class: 'card-header' },
       h('h2', { id: 'paired-worlds-title' }, 'Paired worlds'),
-      h('p', { class: 'muted' }, 'Every world paired with this relay, connected or not. A GM session the relay opens for a world may load only its Foundry address, or the capture Foundry URL when it has none.')),
+      h(
+        'p',
+        { class: 'muted' },
+        'Every world paired with this relay, connected or not. A GM session the relay opens for a world may load only its Foundry address, or the capture Foundry URL when it has none.',
+      ),
+    ),
     problem,
     list,
   );
@@ -173,7 +224,14 @@ export function pairedWorldsSection(state: AppState): PageView {
     void refresh();
   });
   const tick = setInterval(() => {
-    for (const node of list.querySelectorAll<HTMLElement>('[data-last-seen]')) node.textContent = lastSeenText(node.dataset.lastSeen || undefined);
+    for (const node of list.querySelectorAll<HTMLElement>('[data-last-seen]'))
+      node.textContent = lastSeenText(node.dataset.lastSeen || undefined);
   }, SEEN_REFRESH_MS);
-  return { element, dispose: () => { stop(); clearInterval(tick); } };
+  return {
+    element,
+    dispose: () => {
+      stop();
+      clearInterval(tick);
+    },
+  };
 }

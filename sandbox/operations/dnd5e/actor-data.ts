@@ -7,15 +7,54 @@ import { getProperty, type PlainObject } from '../../world/objects.ts';
 import { controlledTokens } from '../targets.ts';
 
 export const ABILITIES = ['str', 'dex', 'con', 'int', 'wis', 'cha'];
-export const SKILLS = ['acr', 'ani', 'arc', 'ath', 'dec', 'his', 'ins', 'itm', 'inv', 'med', 'nat', 'prc', 'prf', 'per', 'rel', 'slt', 'ste', 'sur'];
+export const SKILLS = [
+  'acr',
+  'ani',
+  'arc',
+  'ath',
+  'dec',
+  'his',
+  'ins',
+  'itm',
+  'inv',
+  'med',
+  'nat',
+  'prc',
+  'prf',
+  'per',
+  'rel',
+  'slt',
+  'ste',
+  'sur',
+];
 
 export const ABILITY_NAMES: Record<string, string> = {
-  str: 'Strength', dex: 'Dexterity', con: 'Constitution', int: 'Intelligence', wis: 'Wisdom', cha: 'Charisma',
+  str: 'Strength',
+  dex: 'Dexterity',
+  con: 'Constitution',
+  int: 'Intelligence',
+  wis: 'Wisdom',
+  cha: 'Charisma',
 };
 export const SKILL_NAMES: Record<string, string> = {
-  acr: 'Acrobatics', ani: 'Animal Handling', arc: 'Arcana', ath: 'Athletics', dec: 'Deception', his: 'History', ins: 'Insight',
-  itm: 'Intimidation', inv: 'Investigation', med: 'Medicine', nat: 'Nature', prc: 'Perception', prf: 'Performance',
-  per: 'Persuasion', rel: 'Religion', slt: 'Sleight of Hand', ste: 'Stealth', sur: 'Survival',
+  acr: 'Acrobatics',
+  ani: 'Animal Handling',
+  arc: 'Arcana',
+  ath: 'Athletics',
+  dec: 'Deception',
+  his: 'History',
+  ins: 'Insight',
+  itm: 'Intimidation',
+  inv: 'Investigation',
+  med: 'Medicine',
+  nat: 'Nature',
+  prc: 'Perception',
+  prf: 'Performance',
+  per: 'Persuasion',
+  rel: 'Religion',
+  slt: 'Sleight of Hand',
+  ste: 'Stealth',
+  sur: 'Survival',
 };
 
 export function system(actor: WorldDocument, path: string): unknown {
@@ -33,11 +72,17 @@ export function classItems(actor: WorldDocument): WorldDocument[] {
 
 /** Character level: the sum of the class items' levels, as dnd5e counts it. */
 export function characterLevel(actor: WorldDocument): number {
-  return classItems(actor).reduce((sum, item) => sum + ((getProperty(item.source, 'system.levels') as number | undefined) ?? 0), 0);
+  return classItems(actor).reduce(
+    (sum, item) => sum + ((getProperty(item.source, 'system.levels') as number | undefined) ?? 0),
+    0,
+  );
 }
 
 export function proficiencyBonus(actor: WorldDocument): number {
-  const level = actor.type === 'character' ? characterLevel(actor) : Math.max(1, (system(actor, 'details.cr') as number | undefined) ?? 0);
+  const level =
+    actor.type === 'character'
+      ? characterLevel(actor)
+      : Math.max(1, (system(actor, 'details.cr') as number | undefined) ?? 0);
   return Math.floor((Math.max(level, 1) - 1) / 4) + 2;
 }
 
@@ -46,7 +91,10 @@ export function saveBonus(actor: WorldDocument, ability: string): number {
   return abilityMod(actor, ability) + proficient * proficiencyBonus(actor);
 }
 
-export function skillData(actor: WorldDocument, skill: string): { ability: string; value: number; mod: number; total: number; passive: number } {
+export function skillData(
+  actor: WorldDocument,
+  skill: string,
+): { ability: string; value: number; mod: number; total: number; passive: number } {
   const ability = (system(actor, `skills.${skill}.ability`) as string | undefined) ?? 'int';
   const value = (system(actor, `skills.${skill}.value`) as number | undefined) ?? 0;
   const mod = abilityMod(actor, ability);
@@ -59,8 +107,8 @@ export function actorByUuidOrName(game: Game, uuid: unknown, name: unknown): Wor
   if (!uuid && !name) throw new Error('actorUuid or actorName is required');
   const found = uuid
     ? game.fromUuid(String(uuid))
-    : game.actors.find((actor) => actor.name.toLowerCase() === String(name).toLowerCase()) ?? null;
-  const actor = found ? game.actorOf(found) ?? found : null;
+    : (game.actors.find((actor) => actor.name.toLowerCase() === String(name).toLowerCase()) ?? null);
+  const actor = found ? (game.actorOf(found) ?? found) : null;
   if (!actor) throw new Error(`Actor not found: ${uuid || name}`);
   return actor;
 }
@@ -68,7 +116,7 @@ export function actorByUuidOrName(game: Game, uuid: unknown, name: unknown): Wor
 /** By `actorUuid`, or the first controlled token's actor when `selected`. */
 export function actorOrSelected(game: Game, request: WorldRequest): WorldDocument {
   if (!request.actorUuid && !request.selected) throw new Error('Either actorUuid or selected must be provided');
-  let actor: WorldDocument | null = null;
+  let actor: WorldDocument | null;
   if (request.actorUuid) actor = game.fromUuid(String(request.actorUuid));
   else {
     const token = controlledTokens(game)[0];
@@ -91,7 +139,7 @@ export function itemOn(actor: WorldDocument, request: WorldRequest): WorldDocume
   if (!itemUuid && !itemName) throw new Error('itemUuid or itemName is required');
   const items = actor.collection('Item');
   const item = itemUuid
-    ? items.get(itemUuid.split('.').pop()!) ?? items.find((candidate) => candidate.uuid === itemUuid)
+    ? (items.get(itemUuid.split('.').pop()!) ?? items.find((candidate) => candidate.uuid === itemUuid))
     : items.find((candidate) => candidate.name.toLowerCase() === itemName!.toLowerCase());
   if (!item) throw new Error(`Item not found on actor ${actor.name}: ${itemUuid || itemName}`);
   return item;
@@ -106,8 +154,9 @@ export function concentrationEffect(actor: WorldDocument): WorldDocument | undef
 
 /** The statuses of an actor's active effects, as `actor.statuses`. */
 export function actorStatuses(actor: WorldDocument): string[] {
-  const statuses = actor.collection('ActiveEffect').contents
-    .filter((effect) => effect.source.disabled !== true)
+  const statuses = actor
+    .collection('ActiveEffect')
+    .contents.filter((effect) => effect.source.disabled !== true)
     .flatMap((effect) => (effect.source.statuses as string[] | undefined) ?? []);
   return [...new Set(statuses)];
 }

@@ -13,10 +13,14 @@ function onlyInDnd5e(handler: OperationHandler): OperationHandler {
   return async (request, context) => {
     const { system } = context.game;
     if (system.id !== 'dnd5e') {
-      return reply(request, { error: `The dnd5e routes are available only in D&D 5e worlds; this world runs ${system.title}` });
+      return reply(request, {
+        error: `The dnd5e routes are available only in D&D 5e worlds; this world runs ${system.title}`,
+      });
     }
     return handler(request, context);
   };
 }
 
-export const dnd5eOperations: OperationTable = Object.fromEntries(Object.entries(ROUTES).map(([type, handler]) => [type, onlyInDnd5e(handler)]));
+export const dnd5eOperations: OperationTable = Object.fromEntries(
+  Object.entries(ROUTES).map(([type, handler]) => [type, onlyInDnd5e(handler)]),
+);

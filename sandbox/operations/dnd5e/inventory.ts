@@ -38,7 +38,11 @@ function useItem(game: Game, actor: WorldDocument, item: WorldDocument): WorldDo
     game.updateDocument(item, { 'system.uses.spent': uses.spent + 1 });
   }
   const content = `<div class="dnd5e2 chat-card item-card" data-item-id="${item.id}"><header class="card-header"><h3>${item.name}</h3></header></div>`;
-  return createChatMessage(game, { authorId: game.moduleUserId, speaker: { actor: actor.id, alias: actor.name }, content });
+  return createChatMessage(game, {
+    authorId: game.moduleUserId,
+    speaker: { actor: actor.id, alias: actor.name },
+    content,
+  });
 }
 
 function useRoute(kind: 'any' | 'feat' | 'spell' | 'item'): OperationHandler {
@@ -50,7 +54,9 @@ function useRoute(kind: 'any' | 'feat' | 'spell' | 'item'): OperationHandler {
     if (user) assertWritePermission(game, actor, user, 'use abilities on');
     const ability = abilityUuid
       ? game.fromUuid(abilityUuid)
-      : actor.collection('Item').find((item) => item.name.toLowerCase() === abilityName!.toLowerCase() && matchesKind(item, kind));
+      : actor
+          .collection('Item')
+          .find((item) => item.name.toLowerCase() === abilityName!.toLowerCase() && matchesKind(item, kind));
     if (!ability) throw new Error(`Ability not found on actor ${actor.name}`);
     const message = useItem(game, actor, ability);
     return reply(request, { data: { uuid: request.actorUuid, ability: ability.name, result: message?.id ?? null } });
@@ -72,20 +78,35 @@ function transferCurrency(game: Game, request: WorldRequest, user: WorldDocument
     assertWritePermission(game, source, user, 'transfer currency from');
     assertWritePermission(game, target, user, 'transfer currency to');
   }
-  const moving = DENOMINATIONS.filter((denomination) => typeof currency[denomination] === 'number' && (currency[denomination] as number) > 0);
+  const moving = DENOMINATIONS.filter(
+    (denomination) => typeof currency[denomination] === 'number' && (currency[denomination] as number) > 0,
+  );
   const sourcePurse = currencyOf(source);
   const targetPurse = currencyOf(target);
   for (const denomination of moving) {
     const amount = currency[denomination] as number;
     if ((sourcePurse[denomination] || 0) < amount) {
-      throw new Error(`Insufficient ${denomination}: ${source.name} has ${sourcePurse[denomination] || 0}, needs ${amount}`);
+      throw new Error(
+        `Insufficient ${denomination}: ${source.name} has ${sourcePurse[denomination] || 0}, needs ${amount}`,
+      );
     }
   }
   const change = (purse: Record<string, number>, sign: 1 | -1) =>
-    Object.fromEntries(moving.map((denomination) => [`system.currency.${denomination}`, (purse[denomination] || 0) + sign * (currency[denomination] as number)]));
+    Object.fromEntries(
+      moving.map((denomination) => [
+        `system.currency.${denomination}`,
+        (purse[denomination] || 0) + sign * (currency[denomination] as number),
+      ]),
+    );
   game.updateDocument(source, change(sourcePurse, -1));
   game.updateDocument(target, change(targetPurse, 1));
-  return { sourceActorUuid: source.uuid, targetActorUuid: target.uuid, transferred: currency, sourceBalance: currencyOf(source), targetBalance: currencyOf(target) };
+  return {
+    sourceActorUuid: source.uuid,
+    targetActorUuid: target.uuid,
+    transferred: currency,
+    sourceBalance: currencyOf(source),
+    targetBalance: currencyOf(target),
+  };
 }
 
 export const inventoryRoutes: OperationTable = {
@@ -117,7 +138,9 @@ export const inventoryRoutes: OperationTable = {
     const item = itemOn(actor, request);
     if (typeof request.equipped !== 'boolean') throw new Error('equipped must be a boolean');
     game.updateDocument(item, { 'system.equipped': request.equipped });
-    return reply(request, { data: { actorUuid: actor.uuid, itemUuid: item.uuid, itemName: item.name, equipped: request.equipped } });
+    return reply(request, {
+      data: { actorUuid: actor.uuid, itemUuid: item.uuid, itemName: item.name, equipped: request.equipped },
+    });
   }),
 
   'attune-item': dnd5eRoute((request, game, user) => {
@@ -126,15 +149,20 @@ export const inventoryRoutes: OperationTable = {
     const item = itemOn(actor, request);
     if (typeof request.attuned !== 'boolean') throw new Error('attuned must be a boolean');
     game.updateDocument(item, { 'system.attuned': request.attuned });
-    return reply(request, { data: { actorUuid: actor.uuid, itemUuid: item.uuid, itemName: item.name, attuned: request.attuned } });
+    return reply(request, {
+      data: { actorUuid: actor.uuid, itemUuid: item.uuid, itemName: item.name, attuned: request.attuned },
+    });
   }),
 
-  'transfer-currency': dnd5eRoute((request, game, user) => reply(request, { data: transferCurrency(game, request, user) })),
+  'transfer-currency': dnd5eRoute((request, game, user) =>
+    reply(request, { data: transferCurrency(game, request, user) }),
+  ),
 
   'modify-currency': dnd5eRoute((request, game, user) => {
     const actorUuid = (request.uuid || request.actorUuid) as string | undefined;
     const { currency, amount } = request as { currency?: string; amount?: unknown };
-    if (!actorUuid || !currency || amount === undefined) throw new Error('Missing required params: uuid, currency, amount');
+    if (!actorUuid || !currency || amount === undefined)
+      throw new Error('Missing required params: uuid, currency, amount');
     const actor = game.fromUuid(actorUuid);
     if (!actor || actor.documentName !== 'Actor') throw new Error(`Actor not found: ${actorUuid}`);
     if (user) assertWritePermission(game, actor, user, 'modify currency on');
@@ -147,11 +175,14 @@ export const inventoryRoutes: OperationTable = {
   'prepare-spell': dnd5eRoute((request, game, user) => {
     const actorUuid = (request.uuid || request.actorUuid) as string | undefined;
     const spellName = (request.spellName || request.name) as string | undefined;
-    if (!actorUuid || !spellName || request.prepared === undefined) throw new Error('Missing required params: uuid, spellName, prepared');
+    if (!actorUuid || !spellName || request.prepared === undefined)
+      throw new Error('Missing required params: uuid, spellName, prepared');
     const actor = game.fromUuid(actorUuid);
     if (!actor || actor.documentName !== 'Actor') throw new Error(`Actor not found: ${actorUuid}`);
     if (user) assertWritePermission(game, actor, user, 'prepare spells on');
-    const spell = actor.collection('Item').find((item) => item.type === 'spell' && item.name.toLowerCase() === spellName.toLowerCase());
+    const spell = actor
+      .collection('Item')
+      .find((item) => item.type === 'spell' && item.name.toLowerCase() === spellName.toLowerCase());
     if (!spell) throw new Error(`Spell not found: ${spellName}`);
     game.updateDocument(spell, { 'system.preparation.prepared': request.prepared });
     return reply(request, { data: { spellName: spell.name, prepared: request.prepared, uuid: spell.uuid } });

@@ -10,13 +10,21 @@ import { reply, type OperationTable } from '../context.ts';
 import { abilityMod, actorOrSelected, classItems, hitPoints, system } from './actor-data.ts';
 import { dnd5eRoute } from './route.ts';
 
-interface HitDie { item: WorldDocument; denomination: string; available: number }
+interface HitDie {
+  item: WorldDocument;
+  denomination: string;
+  available: number;
+}
 
 function hitDice(actor: WorldDocument): HitDie[] {
   return classItems(actor).map((item) => {
     const levels = (getProperty(item.source, 'system.levels') as number | undefined) ?? 0;
     const spent = (getProperty(item.source, 'system.hd.spent') as number | undefined) ?? 0;
-    return { item, denomination: (getProperty(item.source, 'system.hd.denomination') as string | undefined) ?? 'd8', available: levels - spent };
+    return {
+      item,
+      denomination: (getProperty(item.source, 'system.hd.denomination') as string | undefined) ?? 'd8',
+      available: levels - spent,
+    };
   });
 }
 
@@ -24,7 +32,10 @@ function hitDice(actor: WorldDocument): HitDie[] {
 function recoverUses(game: Game, actor: WorldDocument, periods: string[]): string[] {
   const recovered = actor.collection('Item').filter((item) => {
     const recovery = (getProperty(item.source, 'system.uses.recovery') as { period?: string }[] | undefined) ?? [];
-    return recovery.some((entry) => periods.includes(entry.period ?? '')) && ((getProperty(item.source, 'system.uses.spent') as number) || 0) > 0;
+    return (
+      recovery.some((entry) => periods.includes(entry.period ?? '')) &&
+      ((getProperty(item.source, 'system.uses.spent') as number) || 0) > 0
+    );
   });
   recovered.forEach((item) => game.updateDocument(item, { 'system.uses.spent': 0 }));
   return recovered.map((item) => item.id);
@@ -40,17 +51,27 @@ function shortRest(game: Game, actor: WorldDocument, autoHD: boolean, threshold:
     let spent = 0;
     while (die.available - spent > 0 && max - value >= threshold) {
       const con = abilityMod(actor, 'con');
-      const roll = evaluateRoll(`1${die.denomination}${con === 0 ? '' : con > 0 ? ` + ${con}` : ` - ${-con}`}`, game.diceRandom);
+      const roll = evaluateRoll(
+        `1${die.denomination}${con === 0 ? '' : con > 0 ? ` + ${con}` : ` - ${-con}`}`,
+        game.diceRandom,
+      );
       value = Math.min(max, value + Math.max(0, roll.total));
       rolls.push({ formula: roll.formula, total: roll.total });
       spent++;
     }
-    if (spent > 0) game.updateDocument(die.item, { 'system.hd.spent': ((getProperty(die.item.source, 'system.hd.spent') as number) || 0) + spent });
+    if (spent > 0)
+      game.updateDocument(die.item, {
+        'system.hd.spent': ((getProperty(die.item.source, 'system.hd.spent') as number) || 0) + spent,
+      });
   }
   const dhp = value - ((hp.value as number) ?? 0);
   if (dhp > 0) game.updateDocument(actor, { 'system.attributes.hp.value': value });
   const updateItems = recoverUses(game, actor, ['sr']);
-  announce(game, actor, `${actor.name} takes a short rest, spending ${rolls.length} Hit Dice to recover ${dhp} Hit Points.`);
+  announce(
+    game,
+    actor,
+    `${actor.name} takes a short rest, spending ${rolls.length} Hit Dice to recover ${dhp} Hit Points.`,
+  );
   return { type: 'short', deltas: { hitPoints: dhp, hitDice: -rolls.length }, newDay: false, rolls, updateItems };
 }
 
@@ -67,11 +88,18 @@ function longRest(game: Game, actor: WorldDocument, newDay: boolean): PlainObjec
     recoveredDice += back;
   }
   game.updateDocument(actor, {
-    'system.attributes.hp.value': hp.max, 'system.attributes.hp.temp': 0, 'system.attributes.death.success': 0, 'system.attributes.death.failure': 0,
+    'system.attributes.hp.value': hp.max,
+    'system.attributes.hp.temp': 0,
+    'system.attributes.death.success': 0,
+    'system.attributes.death.failure': 0,
     'system.attributes.exhaustion': Math.max(0, ((system(actor, 'attributes.exhaustion') as number) || 0) - 1),
   });
   const updateItems = recoverUses(game, actor, newDay ? ['sr', 'lr', 'day'] : ['sr', 'lr']);
-  announce(game, actor, `${actor.name} takes a long rest and recovers ${dhp} Hit Points and ${recoveredDice} Hit Dice.`);
+  announce(
+    game,
+    actor,
+    `${actor.name} takes a long rest and recovers ${dhp} Hit Points and ${recoveredDice} Hit Dice.`,
+  );
   return { type: 'long', deltas: { hitPoints: dhp, hitDice: recoveredDice }, newDay, rolls: [], updateItems };
 }
 
@@ -84,7 +112,9 @@ export const restRoutes: OperationTable = {
     const actor = actorOrSelected(game, request);
     if (user) assertWritePermission(game, actor, user, 'perform a short rest on');
     const threshold = typeof request.autoHDThreshold === 'number' ? request.autoHDThreshold : 3;
-    return reply(request, { data: { actorUuid: actor.uuid, result: shortRest(game, actor, request.autoHD === true, threshold) } });
+    return reply(request, {
+      data: { actorUuid: actor.uuid, result: shortRest(game, actor, request.autoHD === true, threshold) },
+    });
   }),
 
   'long-rest': dnd5eRoute((request, game, user) => {
@@ -99,7 +129,10 @@ export const restRoutes: OperationTable = {
     const actor = actorOrSelected(game, request);
     if (user) assertWritePermission(game, actor, user, 'modify experience on');
     const oldXp = system(actor, 'details.xp.value');
-    if (typeof oldXp !== 'number') throw new Error(`Actor '${actor.name}' does not have experience points (may be an NPC or using milestone leveling)`);
+    if (typeof oldXp !== 'number')
+      throw new Error(
+        `Actor '${actor.name}' does not have experience points (may be an NPC or using milestone leveling)`,
+      );
     const newXp = oldXp + request.amount;
     game.updateDocument(actor, { 'system.details.xp.value': newXp });
     return reply(request, { data: { actorUuid: actor.uuid, oldXp, newXp } });

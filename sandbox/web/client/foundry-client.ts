@@ -26,15 +26,33 @@ export class ClientDocument {
     this.#client = client;
   }
 
-  get id(): string { return this.source.id; }
-  get uuid(): string { return this.source.uuid; }
-  get name(): string { return this.source.name; }
-  get documentName(): string { return this.source.documentName; }
-  get type(): string | undefined { return this.source.type; }
-  get img(): string | null { return this.source.img; }
-  get role(): number { return Number(this.source.source.role ?? 0); }
-  get isGM(): boolean { return this.role >= 3; }
-  get system(): unknown { return this.source.system; }
+  get id(): string {
+    return this.source.id;
+  }
+  get uuid(): string {
+    return this.source.uuid;
+  }
+  get name(): string {
+    return this.source.name;
+  }
+  get documentName(): string {
+    return this.source.documentName;
+  }
+  get type(): string | undefined {
+    return this.source.type;
+  }
+  get img(): string | null {
+    return this.source.img;
+  }
+  get role(): number {
+    return Number(this.source.source.role ?? 0);
+  }
+  get isGM(): boolean {
+    return this.role >= 3;
+  }
+  get system(): unknown {
+    return this.source.system;
+  }
 
   /** A token's actor. */
   get actor(): ClientDocument | null {
@@ -66,13 +84,27 @@ export class ClientCollection {
     this.#client = client;
   }
 
-  get contents(): ClientDocument[] { return this.#documents().map((document) => this.#client.wrap(document)!); }
-  get size(): number { return this.#documents().length; }
-  get(id: string): ClientDocument | undefined { return this.contents.find((document) => document.id === id); }
-  getName(name: string): ClientDocument | undefined { return this.contents.find((document) => document.name === name); }
-  find(predicate: (document: ClientDocument) => boolean): ClientDocument | undefined { return this.contents.find(predicate); }
-  filter(predicate: (document: ClientDocument) => boolean): ClientDocument[] { return this.contents.filter(predicate); }
-  [Symbol.iterator](): Iterator<ClientDocument> { return this.contents[Symbol.iterator](); }
+  get contents(): ClientDocument[] {
+    return this.#documents().map((document) => this.#client.wrap(document)!);
+  }
+  get size(): number {
+    return this.#documents().length;
+  }
+  get(id: string): ClientDocument | undefined {
+    return this.contents.find((document) => document.id === id);
+  }
+  getName(name: string): ClientDocument | undefined {
+    return this.contents.find((document) => document.name === name);
+  }
+  find(predicate: (document: ClientDocument) => boolean): ClientDocument | undefined {
+    return this.contents.find(predicate);
+  }
+  filter(predicate: (document: ClientDocument) => boolean): ClientDocument[] {
+    return this.contents.filter(predicate);
+  }
+  [Symbol.iterator](): Iterator<ClientDocument> {
+    return this.contents[Symbol.iterator]();
+  }
 }
 
 export class FoundryClient {
@@ -100,7 +132,11 @@ export class FoundryClient {
     const { game } = this.world;
     const generation = Number(game.version.split('.')[0]);
     const user = this.wrap(game.users.get(this.config.userId));
-    const settings = { clientId: this.config.clientId, wsRelayUrl: this.config.relayUrl, pairedRelayUrl: this.config.relayUrl };
+    const settings = {
+      clientId: this.config.clientId,
+      wsRelayUrl: this.config.relayUrl,
+      pairedRelayUrl: this.config.relayUrl,
+    };
     target.game = {
       ready: false,
       version: game.version,
@@ -115,22 +151,26 @@ export class FoundryClient {
       items: new ClientCollection(() => game.collections.items.contents, this),
       journal: new ClientCollection(() => game.collections.journal.contents, this),
       settings: {
-        get: (namespace: string, key: string) => (namespace === 'foundry-rest-api' ? settings[key as keyof typeof settings] : undefined),
+        get: (namespace: string, key: string) =>
+          namespace === 'foundry-rest-api' ? settings[key as keyof typeof settings] : undefined,
       },
     };
     target.fromUuidSync = (uuid: string) => this.wrap(game.fromUuid(uuid));
     target.fromUuid = async (uuid: string) => this.wrap(game.fromUuid(uuid));
-    const client = this;
+    const wrap = this.wrap.bind(this);
     target.canvas = {
-      get scene() { return client.wrap(game.viewedScene()); },
+      get scene() {
+        return wrap(game.viewedScene());
+      },
       tokens: {
         get controlled() {
           const scene = game.viewedScene();
           if (!scene) return [];
-          return scene.collection('Token').contents
-            .filter((token) => game.canvas.controlledTokenIds.has(token.id))
+          return scene
+            .collection('Token')
+            .contents.filter((token) => game.canvas.controlledTokenIds.has(token.id))
             .map((token) => {
-              const document = client.wrap(token)!;
+              const document = wrap(token)!;
               return { id: token.id, document, actor: document.actor };
             });
         },

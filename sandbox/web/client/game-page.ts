@@ -29,7 +29,12 @@ async function connectModule(client: FoundryClient): Promise<SandboxLink | undef
   const token = readToken();
   if (Number(user?.source.role) < FULL_GM_ROLE || !token || !config.clientId || !config.relayUrl) return undefined;
   world.game.relaySettings.clientId = config.clientId;
-  return connectSandbox(world, { relayUrl: config.relayUrl.replace(/^http/, 'ws'), clientId: config.clientId, token, reconnect: true });
+  return connectSandbox(world, {
+    relayUrl: config.relayUrl.replace(/^http/, 'ws'),
+    clientId: config.clientId,
+    token,
+    reconnect: true,
+  });
 }
 
 async function main(): Promise<void> {

@@ -25,7 +25,10 @@ function imagePath(path: string | null): string {
 function abilitiesHtml(document: WorldDocument): string {
   const abilities = getProperty(document.source, 'system.abilities') as Record<string, { value?: number }> | undefined;
   if (!abilities) return '';
-  const cells = Object.entries(abilities).map(([key, ability]) => `<div class="ability"><span>${escapeHtml(key.toUpperCase())}</span><b>${escapeHtml(ability.value ?? 10)}</b></div>`);
+  const cells = Object.entries(abilities).map(
+    ([key, ability]) =>
+      `<div class="ability"><span>${escapeHtml(key.toUpperCase())}</span><b>${escapeHtml(ability.value ?? 10)}</b></div>`,
+  );
   return `<div class="abilities">${cells.join('')}</div>`;
 }
 
@@ -38,7 +41,12 @@ function hitPointsHtml(document: WorldDocument): string {
 
 function itemsHtml(document: WorldDocument): string {
   if (document.documentName !== 'Actor') return '';
-  const rows = document.collection('Item').contents.slice(0, 12).map((item) => `<li><img src="${escapeHtml(imagePath(item.img))}" alt=""><span>${escapeHtml(item.name)}</span></li>`);
+  const rows = document
+    .collection('Item')
+    .contents.slice(0, 12)
+    .map(
+      (item) => `<li><img src="${escapeHtml(imagePath(item.img))}" alt=""><span>${escapeHtml(item.name)}</span></li>`,
+    );
   return `<ul class="items">${rows.join('')}</ul>`;
 }
 
@@ -61,7 +69,13 @@ function createWindow(document: WorldDocument, classes: string): HTMLElement {
   element.className = `${classes} sandbox-sheet ${document.documentName.toLowerCase()}`;
   element.id = `${document.documentName.toLowerCase()}-sheet-${document.id}`;
   const box = sheetBoxOf(document);
-  Object.assign(element.style, { left: `${WINDOW_POSITION.left}px`, top: `${WINDOW_POSITION.top}px`, width: `${box.width}px`, height: `${box.height}px`, zIndex: '100' });
+  Object.assign(element.style, {
+    left: `${WINDOW_POSITION.left}px`,
+    top: `${WINDOW_POSITION.top}px`,
+    width: `${box.width}px`,
+    height: `${box.height}px`,
+    zIndex: '100',
+  });
   element.innerHTML = sheetFrameHtml(document);
   return element;
 }

@@ -94,8 +94,14 @@ class SingleInstanceLock {
       }).listen(this.#socketPath);
       return true;
     }
-    const launch: SecondLaunch = { argv: process.argv, workingDirectory: process.cwd(), additionalData: additionalData ?? null };
-    spawnSync(process.execPath, ['-e', NOTIFY_FIRST_INSTANCE, this.#socketPath, JSON.stringify(launch)], { stdio: 'ignore' });
+    const launch: SecondLaunch = {
+      argv: process.argv,
+      workingDirectory: process.cwd(),
+      additionalData: additionalData ?? null,
+    };
+    spawnSync(process.execPath, ['-e', NOTIFY_FIRST_INSTANCE, this.#socketPath, JSON.stringify(launch)], {
+      stdio: 'ignore',
+    });
     return false;
   }
 

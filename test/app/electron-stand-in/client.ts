@@ -34,7 +34,8 @@ export class LaunchedApp {
     this.exited = new Promise((resolve) => {
       this.#child.on('exit', (code, signal) => {
         this.#exit = { code, signal };
-        for (const call of this.#waiting.values()) call.reject(new Error(`the app exited (${code ?? signal})\n${this.#output}`));
+        for (const call of this.#waiting.values())
+          call.reject(new Error(`the app exited (${code ?? signal})\n${this.#output}`));
         this.#waiting.clear();
         resolve({ code, signal });
       });
@@ -51,7 +52,8 @@ export class LaunchedApp {
   }
 
   call<C extends Command>(command: C, ...args: Parameters<(typeof commands)[C]>): Promise<Result<C>> {
-    if (this.#exit) return Promise.reject(new Error(`the app has exited (${this.#exit.code ?? this.#exit.signal})\n${this.#output}`));
+    if (this.#exit)
+      return Promise.reject(new Error(`the app has exited (${this.#exit.code ?? this.#exit.signal})\n${this.#output}`));
     this.#nextId += 1;
     const id = this.#nextId;
     return new Promise((resolve, reject) => {
@@ -74,14 +76,19 @@ export class LaunchedApp {
       if (found !== undefined && found !== false) return found;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}; the app is ${JSON.stringify(last, null, 1)}\n${this.#output}`);
+    throw new Error(
+      `Timed out after ${timeoutMs} ms waiting for ${what}; the app is ${JSON.stringify(last, null, 1)}\n${this.#output}`,
+    );
   }
 
   /** The exit, or a failure naming what the app printed when it is still running after timeoutMs. */
   exitWithin(timeoutMs = 5000): Promise<Exit> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`the app still runs after ${timeoutMs} ms; it printed:\n${this.#output}`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`the app still runs after ${timeoutMs} ms; it printed:\n${this.#output}`)),
+        timeoutMs,
+      );
     });
     return Promise.race([this.exited, late]).finally(() => clearTimeout(timer));
   }
@@ -90,7 +97,8 @@ export class LaunchedApp {
   async waitForLine(line: string, timeoutMs = 5000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!this.#output.split('\n').includes(line)) {
-      if (this.#exit || Date.now() > deadline) throw new Error(`the app never printed "${line}"; it printed:\n${this.#output}`);
+      if (this.#exit || Date.now() > deadline)
+        throw new Error(`the app never printed "${line}"; it printed:\n${this.#output}`);
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }

@@ -102,7 +102,9 @@ export const commands = {
   },
   /** The user closes the window with its frame's close button. */
   closeWindow(windowId: number): void {
-    BrowserWindow.getAllWindows().find((window) => window.id === windowId)?.close();
+    BrowserWindow.getAllWindows()
+      .find((window) => window.id === windowId)
+      ?.close();
   },
 };
 
@@ -115,7 +117,8 @@ export function serveControl(): void {
       .then(() => run(...message.args))
       .then(
         (result) => process.send?.({ id: message.id, ok: true, result }),
-        (error: unknown) => process.send?.({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
+        (error: unknown) =>
+          process.send?.({ id: message.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
       );
   });
   // The test going away, or ending the app, must not leave its Chromium behind.

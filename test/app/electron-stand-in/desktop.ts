@@ -39,7 +39,15 @@ export class NativeImage {
   }
 
   /** "If only the height or the width are specified then the current aspect ratio will be preserved." */
-  resize({ width, height, quality = 'best' }: { width?: number; height?: number; quality?: 'good' | 'better' | 'best' }): NativeImage {
+  resize({
+    width,
+    height,
+    quality = 'best',
+  }: {
+    width?: number;
+    height?: number;
+    quality?: 'good' | 'better' | 'best';
+  }): NativeImage {
     if (!this.#png) return this;
     const size = this.getSize();
     const ratio = size.width / size.height;
@@ -103,7 +111,8 @@ export class MenuItem {
     this.enabled = options.enabled ?? true;
     this.visible = options.visible ?? true;
     this.checked = options.checked ?? false;
-    this.submenu = options.submenu instanceof Menu ? options.submenu : options.submenu && Menu.buildFromTemplate(options.submenu);
+    this.submenu =
+      options.submenu instanceof Menu ? options.submenu : options.submenu && Menu.buildFromTemplate(options.submenu);
     // A checkbox item flips its own `checked` before its click handler runs.
     this.click = (event = {}) => {
       if (this.type === 'checkbox') this.checked = !this.checked;

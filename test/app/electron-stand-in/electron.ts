@@ -11,10 +11,49 @@
 // Each module's page is cited where it is written: app.ts, web.ts, renderer-bridge.ts, desktop.ts, image-codec.ts and
 // page-values.ts (what offscreen capture uses: executeJavaScript's results, nativeImage's encoders).
 import { app } from './app.ts';
-import { clipboard, dialog, Menu, MenuItem, nativeImage, NativeImage, safeStorage, screen, shell, Tray } from './desktop.ts';
+import {
+  clipboard,
+  dialog,
+  Menu,
+  MenuItem,
+  nativeImage,
+  NativeImage,
+  safeStorage,
+  screen,
+  shell,
+  Tray,
+} from './desktop.ts';
 import { BrowserWindow, ipcMain } from './web.ts';
 
-export { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, MenuItem, nativeImage, NativeImage, safeStorage, screen, shell, Tray };
+export {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  ipcMain,
+  Menu,
+  MenuItem,
+  nativeImage,
+  NativeImage,
+  safeStorage,
+  screen,
+  shell,
+  Tray,
+};
 
 // `import electron from 'electron'` (electron-store does this) gets the same objects.
-export default { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, MenuItem, nativeImage, NativeImage, safeStorage, screen, shell, Tray };
+export default {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  ipcMain,
+  Menu,
+  MenuItem,
+  nativeImage,
+  NativeImage,
+  safeStorage,
+  screen,
+  shell,
+  Tray,
+};

@@ -17,7 +17,10 @@ let codec: { port: MessagePort } | undefined;
 export function encodeWithChromium(browserWSEndpoint: string): void {
   if (codec) return;
   const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(new URL('./image-codec-worker.ts', import.meta.url), { workerData: { browserWSEndpoint, port: port2 }, transferList: [port2] });
+  const worker = new Worker(new URL('./image-codec-worker.ts', import.meta.url), {
+    workerData: { browserWSEndpoint, port: port2 },
+    transferList: [port2],
+  });
   worker.unref();
   codec = { port: port1 };
 }
@@ -26,7 +29,8 @@ export function encodeNow(request: CodecRequest): Buffer {
   if (!codec) throw new Error('The Electron stand-in encodes images in its Chromium, which no window has started yet');
   const signal = new Int32Array(new SharedArrayBuffer(4));
   codec.port.postMessage({ request, signal });
-  if (Atomics.wait(signal, 0, 0, ANSWER_WITHIN_MS) === 'timed-out') throw new Error(`Chromium did not encode the image within ${ANSWER_WITHIN_MS} ms`);
+  if (Atomics.wait(signal, 0, 0, ANSWER_WITHIN_MS) === 'timed-out')
+    throw new Error(`Chromium did not encode the image within ${ANSWER_WITHIN_MS} ms`);
   const reply = receiveMessageOnPort(codec.port)?.message as CodecReply | undefined;
   if (!reply) throw new Error('Chromium gave no encoded image');
   if (!reply.ok) throw new Error(reply.error);

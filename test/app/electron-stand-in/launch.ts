@@ -13,13 +13,17 @@ import { runtime } from './runtime.ts';
 const STAND_IN = new URL('./electron.ts', import.meta.url).href;
 registerHooks({
   resolve: (specifier, context, nextResolve) =>
-    specifier === 'electron' ? { url: STAND_IN, format: 'module', shortCircuit: true } : nextResolve(specifier, context),
+    specifier === 'electron'
+      ? { url: STAND_IN, format: 'module', shortCircuit: true }
+      : nextResolve(specifier, context),
 });
 
 function locate(target: string): { appPath: string; entry: string } {
   if (!statSync(target).isDirectory()) return { appPath: dirname(target), entry: target };
   const manifest = join(target, 'package.json');
-  const main = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { main?: string }).main : undefined;
+  const main = existsSync(manifest)
+    ? (JSON.parse(readFileSync(manifest, 'utf8')) as { main?: string }).main
+    : undefined;
   return { appPath: target, entry: join(target, main ?? 'index.js') };
 }
 

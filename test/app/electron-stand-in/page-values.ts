@@ -7,7 +7,12 @@ import type { Protocol } from 'puppeteer-core';
 type Serialized = Protocol.Runtime.DeepSerializedValue;
 
 const NOT_CLONEABLE = 'An object could not be cloned.';
-const SPECIAL_NUMBERS: Record<string, number> = { NaN: Number.NaN, '-0': -0, Infinity: Number.POSITIVE_INFINITY, '-Infinity': Number.NEGATIVE_INFINITY };
+const SPECIAL_NUMBERS: Record<string, number> = {
+  NaN: Number.NaN,
+  '-0': -0,
+  Infinity: Number.POSITIVE_INFINITY,
+  '-Infinity': Number.NEGATIVE_INFINITY,
+};
 
 export function structuredCloneOf(serialized: Serialized | undefined): unknown {
   return revive(serialized, new Map());
@@ -51,12 +56,14 @@ function revive(serialized: Serialized | undefined, seen: Map<string, unknown>):
     }
     case 'map': {
       const map = remember(new Map<unknown, unknown>());
-      for (const [key, item] of value as [string | Serialized, Serialized][]) map.set(typeof key === 'string' ? key : revive(key, seen), revive(item, seen));
+      for (const [key, item] of value as [string | Serialized, Serialized][])
+        map.set(typeof key === 'string' ? key : revive(key, seen), revive(item, seen));
       return map;
     }
     case 'object': {
       const object = remember({} as Record<string, unknown>);
-      for (const [key, item] of value as [string | Serialized, Serialized][]) object[typeof key === 'string' ? key : String(revive(key, seen))] = revive(item, seen);
+      for (const [key, item] of value as [string | Serialized, Serialized][])
+        object[typeof key === 'string' ? key : String(revive(key, seen))] = revive(item, seen);
       return object;
     }
     default:
@@ -71,5 +78,7 @@ export function thrownBy(details: Protocol.Runtime.ExceptionDetails): Error {
     const firstLine = (exception.description ?? details.text).split('\n')[0]!;
     return new Error(firstLine.replace(/^[\w$]*Error: /, ''));
   }
-  return new Error(exception && 'value' in exception ? String(exception.value) : (exception?.description ?? details.text));
+  return new Error(
+    exception && 'value' in exception ? String(exception.value) : (exception?.description ?? details.text),
+  );
 }

@@ -77,12 +77,20 @@ function hostPreload(source: string, options: PreloadOptions): void {
     return { value };
   };
   const announce = (key: string) => {
-    document.dispatchEvent(new CustomEvent(options.events.expose, { detail: JSON.stringify({ key, shape: shapeOf(exposed.get(key)) }) }));
+    document.dispatchEvent(
+      new CustomEvent(options.events.expose, { detail: JSON.stringify({ key, shape: shapeOf(exposed.get(key)) }) }),
+    );
   };
-  const answer = (message: unknown) => document.dispatchEvent(new CustomEvent(options.events.answer, { detail: JSON.stringify(message) }));
+  const answer = (message: unknown) =>
+    document.dispatchEvent(new CustomEvent(options.events.answer, { detail: JSON.stringify(message) }));
   document.addEventListener(options.events.mainWorldReady, () => exposed.forEach((_api, key) => announce(key)));
   document.addEventListener(options.events.call, (event) => {
-    const { id, key, path, args } = JSON.parse((event as CustomEvent<string>).detail) as { id: number; key: string; path: string[]; args: unknown[] };
+    const { id, key, path, args } = JSON.parse((event as CustomEvent<string>).detail) as {
+      id: number;
+      key: string;
+      path: string[];
+      args: unknown[];
+    };
     try {
       const target = path.slice(0, -1).reduce((object: any, name) => object[name], exposed.get(key));
       const result = target[path[path.length - 1]!](...args);
@@ -100,7 +108,8 @@ function hostPreload(source: string, options: PreloadOptions): void {
   });
   const contextBridge = {
     exposeInMainWorld(key: string, api: unknown) {
-      if (!options.contextIsolation) throw new Error('contextBridge API can only be used when contextIsolation is enabled');
+      if (!options.contextIsolation)
+        throw new Error('contextBridge API can only be used when contextIsolation is enabled');
       exposed.set(key, api);
       announce(key);
     },
@@ -108,10 +117,18 @@ function hostPreload(source: string, options: PreloadOptions): void {
   const electron = { ipcRenderer, contextBridge };
   const preloadRequire = (name: string) => {
     if (name === 'electron' || name === 'electron/renderer') return electron;
-    const why = options.sandbox ? 'a sandboxed preload may only require electron' : 'the stand-in gives preloads no Node modules';
+    const why = options.sandbox
+      ? 'a sandboxed preload may only require electron'
+      : 'the stand-in gives preloads no Node modules';
     throw new Error(`module not found: ${name} (${why})`);
   };
-  const process = { platform: 'linux', type: 'renderer', sandboxed: options.sandbox, contextIsolated: options.contextIsolation, versions: {} };
+  const process = {
+    platform: 'linux',
+    type: 'renderer',
+    sandboxed: options.sandbox,
+    contextIsolated: options.contextIsolation,
+    versions: {},
+  };
   const module = { exports: {} };
   new Function('require', 'module', 'exports', 'process', source)(preloadRequire, module, module.exports, process);
 }
@@ -138,7 +155,11 @@ function receiveInMainWorld(events: typeof EVENTS): void {
   const build = (key: string, shape: Shape, path: string[]): unknown => {
     if ('fn' in shape) return call(key, path);
     if ('object' in shape) {
-      return Object.freeze(Object.fromEntries(Object.entries(shape.object).map(([name, inner]) => [name, build(key, inner, [...path, name])])));
+      return Object.freeze(
+        Object.fromEntries(
+          Object.entries(shape.object).map(([name, inner]) => [name, build(key, inner, [...path, name])]),
+        ),
+      );
     }
     return shape.value;
   };
@@ -148,7 +169,12 @@ function receiveInMainWorld(events: typeof EVENTS): void {
     Object.defineProperty(window, key, { value: build(key, shape, []), enumerable: true });
   });
   document.addEventListener(events.answer, (event) => {
-    const { id, ok, value, sync } = JSON.parse((event as CustomEvent<string>).detail) as { id: number; ok: boolean; value: unknown; sync?: boolean };
+    const { id, ok, value, sync } = JSON.parse((event as CustomEvent<string>).detail) as {
+      id: number;
+      ok: boolean;
+      value: unknown;
+      sync?: boolean;
+    };
     if (sync) {
       settledAtOnce.set(id, { ok, value });
       return;
@@ -168,11 +194,21 @@ export interface PreloadScripts {
   mainWorld?: string;
 }
 
-export function preloadScripts(source: string, webPreferences: { contextIsolation?: boolean; sandbox?: boolean; nodeIntegration?: boolean }): PreloadScripts {
+export function preloadScripts(
+  source: string,
+  webPreferences: { contextIsolation?: boolean; sandbox?: boolean; nodeIntegration?: boolean },
+): PreloadScripts {
   // Electron's defaults: contextIsolation and sandbox are on unless the window turns them off (or turns on Node).
   const contextIsolation = webPreferences.contextIsolation !== false;
   const sandbox = webPreferences.sandbox ?? !webPreferences.nodeIntegration;
-  const options: PreloadOptions = { events: EVENTS, binding: IPC_BINDING, reply: IPC_REPLY, deliver: IPC_DELIVER, contextIsolation, sandbox };
+  const options: PreloadOptions = {
+    events: EVENTS,
+    binding: IPC_BINDING,
+    reply: IPC_REPLY,
+    deliver: IPC_DELIVER,
+    contextIsolation,
+    sandbox,
+  };
   return {
     preload: `(${hostPreload.toString()})(${JSON.stringify(source)}, ${JSON.stringify(options)});`,
     mainWorld: contextIsolation ? `(${receiveInMainWorld.toString()})(${JSON.stringify(EVENTS)});` : undefined,

@@ -66,14 +66,19 @@ class IpcMain extends EventEmitter {
       if (!handler) throw new Error(`No handler registered for '${channel}'`);
       return await handler(event, ...args);
     } catch (error) {
-      throw new Error(`Error invoking remote method '${channel}': ${String(error)}`);
+      throw new Error(`Error invoking remote method '${channel}': ${String(error)}`, { cause: error });
     }
   }
 }
 
 export const ipcMain = new IpcMain();
 
-type PermissionHandler = (contents: WebContents, permission: string, grant: (granted: boolean) => void, details: unknown) => void;
+type PermissionHandler = (
+  contents: WebContents,
+  permission: string,
+  grant: (granted: boolean) => void,
+  details: unknown,
+) => void;
 
 class Session {
   readonly partition: string;
@@ -89,7 +94,9 @@ class Session {
   }
 
   standInContext(): Promise<BrowserContext> {
-    this.#context ??= browser().then((chromium) => (this.partition === '' ? chromium.defaultBrowserContext() : chromium.createBrowserContext()));
+    this.#context ??= browser().then((chromium) =>
+      this.partition === '' ? chromium.defaultBrowserContext() : chromium.createBrowserContext(),
+    );
     return this.#context;
   }
 }
@@ -110,7 +117,9 @@ export interface WebPreferences {
   [other: string]: unknown;
 }
 
-type WindowOpenHandler = (details: { url: string; frameName: string; disposition: string }) => { action: 'allow' | 'deny' };
+type WindowOpenHandler = (details: { url: string; frameName: string; disposition: string }) => {
+  action: 'allow' | 'deny';
+};
 
 export interface Rectangle {
   x: number;
@@ -160,7 +169,7 @@ export class WebContents extends EventEmitter {
       await page.goto(url, { waitUntil: 'load' });
     } catch (error) {
       this.emit('did-fail-load', electronEvent(), -2, String(error), url, true);
-      throw new Error(`ERR_FAILED (-2) loading '${url}': ${String(error)}`);
+      throw new Error(`ERR_FAILED (-2) loading '${url}': ${String(error)}`, { cause: error });
     }
     this.emit('dom-ready', electronEvent());
     this.emit('did-finish-load', electronEvent());
@@ -226,7 +235,9 @@ export class WebContents extends EventEmitter {
 
   /** Main to renderer: reaches ipcRenderer.on listeners of the preload. */
   send(channel: string, ...args: unknown[]): void {
-    void this.#isolatedWorldEvaluate(`globalThis[${JSON.stringify(IPC_DELIVER)}]?.(${JSON.stringify(channel)}, ${JSON.stringify(args)})`);
+    void this.#isolatedWorldEvaluate(
+      `globalThis[${JSON.stringify(IPC_DELIVER)}]?.(${JSON.stringify(channel)}, ${JSON.stringify(args)})`,
+    );
   }
 
   isDestroyed(): boolean {
@@ -261,7 +272,14 @@ export class WebContents extends EventEmitter {
       this.#url = frame.url();
       this.emit('did-navigate', electronEvent(), this.#url);
     });
-    page.on('load', () => void page.title().then((title) => (this.#title = title), () => undefined));
+    page.on(
+      'load',
+      () =>
+        void page.title().then(
+          (title) => (this.#title = title),
+          () => undefined,
+        ),
+    );
     page.on('popup', (popup) => void this.#onPopup(popup));
     if (this.#preferences.preload) await this.#installPreload(page, this.#preferences.preload);
     return page;
@@ -269,7 +287,9 @@ export class WebContents extends EventEmitter {
 
   async #onPopup(popup: Page | null): Promise<void> {
     if (!popup) return;
-    const decision = this.#openHandler?.({ url: popup.url(), frameName: '', disposition: 'new-window' }) ?? { action: 'allow' };
+    const decision = this.#openHandler?.({ url: popup.url(), frameName: '', disposition: 'new-window' }) ?? {
+      action: 'allow',
+    };
     if (decision.action === 'deny') await popup.close();
   }
 
@@ -287,13 +307,28 @@ export class WebContents extends EventEmitter {
     // Scripts for new documents run only for a session that has the Page domain on.
     await cdp.send('Page.enable');
     await cdp.send('Runtime.enable');
-    await cdp.send('Runtime.addBinding', { name: IPC_BINDING, ...(isolated ? { executionContextName: ISOLATED_WORLD } : {}) });
+    await cdp.send('Runtime.addBinding', {
+      name: IPC_BINDING,
+      ...(isolated ? { executionContextName: ISOLATED_WORLD } : {}),
+    });
     if (scripts.mainWorld) await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: scripts.mainWorld });
-    await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: scripts.preload, ...(isolated ? { worldName: ISOLATED_WORLD } : {}) });
+    await cdp.send('Page.addScriptToEvaluateOnNewDocument', {
+      source: scripts.preload,
+      ...(isolated ? { worldName: ISOLATED_WORLD } : {}),
+    });
   }
 
-  async #fromRenderer(page: Page, message: { kind: string; id?: number; channel: string; args: unknown[] }, contextId: number): Promise<void> {
-    const event: IpcEvent = { sender: this, senderFrame: { url: page.mainFrame().url(), routingId: 1 }, processId: 1, frameId: 1 };
+  async #fromRenderer(
+    page: Page,
+    message: { kind: string; id?: number; channel: string; args: unknown[] },
+    contextId: number,
+  ): Promise<void> {
+    const event: IpcEvent = {
+      sender: this,
+      senderFrame: { url: page.mainFrame().url(), routingId: 1 },
+      processId: 1,
+      frameId: 1,
+    };
     if (message.kind === 'send') {
       ipcMain.emit(message.channel, event, ...message.args);
       return;
@@ -319,11 +354,19 @@ export class WebContents extends EventEmitter {
   #applyMetrics(): void {
     const [width, height] = this.#window.getContentSize();
     const zoom = this.#zoomFactor;
-    const metrics = { width: Math.round(width! / zoom), height: Math.round(height! / zoom), deviceScaleFactor: zoom * screen.getPrimaryDisplay().scaleFactor, mobile: false };
+    const metrics = {
+      width: Math.round(width! / zoom),
+      height: Math.round(height! / zoom),
+      deviceScaleFactor: zoom * screen.getPrimaryDisplay().scaleFactor,
+      mobile: false,
+    };
     // Set through the session that captures: DevTools sizes a screenshot by its own session's device metrics.
     this.#metrics = this.#metrics
       .then(async () => (await this.#devtools()).send('Emulation.setDeviceMetricsOverride', metrics))
-      .then(() => undefined, () => undefined);
+      .then(
+        () => undefined,
+        () => undefined,
+      );
   }
 
   async #capture(rect: Rectangle | undefined): Promise<NativeImage> {
@@ -516,4 +559,3 @@ app.standInHooks.closeWindows = () => {
     quittingNow = false;
   }
 };
-
