@@ -26,10 +26,11 @@ export async function startDemoWorld(
   relay: Relay,
   seed: number,
   moduleSettings: readonly DemoModuleSetting[] = [],
+  foundryVersion = '13.348',
 ): Promise<DemoWorld> {
   const { services } = relay;
   const settings = moduleSettingsOn(moduleSettings);
-  const world = createSandboxWorld({ seed, settings });
+  const world = createSandboxWorld({ seed, settings, foundryVersion });
   services.knownWorlds.remember({ clientId: SANDBOX_CLIENT_ID, ...world.metadata });
   const { token } = services.connectionTokens.issue(SANDBOX_CLIENT_ID, 'Sandbox world', 'demo');
   const link = await connectSandbox(world, {

@@ -31,6 +31,9 @@ Options:
   --data-dir <path>    Where keys, tokens and settings are kept
                        (serve: default ~/.local/share/tabletop-relay; demo: a fresh temporary folder)
   --seed <number>      demo only: seed of the sandbox world (default 42)
+  --foundry-version <version>
+                       demo only: the Foundry version the sandbox world imitates, 13.x or 14.x (default 13.348);
+                       a 14 world has scene levels, status effects keyed by id and no measured templates
   --module-settings <names>
                        demo only: turn these settings of the module on in the sandbox world, comma-separated (all
                        off by default, as the module ships): allow-macro-write (create, update and delete macros),
@@ -45,6 +48,7 @@ interface CliOptions {
   lan: boolean;
   dataDir: string | undefined;
   seed: number;
+  foundryVersion: string;
   moduleSettings: DemoModuleSetting[];
 }
 
@@ -70,6 +74,16 @@ function wholeNumberOption(value: string | undefined, name: string, fallback: nu
   return number;
 }
 
+/** The Foundry generations the sandbox world can imitate; any build of each is accepted. */
+const SUPPORTED_FOUNDRY_VERSIONS = /^1[34]\.\d{1,4}$/;
+
+function demoFoundryVersion(value: string | undefined): string {
+  if (value === undefined) return '13.348';
+  if (!SUPPORTED_FOUNDRY_VERSIONS.test(value))
+    fail(`--foundry-version must be a Foundry 13 or 14 version such as 13.348 or 14.366, not '${value}'`);
+  return value;
+}
+
 function demoModuleSettings(list: string | undefined): DemoModuleSetting[] {
   if (list === undefined) return [];
   const read = readModuleSettings(list);
@@ -90,6 +104,7 @@ function readOptions(argv: string[]): CliOptions | 'help' {
         lan: { type: 'boolean', default: false },
         'data-dir': { type: 'string' },
         seed: { type: 'string' },
+        'foundry-version': { type: 'string' },
         'module-settings': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -110,6 +125,7 @@ function readOptions(argv: string[]): CliOptions | 'help' {
     lan: values.lan === true,
     dataDir: values['data-dir'],
     seed: wholeNumberOption(values.seed, 'seed', 42, 2 ** 31),
+    foundryVersion: demoFoundryVersion(values['foundry-version']),
     moduleSettings: demoModuleSettings(values['module-settings']),
   };
 }
@@ -224,7 +240,7 @@ async function main(): Promise<void> {
   if (options.command === 'demo') {
     // The sandbox world is loaded only for the demo: every other command starts faster without it.
     const { startDemoWorld } = await import('./demo.ts');
-    const demo = await startDemoWorld(relay, options.seed, options.moduleSettings);
+    const demo = await startDemoWorld(relay, options.seed, options.moduleSettings, options.foundryVersion);
     stopDemo = demo.stop;
     process.stdout.write(
       [

@@ -1,6 +1,6 @@
 // get/create/update/delete-canvas-document, move-token, measure-distance (module-protocol.md §4.11 Canvas).
 import type { WorldRequest } from '../../contracts/world-protocol.ts';
-import { embeddedNamesOf, OWNERSHIP, type WorldDocument } from '../world/document.ts';
+import { OWNERSHIP, type WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import { isPlainObject, type PlainObject } from '../world/objects.ts';
 import { assertGM, assertWritePermission, hasPermission } from '../world/permissions.ts';
@@ -29,7 +29,7 @@ function sceneOf(game: Game, request: WorldRequest): WorldDocument {
 
 /** `scene.<className>` as `createEmbeddedDocuments(className, …)` finds it, with Foundry's error for other names. */
 function embeddedCollection(scene: WorldDocument, className: unknown) {
-  if (typeof className !== 'string' || !embeddedNamesOf('Scene').includes(className)) {
+  if (typeof className !== 'string' || !scene.embedded.has(className)) {
     throw new Error(`${String(className)} is not a valid embedded Document within the Scene Document`);
   }
   return scene.collection(className);
@@ -105,6 +105,17 @@ function assertKnownType(request: WorldRequest): void {
     throw new Error(`Invalid document type: ${request.documentType}`);
 }
 
+/**
+ * Foundry 14 has no measured templates: the world refuses the type with the relay's own wording for a bad type, since
+ * the relay validates types before it knows which world answers.
+ */
+function assertTypeOnScene(scene: WorldDocument, request: WorldRequest): void {
+  const className = DOCUMENT_TYPES[String(request.documentType)];
+  if (!className || scene.embedded.has(className)) return;
+  const valid = Object.keys(DOCUMENT_TYPES).filter((type) => scene.embedded.has(DOCUMENT_TYPES[type]!));
+  throw new Error(`Invalid documentType '${String(request.documentType)}'. Must be one of: ${valid.join(', ')}`);
+}
+
 export const canvasOperations: OperationTable = {
   'get-canvas-documents': withUser({ data: null }, (request, { game }, user) => {
     const scene = sceneOf(game, request);
@@ -112,6 +123,7 @@ export const canvasOperations: OperationTable = {
       throw new Error(`User '${user.name}' does not have permission to view this scene's documents`);
     }
     assertKnownType(request);
+    assertTypeOnScene(scene, request);
     const collection = scene.collection(DOCUMENT_TYPES[String(request.documentType)]!);
     let data: PlainObject[];
     if (request.documentId) {
@@ -127,6 +139,7 @@ export const canvasOperations: OperationTable = {
   'create-canvas-document': withUser({}, (request, { game }, user) => {
     const scene = sceneOf(game, request);
     if (user) assertWritePermission(game, scene, user, 'create embedded documents on');
+    assertTypeOnScene(scene, request);
     embeddedCollection(scene, request.className);
     const entries = (Array.isArray(request.data) ? request.data : [request.data]).map((entry) =>
       isPlainObject(entry) ? entry : {},
@@ -142,6 +155,7 @@ export const canvasOperations: OperationTable = {
   'update-canvas-document': withUser({}, (request, { game }, user) => {
     const scene = sceneOf(game, request);
     if (user) assertWritePermission(game, scene, user, 'update embedded documents on');
+    assertTypeOnScene(scene, request);
     const document = existing(scene, request.className, request.documentId);
     const changed = game.updateDocument(document, isPlainObject(request.data) ? request.data : {});
     return reply(request, {
@@ -154,6 +168,7 @@ export const canvasOperations: OperationTable = {
   'delete-canvas-document': withUser({ success: false }, (request, { game }, user) => {
     const scene = sceneOf(game, request);
     if (user) assertWritePermission(game, scene, user, 'delete embedded documents from');
+    assertTypeOnScene(scene, request);
     const ids = Array.isArray(request.documentId) ? request.documentId : [request.documentId];
     const documents = ids.map((id) => existing(scene, request.className, id));
     documents.forEach((document) => game.deleteDocument(document));

@@ -13,9 +13,11 @@ function zeroHitPoints(game: Game, actor: WorldDocument): void {
 
 /**
  * `TokenDocument#toggleActiveEffect` with the dead status; the sandbox applies it only when absent, so two tokens of
- * one linked actor do not toggle it back off.
+ * one linked actor do not toggle it back off. Foundry 14 removed that method: the module catches the error and logs
+ * it, so there the status is not applied.
  */
 function applyDeadStatus(game: Game, actor: WorldDocument): boolean {
+  if (game.foundryMajorVersion >= 14) return false;
   const status = game.statusEffects.find((candidate) => ['dead', 'unconscious', 'defeated'].includes(candidate.id));
   if (!status) return false;
   const effects = actor.collection('ActiveEffect');

@@ -9,7 +9,7 @@ import type { FileStore } from '../files/file-store.ts';
 import { storePath } from '../files/paths.ts';
 import type { WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
-import type { PlainObject } from '../world/objects.ts';
+import { sceneBackground } from '../world/scenes.ts';
 import { mimeTypeOf } from '../files/media-types.ts';
 import { reply, withUser, type OperationTable } from './context.ts';
 
@@ -80,9 +80,7 @@ export const sceneImageOperations: OperationTable = {
   'scene-raw-image': withUser({}, async (request, { game, files }) => {
     const scene = sceneForImage(game, request);
     const src =
-      ((scene.source.background as PlainObject | undefined)?.src as string | null | undefined) ||
-      (scene.source.img as string | undefined) ||
-      null;
+      (sceneBackground(scene)?.src as string | null | undefined) || (scene.source.img as string | undefined) || null;
     if (!src) throw new Error(`Scene '${scene.name}' has no background image`);
     const stored = await storedFile(files, src);
     if (stored) {

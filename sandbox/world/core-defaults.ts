@@ -191,6 +191,15 @@ export const CORE_DEFAULTS: Record<string, PlainObject> = {
     _movementHistory: [],
     _regions: [],
   },
+  /** Foundry 14 only: a scene's level, which holds the background and foreground the scene held before. */
+  Level: {
+    name: '',
+    elevation: { bottom: 0, top: null },
+    background: texture(null, 'fill'),
+    foreground: texture(null, 'fill'),
+    sort: 0,
+    flags: {},
+  },
   Tile: {
     texture: texture(null, 'fill'),
     width: 0,

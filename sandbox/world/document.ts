@@ -23,6 +23,18 @@ const EMBEDDED_FIELDS: Record<string, Record<string, string>> = {
   Cards: { Card: 'cards' },
 };
 
+/** Foundry 14 gave scenes Levels (which hold the background and foreground now) and removed measured templates. */
+const FOUNDRY_14_SCENE_FIELDS: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(EMBEDDED_FIELDS.Scene!).filter(([name]) => name !== 'MeasuredTemplate')),
+  Level: 'levels',
+};
+
+/** The embedded collections of a document type on a Foundry generation (13 unless told): document name → field. */
+export function embeddedFieldsOf(documentName: string, generation = 13): Record<string, string> {
+  if (documentName === 'Scene' && generation >= 14) return FOUNDRY_14_SCENE_FIELDS;
+  return EMBEDDED_FIELDS[documentName] ?? {};
+}
+
 export const OWNERSHIP = { NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 } as const;
 
 export class DocumentCollection extends Map<string, WorldDocument> {
@@ -54,18 +66,22 @@ export class WorldDocument {
   readonly pack: string | null;
   readonly source: PlainObject;
   readonly embedded = new Map<string, DocumentCollection>();
+  /** The major Foundry version whose schema the document follows. */
+  readonly generation: number;
 
   constructor(
     documentName: string,
     source: PlainObject,
     parent: WorldDocument | null = null,
     pack: string | null = null,
+    generation = 13,
   ) {
     this.documentName = documentName;
     this.parent = parent;
     this.pack = pack;
     this.source = source;
-    for (const embeddedName of embeddedNamesOf(documentName)) {
+    this.generation = generation;
+    for (const embeddedName of embeddedNamesOf(documentName, generation)) {
       this.embedded.set(embeddedName, new DocumentCollection());
     }
   }
@@ -113,7 +129,7 @@ export class WorldDocument {
   /** The source data including embedded documents, as `Document#toObject()` gives it. */
   toObject(): PlainObject {
     const data = deepClone(this.source);
-    const fields = EMBEDDED_FIELDS[this.documentName] ?? {};
+    const fields = embeddedFieldsOf(this.documentName, this.generation);
     for (const [embeddedName, field] of Object.entries(fields)) {
       data[field] = this.collection(embeddedName).contents.map((child) => child.toObject());
     }
@@ -131,10 +147,10 @@ export class WorldDocument {
   }
 }
 
-export function embeddedNamesOf(documentName: string): string[] {
-  return Object.keys(EMBEDDED_FIELDS[documentName] ?? {});
+export function embeddedNamesOf(documentName: string, generation = 13): string[] {
+  return Object.keys(embeddedFieldsOf(documentName, generation));
 }
 
-export function embeddedFieldOf(parentName: string, embeddedName: string): string | undefined {
-  return EMBEDDED_FIELDS[parentName]?.[embeddedName];
+export function embeddedFieldOf(parentName: string, embeddedName: string, generation = 13): string | undefined {
+  return embeddedFieldsOf(parentName, generation)[embeddedName];
 }

@@ -1,7 +1,9 @@
 // The simulated `game`: world collections, compendium packs, settings, canvas and audio state, and the
 // document lifecycle (create/update/delete) that fires Foundry's hooks with Foundry's argument order.
 import { DocumentCollection, WorldDocument, embeddedFieldOf, embeddedNamesOf } from './document.ts';
+import { assertFolderReference, moveContentsToParent } from './folders.ts';
 import { Hooks } from './hooks.ts';
+import { adaptSourceTo14 } from './foundry-14.ts';
 import { deepClone, diffObject, expandObject, isPlainObject, mergeInto, type PlainObject } from './objects.ts';
 import { randomDocumentId, type RandomSource } from './random.ts';
 import { prepareSource, ValidationError } from './schema.ts';
@@ -252,6 +254,7 @@ export class Game {
     data: PlainObject,
     options: LifecycleOptions & { parent?: WorldDocument; keepId?: boolean } = {},
   ): WorldDocument {
+    if (!options.parent) assertFolderReference(this, { documentName, type: data.type }, data.folder);
     const document = this.#build(documentName, data, options.parent ?? null, options.keepId ?? false);
     const collection = options.parent ? options.parent.collection(documentName) : this.collectionOf(documentName);
     if (!collection) throw new Error(`Cannot create a ${documentName} outside a parent document`);
@@ -263,19 +266,29 @@ export class Game {
 
   /**
    * Applies `changes` (dotted keys allowed) and fires `update<Type>` with the effective diff; null when nothing changed.
-   * Embedded documents changed through the parent (e.g. a playlist's `sounds`) then get their own update hooks.
+   * An embedded array (an actor's `items`, a playlist's `sounds`) merges by `_id` as Foundry's `EmbeddedCollection#update`
+   * does: an entry whose `_id` is on the document updates it, any other entry is created (a new id when it has none,
+   * its type's defaults), and the entries not mentioned stay. Foundry fires only the parent's update hook for such a
+   * change (the created entries are in its `changed`); the sandbox also fires `update<Child>` for each child it
+   * changed, which the playlist audio follows. Nothing is applied when any part is invalid.
    */
   updateDocument(document: WorldDocument, changes: PlainObject, options: LifecycleOptions = {}): PlainObject | null {
     const expanded = expandObject(changes);
     delete expanded._id;
+    if ('folder' in expanded && !document.parent && !document.pack) {
+      const target = { documentName: document.documentName, type: document.type, id: document.id };
+      assertFolderReference(this, target, expanded.folder);
+    }
     const diff: PlainObject = {};
     const childUpdates: [WorldDocument, PlainObject][] = [];
+    const created: WorldDocument[] = [];
     for (const [key, value] of Object.entries(expanded)) {
       const embeddedName = this.#embeddedNameOfField(document, key);
       if (embeddedName && Array.isArray(value)) {
-        const updates = this.#updateChildren(document.collection(embeddedName), value);
-        if (updates.length > 0) diff[key] = updates.map(([, changed]) => changed);
-        childUpdates.push(...updates);
+        const merged = this.#mergeChildren(document, embeddedName, value);
+        if (merged.changed.length > 0) diff[key] = merged.changed;
+        childUpdates.push(...merged.updates);
+        created.push(...merged.created);
       } else {
         Object.assign(diff, diffObject(document.source, { [key]: value }));
       }
@@ -285,6 +298,8 @@ export class Game {
       document.source,
       Object.fromEntries(Object.entries(diff).filter(([key]) => !this.#embeddedNameOfField(document, key))),
     );
+    for (const [child, { _id, ...childDiff }] of childUpdates) mergeInto(child.source, childDiff);
+    for (const child of created) document.collection(child.documentName).set(child.id, child);
     const changed = { ...diff, _id: document.id };
     this.hooks.callAll(
       `update${document.documentName}`,
@@ -306,6 +321,7 @@ export class Game {
   }
 
   deleteDocument(document: WorldDocument, options: LifecycleOptions = {}): void {
+    if (document.documentName === 'Folder' && !document.pack) moveContentsToParent(this, document);
     const collection = document.parent
       ? document.parent.collection(document.documentName)
       : this.collectionOf(document.documentName);
@@ -332,6 +348,7 @@ export class Game {
   ): WorldDocument {
     const { embeddedData, ownData } = this.#splitEmbedded(documentName, data);
     const source = prepareSource(documentName, ownData, this.system.id);
+    if (this.foundryMajorVersion >= 14) adaptSourceTo14(documentName, source, embeddedData);
     if (keepId && typeof data._id === 'string' && !/^[a-zA-Z0-9]{16}$/.test(data._id)) {
       throw new ValidationError(
         `${documentName} validation errors:\n  _id: must be a valid 16-character alphanumeric ID`,
@@ -339,7 +356,13 @@ export class Game {
     }
     source._id = keepId && typeof data._id === 'string' ? data._id : this.newId();
     source._stats = this.#stats();
-    const document = new WorldDocument(documentName, reorderWithIdFirst(source), parent, pack);
+    const document = new WorldDocument(
+      documentName,
+      reorderWithIdFirst(source),
+      parent,
+      pack,
+      this.foundryMajorVersion,
+    );
     for (const [embeddedName, children] of embeddedData) {
       for (const child of children) {
         const built = this.#build(embeddedName, child, document, true, pack);
@@ -362,8 +385,8 @@ export class Game {
   ): { embeddedData: [string, PlainObject[]][]; ownData: PlainObject } {
     const ownData = { ...data };
     const embeddedData: [string, PlainObject[]][] = [];
-    for (const embeddedName of embeddedNamesOf(documentName)) {
-      const field = embeddedFieldOf(documentName, embeddedName)!;
+    for (const embeddedName of embeddedNamesOf(documentName, this.foundryMajorVersion)) {
+      const field = embeddedFieldOf(documentName, embeddedName, this.foundryMajorVersion)!;
       const children = ownData[field];
       delete ownData[field];
       if (Array.isArray(children)) embeddedData.push([embeddedName, children.filter(isPlainObject)]);
@@ -372,23 +395,38 @@ export class Game {
   }
 
   #embeddedNameOfField(document: WorldDocument, field: string): string | undefined {
-    return embeddedNamesOf(document.documentName).find(
-      (name) => embeddedFieldOf(document.documentName, name) === field,
+    return embeddedNamesOf(document.documentName, document.generation).find(
+      (name) => embeddedFieldOf(document.documentName, name, document.generation) === field,
     );
   }
 
-  #updateChildren(collection: DocumentCollection, updates: unknown[]): [WorldDocument, PlainObject][] {
-    const diffs: [WorldDocument, PlainObject][] = [];
-    for (const update of updates.filter(isPlainObject)) {
-      const child = collection.get(update._id as string);
-      if (!child) continue;
-      const { _id, ...changes } = expandObject(update);
+  /** The diffs of the children an embedded array changes (not applied yet) and the children it creates (not added yet). */
+  #mergeChildren(
+    parent: WorldDocument,
+    embeddedName: string,
+    entries: unknown[],
+  ): { changed: PlainObject[]; updates: [WorldDocument, PlainObject][]; created: WorldDocument[] } {
+    const collection = parent.collection(embeddedName);
+    const merged = {
+      changed: [] as PlainObject[],
+      updates: [] as [WorldDocument, PlainObject][],
+      created: [] as WorldDocument[],
+    };
+    for (const entry of entries.filter(isPlainObject)) {
+      const child = typeof entry._id === 'string' ? collection.get(entry._id) : undefined;
+      if (!child) {
+        const built = this.#build(embeddedName, expandObject(entry), parent, true, parent.pack);
+        merged.created.push(built);
+        merged.changed.push(built.toObject());
+        continue;
+      }
+      const { _id, ...changes } = expandObject(entry);
       const diff = diffObject(child.source, changes);
       if (Object.keys(diff).length === 0) continue;
-      mergeInto(child.source, diff);
-      diffs.push([child, { _id, ...diff }]);
+      merged.updates.push([child, { _id, ...diff }]);
+      merged.changed.push({ _id, ...diff });
     }
-    return diffs;
+    return merged;
   }
 
   #stats(): PlainObject {
@@ -421,7 +459,7 @@ function reorderWithIdFirst(source: PlainObject): PlainObject {
 }
 
 function cloneDocument(original: WorldDocument, parent: WorldDocument): WorldDocument {
-  const copy = new WorldDocument(original.documentName, deepClone(original.source), parent);
+  const copy = new WorldDocument(original.documentName, deepClone(original.source), parent, null, original.generation);
   for (const [embeddedName, children] of original.embedded) {
     for (const child of children.values()) copy.collection(embeddedName).set(child.id, cloneDocument(child, copy));
   }

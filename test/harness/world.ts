@@ -21,12 +21,22 @@ export interface WorldHarness extends TestRelay {
   stream(path: string, query?: Record<string, string>, key?: string): Promise<EventStream>;
 }
 
+/**
+ * The Foundry version the suites' sandbox world imitates: 13.348 unless `SANDBOX_FOUNDRY_VERSION` says otherwise (the
+ * vitest project `foundry-14` runs test/integration again on a 14 world).
+ */
+export const FOUNDRY_VERSION = process.env.SANDBOX_FOUNDRY_VERSION || '13.348';
+export const ON_FOUNDRY_14 = Number.parseInt(FOUNDRY_VERSION, 10) >= 14;
+
 /** A relay on a free loopback port with a seeded sandbox world connected over the real protocol. */
 export async function startRelayWithWorld(
-  options: { seed?: number; relay?: Partial<RelayOptions> } = {},
+  options: { seed?: number; foundryVersion?: string; relay?: Partial<RelayOptions> } = {},
 ): Promise<WorldHarness> {
   const relay = await startTestRelay(options.relay);
-  const world = createSandboxWorld({ seed: options.seed ?? 7 });
+  const world = createSandboxWorld({
+    seed: options.seed ?? 7,
+    foundryVersion: options.foundryVersion ?? FOUNDRY_VERSION,
+  });
   const { token } = relay.relay.services.connectionTokens.issue(SANDBOX_CLIENT_ID, 'Sandbox world', 'demo');
   const link = await connectSandbox(world, { relayUrl: relay.wsUrl, clientId: SANDBOX_CLIENT_ID, token });
   const key = await relay.createKey();
