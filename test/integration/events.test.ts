@@ -81,7 +81,7 @@ describe('event streams', () => {
     harness.world.simulate.updateActor(thorin.split('.')[1]!, { 'system.attributes.hp.value': 30 });
     const updated = await stream.next('actor-update');
     expect(updated.data).toMatchObject({ type: 'actor-event', data: { actorUuid: thorin } });
-    const added = await harness.post('/effects', { uuid: thorin, statusId: 'prone' });
+    const added = await harness.post('/effects', { uuid: thorin, effectData: { name: 'Prone', statuses: ['prone'] } });
     const effect = await stream.next('actor-effect-add');
     expect(effect.data.data).toMatchObject({ actorUuid: thorin, eventType: 'effect-add' });
     expect(effect.data.data.effect._id ?? effect.data.data.effect.id).toBe(added.body.data.effect.id);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
+import { ON_FOUNDRY_14, startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;
 beforeAll(async () => {
@@ -38,7 +38,9 @@ describe('Utility', () => {
     const byUuid = await harness.post('/select', { uuids: all.body.selected.slice(0, 2), overwrite: true });
     expect(byUuid.body.selected).toEqual(all.body.selected.slice(0, 2));
     const byData = await harness.post('/select', { data: { hidden: true }, overwrite: true });
-    expect(byData.body.count).toBe(1);
+    // Module 3.4.1 matches by data with the global getProperty, which Foundry 14 removed.
+    if (ON_FOUNDRY_14) expect(byData.body.error).toBe('getProperty is not defined');
+    else expect(byData.body.count).toBe(1);
   });
 
   it('GET /selected lists {tokenUuid, actorUuid} of the selection', async () => {
