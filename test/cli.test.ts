@@ -117,11 +117,29 @@ describe('the compiled CLI', () => {
   });
 });
 
+describe('tabletop-relay demo --foundry-version', () => {
+  it('14.366 runs a Foundry 14 world, listed as such on /clients', async () => {
+    const { ready } = await runCli(['demo', '--port', '0', '--foundry-version', '14.366']);
+    const curl = ready.match(/curl -H "x-api-key: (ttr_[\w-]+)" "(http:\/\/127\.0\.0\.1:\d+)\/search/);
+    const response = await fetch(`${curl![2]!}/clients`, { headers: { 'x-api-key': curl![1]! } });
+    const body = await response.json();
+    expect(body.clients[0].foundryVersion).toBe('14.366');
+  });
+
+  it('refuses a version the sandbox cannot imitate with status 2, naming the ones it can', () => {
+    const result = spawnSync(process.execPath, [CLI, 'demo', '--foundry-version', '12.331'], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      "--foundry-version must be a Foundry 13 or 14 version such as 13.348 or 14.366, not '12.331'",
+    );
+  });
+});
+
 describe('tabletop-relay options', () => {
   it('--help documents the commands and the port, host and data directory options', () => {
     const result = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });
     expect(result.status).toBe(0);
-    for (const text of ['serve', 'demo', '--port', '--host', '--lan', '--data-dir'])
+    for (const text of ['serve', 'demo', '--port', '--host', '--lan', '--data-dir', '--foundry-version'])
       expect(result.stdout).toContain(text);
   });
 
