@@ -69,7 +69,7 @@ describe('Foundry 14 scenes', () => {
     const world = v14();
     const scene = named(world, 'scenes', 'Keep Courtyard');
     const reply = await ask(world, 'scene-raw-image', { sceneId: scene.id });
-    expect(reply.error ?? '').not.toContain('has no background image');
+    expect(reply.data.src).toBe('maps/keep-courtyard.webp');
   });
 });
 
