@@ -51,6 +51,8 @@ export interface RelayOptions {
   timeoutOverrideMs?: number;
   authTimeoutMs?: number;
   heartbeatIntervalMs?: number;
+  /** How long a connected world has to answer a ping when a second connection of it arrives (2 s by default). */
+  livenessProbeMs?: number;
   keepaliveIntervalMs?: number;
   /** Settings that win over the stored ones for this run. */
   settings?: Partial<RelaySettings>;
@@ -126,6 +128,7 @@ export function createRelay(options: RelayOptions): Relay {
     unauthenticated,
     authTimeoutMs: options.authTimeoutMs,
     heartbeatIntervalMs: options.heartbeatIntervalMs,
+    livenessProbeMs: options.livenessProbeMs,
   });
   const events = new EventHub((clientId, kind, count) =>
     tabletop.setChannelCount(clientId, STREAM_CHANNEL[kind], count),

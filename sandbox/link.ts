@@ -25,6 +25,8 @@ export interface ConnectOptions {
   reconnect?: boolean;
   reconnectBaseDelayMs?: number;
   reconnectMaxAttempts?: number;
+  /** How long to wait after a 4004 (another GM's browser holds the world) before trying again; the module waits 30 s. */
+  deferredRetryMs?: number;
 }
 
 export interface LegacyConnectOptions {
@@ -70,6 +72,7 @@ interface ReconnectPolicy {
   enabled: boolean;
   baseDelayMs: number;
   maxAttempts: number;
+  deferredDelayMs: number;
 }
 
 interface Handshake {
@@ -225,7 +228,7 @@ class RelaySession implements SandboxLink {
   /** The module's back-off: min(30 s, base × 2^(n−1)); 4004 waits for the other GM's browser to let go. */
   #retryDelay(code: number): number | null {
     if (this.#stopped || !this.#reconnect.enabled || PERMANENT_CLOSE_CODES.has(code)) return null;
-    if (code === DUPLICATE_CONNECTION) return DEFERRED_RETRY_MS;
+    if (code === DUPLICATE_CONNECTION) return this.#reconnect.deferredDelayMs;
     if (this.#attempts >= this.#reconnect.maxAttempts) return null;
     this.#attempts++;
     return Math.min(30_000, this.#reconnect.baseDelayMs * 2 ** (this.#attempts - 1));
@@ -277,6 +280,7 @@ export async function connectSandbox(world: SandboxWorld, options: ConnectOption
       enabled: options.reconnect ?? false,
       baseDelayMs: options.reconnectBaseDelayMs ?? 1000,
       maxAttempts: options.reconnectMaxAttempts ?? 20,
+      deferredDelayMs: options.deferredRetryMs ?? DEFERRED_RETRY_MS,
     },
   );
   await session.start();
@@ -292,7 +296,7 @@ export async function connectSandboxLegacy(world: SandboxWorld, options: LegacyC
     clientId,
     { url, authFrame: null, sendPlayerList: false },
     options.pingIntervalMs ?? 30_000,
-    { enabled: false, baseDelayMs: 1000, maxAttempts: 0 },
+    { enabled: false, baseDelayMs: 1000, maxAttempts: 0, deferredDelayMs: DEFERRED_RETRY_MS },
   );
   await session.start();
   return session;

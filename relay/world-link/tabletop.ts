@@ -7,6 +7,7 @@ import { refuseUpgrade } from '../http/request-gate.ts';
 import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
 import {
   CloseCode,
+  EVENT_CHANNELS,
   PUSH_TYPE_OF_CHANNEL,
   type EventChannel,
   type PlayerListEntry,
@@ -48,6 +49,8 @@ export interface TabletopOptions {
   unauthenticated: UnauthenticatedSockets;
   authTimeoutMs?: number;
   heartbeatIntervalMs?: number;
+  /** How long a connected world has to answer a protocol ping when a second connection of it arrives. */
+  livenessProbeMs?: number;
 }
 
 export interface TabletopEvents {
@@ -80,6 +83,7 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
       ...options,
       authTimeoutMs: options.authTimeoutMs ?? 10_000,
       heartbeatIntervalMs: options.heartbeatIntervalMs ?? 20_000,
+      livenessProbeMs: options.livenessProbeMs ?? 2_000,
     };
     this.heartbeat = setInterval(() => this.checkHeartbeats(), this.options.heartbeatIntervalMs);
     this.heartbeat.unref();
@@ -171,7 +175,7 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
         socket.close(CloseCode.policyViolation, 'Invalid API key');
         return;
       }
-      this.admit(socket, upgrade, { handshake: 'legacy-key', keyId: link.keyId, tokenName: link.name });
+      void this.admit(socket, upgrade, { handshake: 'legacy-key', keyId: link.keyId, tokenName: link.name });
       return;
     }
     const timer = setTimeout(
@@ -196,26 +200,25 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
         socket.close(CloseCode.policyViolation, 'Authentication failed: this token was issued for another world');
         return;
       }
-      this.admit(socket, upgrade, { handshake: 'token', tokenId: grant.tokenId, tokenName: grant.name });
+      void this.admit(socket, upgrade, { handshake: 'token', tokenId: grant.tokenId, tokenName: grant.name });
     });
     socket.once('close', () => clearTimeout(timer));
   }
 
-  private admit(socket: WebSocket, upgrade: WorldUpgrade, grant: Grant): void {
-    if (socket.readyState !== socket.OPEN) return;
+  private async admit(socket: WebSocket, upgrade: WorldUpgrade, grant: Grant): Promise<void> {
     const existing = this.connected.get(upgrade.clientId);
-    if (existing?.open && !mayReplace(existing, upgrade, grant)) {
+    const replace = existing === undefined || (await this.mayReplace(existing, grant));
+    if (socket.readyState !== socket.OPEN) return;
+    if (existing !== undefined && this.connected.get(upgrade.clientId) !== existing) {
+      // The place changed hands while the probe waited: judge again against whoever holds it now.
+      await this.admit(socket, upgrade, grant);
+      return;
+    }
+    if (!replace) {
       socket.close(CloseCode.duplicateConnection, 'Client ID already connected');
       return;
     }
-    if (existing) {
-      this.forget(existing, CloseCode.normal);
-      const byToken = existing.handshake === 'legacy-key' && grant.handshake === 'token';
-      existing.close(
-        CloseCode.normal,
-        byToken ? 'Replaced by the world connecting with its connection token' : 'Replaced by reconnect',
-      );
-    }
+    if (existing) this.evict(existing, grant);
     const world = new WorldConnection({ socket, ...upgrade, ...grant });
     this.connected.set(world.clientId, world);
     this.alive.set(socket, true);
@@ -224,8 +227,37 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
     socket.on('close', (code) => this.forget(world, code));
     raiseFrameLimit(socket, WORLD_FRAME_BYTES);
     world.send({ type: 'auth-success' });
-    for (const [channel, count] of this.channelCounts.get(world.clientId) ?? []) world.sendChannelCount(channel, count);
+    // Every channel, zeros included: the module starts with all off, and may still push from before a relay restart.
+    const counts = this.channelCounts.get(world.clientId);
+    for (const channel of EVENT_CHANNELS) world.sendChannelCount(channel, counts?.get(channel) ?? 0);
     this.emit('world-connected', world);
+  }
+
+  /**
+   * Whether a newcomer takes the place of the world's connection. A world holding its connection token is never
+   * displaced by a 2.x key, and displaces one. Between equals, a connection that still answers pings keeps its place
+   * (a second GM tab: the newcomer gets 4004, which the module retries later) and only a silent one is replaced.
+   */
+  private async mayReplace(existing: WorldConnection, grant: Grant): Promise<boolean> {
+    if (!existing.open) return true;
+    if (existing.handshake !== grant.handshake) return grant.handshake === 'token';
+    return !(await existing.answersPing(this.options.livenessProbeMs));
+  }
+
+  /**
+   * A 2.x world gives way to its token with 1000, final for the 2.x module; a silent connection gets 4004, so a tab
+   * that was only slow waits for the place instead of going offline for good.
+   */
+  private evict(existing: WorldConnection, grant: Grant): void {
+    const byToken = existing.handshake !== grant.handshake;
+    const code = byToken ? CloseCode.normal : CloseCode.duplicateConnection;
+    this.forget(existing, code);
+    existing.close(
+      code,
+      byToken
+        ? 'Replaced by the world connecting with its connection token'
+        : 'Replaced by a newer connection of this world: this one stopped answering',
+    );
   }
 
   private receive(world: WorldConnection, data: RawData, isBinary: boolean): void {
@@ -276,15 +308,6 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
       socket.ping('keepalive');
     }
   }
-}
-
-/**
- * Whether a new socket may take a connected world's place. A world holding its connection token is never displaced
- * by a 2.x key, and displaces one whatever its address; between equals, only a reconnect from the same address wins.
- */
-function mayReplace(existing: WorldConnection, upgrade: WorldUpgrade, grant: Grant): boolean {
-  if (existing.handshake !== grant.handshake) return grant.handshake === 'token';
-  return existing.remoteAddress === upgrade.remoteAddress;
 }
 
 function playersOf(users: unknown): PlayerListEntry[] {

@@ -61,6 +61,25 @@ export class WorldConnection {
     if (this.open) this.send({ type: 'event-subscription-update', channel, count });
   }
 
+  /** Whether the peer answers a protocol ping in time; browsers answer these themselves, even from a background tab. */
+  answersPing(deadlineMs: number): Promise<boolean> {
+    if (!this.open) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const settle = (alive: boolean): void => {
+        clearTimeout(timer);
+        this.socket.off('pong', answered);
+        this.socket.off('close', gone);
+        resolve(alive);
+      };
+      const answered = (): void => settle(true);
+      const gone = (): void => settle(false);
+      const timer = setTimeout(gone, deadlineMs);
+      this.socket.on('pong', answered);
+      this.socket.on('close', gone);
+      this.socket.ping('liveness');
+    });
+  }
+
   close(code: number, reason: string): void {
     this.socket.close(code, reason);
   }

@@ -142,7 +142,7 @@ describe('event-subscription-update', () => {
       const first = await connectRawWorld(relay.wsUrl, 'fvtt_raw', token);
       const stream = new EventStream(`${relay.baseUrl}/rolls/subscribe`, key);
       await stream.ready;
-      expect(await first.next((m) => m.type === 'event-subscription-update')).toEqual({
+      expect(await first.next((m) => m.type === 'event-subscription-update' && m.count > 0)).toEqual({
         type: 'event-subscription-update',
         channel: 'roll-events',
         count: 1,
@@ -153,7 +153,7 @@ describe('event-subscription-update', () => {
       first.close();
       await first.closed;
       const again = await connectRawWorld(relay.wsUrl, 'fvtt_raw', token);
-      expect(await again.next((m) => m.type === 'event-subscription-update')).toEqual({
+      expect(await again.next((m) => m.type === 'event-subscription-update' && m.channel === 'roll-events')).toEqual({
         type: 'event-subscription-update',
         channel: 'roll-events',
         count: 2,
@@ -165,7 +165,7 @@ describe('event-subscription-update', () => {
       });
       stream.close();
       second.close();
-      await again.next((m) => m.type === 'event-subscription-update' && m.count === 0);
+      await again.next((m) => m.type === 'event-subscription-update' && m.channel === 'roll-events' && m.count === 0);
       again.close();
     } finally {
       await relay.close();

@@ -128,13 +128,16 @@ describe('module-protocol §2.4: one connection per world', () => {
     first.close();
   });
 
-  it('replaces the old connection with 1000 when the same address reconnects', async () => {
+  it('keeps a live connection and closes a duplicate from the same address with 4004, never the first with 1000', async () => {
     const first = await connectRawWorld(harness.wsUrl, CLIENT_ID, token);
-    const second = await connectRawWorld(harness.wsUrl, CLIENT_ID, token);
-    expect(await first.closed).toEqual({ code: 1000, reason: 'Replaced by reconnect' });
-    expect(second.socket.readyState).toBe(WebSocket.OPEN);
+    const second = openWorld();
+    await second.opened;
+    second.send({ type: 'auth', token });
+    expect(await second.closed).toEqual({ code: 4004, reason: 'Client ID already connected' });
+    expect(second.received).toEqual([]);
+    expect(first.socket.readyState).toBe(WebSocket.OPEN);
     expect(harness.relay.services.tabletop.worlds()).toHaveLength(1);
-    second.close();
+    first.close();
   });
 });
 
