@@ -62,6 +62,9 @@ export const sessionRoutes: Route[] = [
         'base64 of RSA-OAEP (SHA-256) of JSON {password, nonce} under the handshake public key',
       ),
       worldName: text().optional().describe('The world expected to be running (id or title)'),
+      foundryAdminPassword: text()
+        .optional()
+        .describe("Foundry's administrator password, for the page Foundry shows while no world is launched"),
     }),
     handle: async ({ parameters, services }) => ({
       body: await asHttp(
@@ -70,6 +73,7 @@ export const sessionRoutes: Route[] = [
             parameters.handshakeToken,
             parameters.encryptedPassword,
             parameters.worldName,
+            parameters.foundryAdminPassword,
           ),
         'Starting the GM session',
       ),

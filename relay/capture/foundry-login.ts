@@ -1,6 +1,6 @@
 // Logging a browser page in to Foundry as a user, as the reference relay's headless login does (module-protocol.md §7.3).
 import type { BrowserPage } from './browser.ts';
-import { joinFoundry, waitForGame, type GameFacts } from './page-scripts.ts';
+import { joinFoundry, passAdminPage, waitForGame, type GameFacts } from './page-scripts.ts';
 
 const NAVIGATION_TIMEOUT_MS = 60_000;
 const READY_TIMEOUT_MS = 30_000;
@@ -10,6 +10,8 @@ export interface FoundryAccount {
   foundryUrl: string;
   username: string;
   password: string;
+  /** Foundry's administrator password, for the page Foundry shows instead of /join while no world is launched. */
+  adminPassword?: string;
 }
 
 /** A capture or session failure with the HTTP status it answers with. */
@@ -35,12 +37,38 @@ export async function logIn(page: BrowserPage, account: FoundryAccount): Promise
       `Foundry at ${base} could not be reached: ${error instanceof Error ? error.message : String(error)}`,
     );
   });
-  const outcome = await page.evaluate(joinFoundry, { username: account.username, password: account.password });
+  let outcome = await page.evaluate(joinFoundry, { username: account.username, password: account.password });
+  if (outcome.state === 'admin-password') {
+    await passAdministratorPage(page, base, account.adminPassword);
+    await page.goto(`${base}/join`, NAVIGATION_TIMEOUT_MS);
+    outcome = await page.evaluate(joinFoundry, { username: account.username, password: account.password });
+  }
+  if (outcome.state === 'admin-password')
+    throw new CaptureFailure(
+      502,
+      `Foundry at ${base} still shows its administrator page after the password was accepted`,
+    );
   if (outcome.state === 'failed')
     throw new CaptureFailure(502, `Could not log in to Foundry as '${account.username}': ${outcome.error}`);
   if (outcome.state === 'joined')
     await page.goto(new URL(outcome.redirect, `${base}/`).toString(), NAVIGATION_TIMEOUT_MS);
   return waitUntilReady(page);
+}
+
+async function passAdministratorPage(
+  page: BrowserPage,
+  base: string,
+  adminPassword: string | undefined,
+): Promise<void> {
+  if (!adminPassword) {
+    throw new CaptureFailure(
+      409,
+      `Foundry at ${base} shows its administrator password page: no world is launched. Launch the world in Foundry, or give foundryAdminPassword`,
+    );
+  }
+  const passed = await page.evaluate(passAdminPage, adminPassword);
+  if (!passed.ok)
+    throw new CaptureFailure(401, `Foundry at ${base} refused the administrator password: ${passed.error}`);
 }
 
 export async function waitUntilReady(page: BrowserPage): Promise<GameFacts> {

@@ -129,6 +129,7 @@ export class GmSessions {
     handshakeToken: string,
     encryptedPassword: string,
     worldName: string | undefined,
+    adminPassword?: string,
   ): Promise<{ success: true; sessionId: string; clientId: string }> {
     this.#dropExpiredHandshakes();
     const handshake = this.#handshakes.get(handshakeToken);
@@ -136,7 +137,7 @@ export class GmSessions {
       throw new CaptureFailure(401, 'Invalid or expired handshake token: call POST /session-handshake again');
     this.#handshakes.delete(handshakeToken);
     const password = passwordOf(handshake, encryptedPassword);
-    const account = { foundryUrl: handshake.foundryUrl, username: handshake.username, password };
+    const account = { foundryUrl: handshake.foundryUrl, username: handshake.username, password, adminPassword };
     const worlds = this.#worldsAt(account.foundryUrl);
     const page = await this.#host.openPage();
     try {

@@ -8,7 +8,10 @@ export interface LoginInput {
 }
 
 export type LoginOutcome =
-  { state: 'joined'; redirect: string } | { state: 'in-game' } | { state: 'failed'; error: string };
+  | { state: 'joined'; redirect: string }
+  | { state: 'in-game' }
+  | { state: 'admin-password' }
+  | { state: 'failed'; error: string };
 
 /**
  * On Foundry's /join page: picks the user by name and posts `/join` from the page (module-protocol.md §7.3),
@@ -19,6 +22,7 @@ export async function joinFoundry(input: LoginInput): Promise<LoginOutcome> {
   while (!document.querySelector('input[name="password"]')) {
     if ((globalThis as any).game?.ready || document.querySelector('#ui-left, #sidebar, #game, .vtt'))
       return { state: 'in-game' };
+    if (document.querySelector('input[name="adminPassword"]')) return { state: 'admin-password' };
     if (Date.now() > deadline) return { state: 'failed', error: 'The Foundry login page did not appear' };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -52,6 +56,18 @@ export async function joinFoundry(input: LoginInput): Promise<LoginOutcome> {
     };
   }
   return { state: 'joined', redirect: answer.redirect ?? '/game' };
+}
+
+/** On Foundry's administrator page (`/auth`, shown while no world is launched): posts the administrator password. */
+export async function passAdminPage(adminPassword: string): Promise<{ ok: true } | { ok: false; error: string }> {
+  const response = await fetch('/auth', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ action: 'adminAuth', adminPassword }),
+  });
+  const answer = (await response.json().catch(() => ({}))) as { status?: string; error?: string; message?: string };
+  if (response.ok && answer.status === 'success') return { ok: true };
+  return { ok: false, error: answer.error ?? answer.message ?? `HTTP ${response.status}` };
 }
 
 export interface GameFacts {

@@ -31,6 +31,31 @@ document.getElementById('join-game').addEventListener('submit', async (event) =>
 </script></body></html>`;
 }
 
+/**
+ * Foundry 14's administrator page, which Foundry shows at `/auth` instead of /join while no world is launched. The
+ * sandbox posts JSON like its /join page does, and the accepted password launches the world.
+ */
+export function adminPage(): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Foundry Virtual Tabletop · Administrator Access</title>
+<style>body{font-family:sans-serif;background:#2b2a29;color:#eee;display:flex;justify-content:center;padding-top:10vh}
+form{background:#1b1a19;padding:24px;border-radius:8px;display:grid;gap:12px;min-width:280px}</style></head>
+<body><form id="setup-authentication" method="post" action="/auth">
+<h2>Administrator Access</h2>
+<label>Administrator Password <input type="password" name="adminPassword" autocomplete="current-password"></label>
+<button type="submit" name="action" value="adminAuth">Log In</button>
+</form>
+<script>
+document.getElementById('setup-authentication').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const response = await fetch('/auth', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ action: 'adminAuth', adminPassword: event.target.adminPassword.value }) });
+  const answer = await response.json();
+  if (answer.status === 'success') location.href = answer.redirect; else alert(answer.error);
+});
+</script></body></html>`;
+}
+
 export function gamePage(config: object, flavour: Flavour, systemId: string): string {
   const json = JSON.stringify(config).replace(/</g, '\\u003c');
   return `<!doctype html>

@@ -10,7 +10,7 @@ import { Raster, type Colour } from '../images/raster.ts';
 import { createSandboxWorld, type SandboxWorldOptions } from '../sandbox-world.ts';
 import { gamePageBundle } from './bundle.ts';
 import { FLAVOUR_VERSIONS, type Flavour } from './flavour.ts';
-import { gamePage, loginPage } from './pages.ts';
+import { adminPage, gamePage, loginPage } from './pages.ts';
 import { WEB_FOLDER } from './web-folder.ts';
 
 const STYLESHEET = readFileSync(join(WEB_FOLDER, 'public', 'sandbox-sheet.css'), 'utf8');
@@ -31,6 +31,11 @@ export interface SandboxWebClientOptions {
   clientId?: string;
   /** The relay the module inside the page connects to. */
   relayUrl?: string;
+  /**
+   * Foundry's administrator password, for a world that is not launched yet: every page then leads to the administrator
+   * page (`/auth`, as Foundry 14 shows it), and the right password there launches the world.
+   */
+  adminPassword?: string;
 }
 
 export interface SandboxWebClient {
@@ -86,6 +91,7 @@ export async function startSandboxWebClient(options: SandboxWebClientOptions = {
   const sessions = new Map<string, string>();
   const portraits = new Map<string, Promise<Uint8Array>>();
   let relayUrl = options.relayUrl ?? '';
+  let launched = options.adminPassword === undefined;
   const script = await gamePageBundle();
 
   const send = (
@@ -132,6 +138,16 @@ export async function startSandboxWebClient(options: SandboxWebClientOptions = {
     );
   };
 
+  const adminAuth = async (request: IncomingMessage, response: ServerResponse) => {
+    const body = await readJson(request);
+    if (String(body.adminPassword ?? '') !== options.adminPassword) {
+      const error = 'The provided administrator password is invalid.';
+      return send(response, 401, 'application/json', JSON.stringify({ status: 'failed', error }));
+    }
+    launched = true;
+    send(response, 200, 'application/json', JSON.stringify({ status: 'success', redirect: '/join' }));
+  };
+
   const game = (request: IncomingMessage, response: ServerResponse) => {
     const userId = sessions.get(cookieOf(request, SESSION_COOKIE) ?? '');
     if (!userId) return redirect(response, '/join');
@@ -147,6 +163,9 @@ export async function startSandboxWebClient(options: SandboxWebClientOptions = {
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://sandbox.invalid').pathname;
     const answer = async () => {
+      if (path === '/auth' && request.method === 'POST') return adminAuth(request, response);
+      if (path === '/auth') return send(response, 200, 'text/html; charset=utf-8', adminPage());
+      if (!launched && ['/', '/join', '/game'].includes(path)) return redirect(response, '/auth');
       if (path === '/')
         return redirect(response, sessions.has(cookieOf(request, SESSION_COOKIE) ?? '') ? '/game' : '/join');
       if (path === '/join' && request.method === 'POST') return join(request, response);
