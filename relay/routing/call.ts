@@ -22,9 +22,10 @@ export function requireScope(key: ApiKeyRecord, scope: Scope): void {
 
 /** Takes `clientId` and `userId` out of the raw parameters; a key bound to a user forces its user. */
 export function takeCaller(raw: Fields, clientId: unknown, key: ApiKeyRecord | undefined): Caller {
-  delete raw.clientId;
   const userId = raw.userId;
-  delete raw.userId;
+  // Cleared, not deleted: a deleted property makes the object slow for the schema that reads it next.
+  raw.clientId = undefined;
+  raw.userId = undefined;
   return { clientId: textOrUndefined('clientId', clientId), userId: resolveUserId(textOrUndefined('userId', userId), key), key };
 }
 
