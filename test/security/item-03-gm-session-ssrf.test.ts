@@ -4,7 +4,7 @@ import type { Browser, LaunchBrowser } from '../../relay/capture/browser.ts';
 import { sandboxArgs } from '../../relay/capture/puppeteer-browser.ts';
 import { startSandboxWebClient, type SandboxWebClient } from '../../sandbox/web/server.ts';
 import { GM_PASSWORD, SEED } from '../capture/harness.ts';
-import { connectRawWorld } from '../harness/raw-world.ts';
+import { connectRawWorld, RawWorld } from '../harness/raw-world.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 
 function encrypt(publicKey: string, payload: object): string {
@@ -192,6 +192,15 @@ describe('item 03: a GM session opens only the Foundry address the GM configured
       const started = await start(keep.url);
       expect(started.status).toBe(200);
       const { token } = relay.relay.services.connectionTokens.issue(KEEP, 'GM browser', 'pairing');
+      // While the session's browser answers pings it keeps the world: another GM's browser gets 4004 and waits.
+      const waiting = new RawWorld(relay.wsUrl, { id: KEEP });
+      await waiting.opened;
+      waiting.send({ type: 'auth', token });
+      expect((await waiting.closed).code).toBe(4004);
+      expect(sessionTokens()).toHaveLength(1);
+      // The session's socket goes away (4004 keeps its module waiting); the other browser's retry takes the world.
+      relay.relay.services.tabletop.world(KEEP)?.close(4004, 'Gone');
+      await expect.poll(() => relay.relay.services.tabletop.world(KEEP)).toBeUndefined();
       const other = await connectRawWorld(relay.wsUrl, KEEP, token);
       await expect.poll(async () => (await relay.api(key, 'GET', '/session')).body.activeSessions).toEqual([]);
       expect(sessionTokens()).toEqual([]);
