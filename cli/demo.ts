@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { connectSandbox, createSandboxWorld, type ModuleSettings } from '../sandbox/index.ts';
-import { startSandboxWebClient, type SandboxWebClient } from '../sandbox/web/server.ts';
+import { connectSandbox, createSandboxWorld } from '../sandbox/index.ts';
+import { startSandboxWebClient, type SandboxWebClient, type WebWorldOptions } from '../sandbox/web/server.ts';
 import { findChrome } from '../relay/capture/chrome-path.ts';
 import { TOOL_SCOPES } from '../relay/auth/scopes.ts';
 import type { Relay } from '../relay/relay.ts';
@@ -45,7 +45,7 @@ export async function startDemoWorld(
     name: 'Demo key',
     scopes: TOOL_SCOPES.filter((scope) => withExecuteJs || scope !== 'execute-js'),
   });
-  const web = await startCaptureAgainstSandbox(relay, seed, settings);
+  const web = await startCaptureAgainstSandbox(relay, { seed, settings, foundryVersion });
   return {
     apiKey: key,
     worldTitle: world.metadata.worldTitle ?? 'Sandbox',
@@ -67,15 +67,14 @@ export async function startDemoWorld(
  */
 async function startCaptureAgainstSandbox(
   relay: Relay,
-  seed: number,
-  settings: Partial<ModuleSettings>,
+  worldOptions: WebWorldOptions,
 ): Promise<SandboxWebClient | undefined> {
   const capture = relay.services.capture;
   if (!capture || !findChrome()) return undefined;
   const password = randomBytes(12).toString('hex');
   const web = await startSandboxWebClient({
     flavour: 'v13',
-    worldOptions: { seed, settings },
+    worldOptions,
     passwords: { 'Assistant GM': password },
     relayUrl: relay.url,
   });

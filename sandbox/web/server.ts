@@ -17,8 +17,14 @@ const STYLESHEET = readFileSync(join(WEB_FOLDER, 'public', 'sandbox-sheet.css'),
 const SESSION_COOKIE = 'sandbox-session';
 const PORTRAIT_SIZE = 96;
 
-/** The options of the world each game page runs: only what survives JSON (no clock, no file store). */
-export type WebWorldOptions = Pick<SandboxWorldOptions, 'seed' | 'system' | 'worldId' | 'worldTitle' | 'settings'>;
+/**
+ * The options of the world each game page runs: only what survives JSON (no clock, no file store). Its Foundry version
+ * is the flavour's unless given (a 14 world runs with the v13 flavour's client).
+ */
+export type WebWorldOptions = Pick<
+  SandboxWorldOptions,
+  'seed' | 'system' | 'worldId' | 'worldTitle' | 'settings' | 'foundryVersion'
+>;
 
 export interface SandboxWebClientOptions {
   /** 0 (default) picks a free port. */
@@ -86,7 +92,10 @@ function cookieOf(request: IncomingMessage, name: string): string | undefined {
 export async function startSandboxWebClient(options: SandboxWebClientOptions = {}): Promise<SandboxWebClient> {
   const flavour = options.flavour ?? 'v13';
   const worldOptions: WebWorldOptions = { seed: 42, ...options.worldOptions };
-  const roster = createSandboxWorld({ ...worldOptions, foundryVersion: FLAVOUR_VERSIONS[flavour] });
+  const roster = createSandboxWorld({
+    ...worldOptions,
+    foundryVersion: worldOptions.foundryVersion ?? FLAVOUR_VERSIONS[flavour],
+  });
   const users = roster.game.users.contents.map((user) => ({ id: user.id, name: user.name }));
   const sessions = new Map<string, string>();
   const portraits = new Map<string, Promise<Uint8Array>>();

@@ -1,5 +1,5 @@
 // Issue 17, item 7: Foundry shows its administrator page instead of /join while no world is launched (as Foundry 14
-// does). A GM session given foundryAdminPassword gets through it; without one, or with a wrong one, it fails at once.
+// does; the world here is a 14.366 one). A GM session given foundryAdminPassword gets through it; without one, or with a wrong one, it fails at once.
 import { constants, publicEncrypt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxWebClient, type SandboxWebClient } from '../../sandbox/web/server.ts';
@@ -14,7 +14,7 @@ let key: string;
 beforeAll(async () => {
   relay = await startTestRelay();
   web = await startSandboxWebClient({
-    worldOptions: { seed: SEED },
+    worldOptions: { seed: SEED, foundryVersion: '14.366' },
     passwords: { Gamemaster: GM_PASSWORD },
     clientId: CLIENT_ID,
     relayUrl: relay.baseUrl,
@@ -79,6 +79,10 @@ describe('the administrator page of a world that is not launched', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ success: true, clientId: CLIENT_ID });
     const clients = await relay.api(key, 'GET', '/clients');
-    expect(clients.body.clients).toEqual([expect.objectContaining({ clientId: CLIENT_ID, isOnline: true })]);
+    expect(clients.body.clients).toEqual([
+      expect.objectContaining({ clientId: CLIENT_ID, isOnline: true, foundryVersion: '14.366' }),
+    ]);
+    const sessions = await relay.api(key, 'GET', '/session');
+    expect(sessions.body.activeSessions).toEqual([expect.objectContaining({ foundryVersion: '14.366' })]);
   });
 });

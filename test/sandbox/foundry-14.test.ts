@@ -4,6 +4,13 @@ import { ask, named, sandbox, tokenNamed } from './helpers.ts';
 
 const v14 = () => sandbox({ foundryVersion: '14.366' });
 
+describe('a Foundry 14 world', () => {
+  it('reports its version where pairing and /clients read it', () => {
+    expect(v14().metadata.foundryVersion).toBe('14.366');
+    expect(v14().game.foundryMajorVersion).toBe(14);
+  });
+});
+
 describe('Foundry 14 scenes', () => {
   it('hold a level carrying the background, and no measured templates', () => {
     const world = v14();

@@ -39,7 +39,8 @@ async function connectModule(client: FoundryClient): Promise<SandboxLink | undef
 
 async function main(): Promise<void> {
   const config = JSON.parse(document.getElementById('sandbox-config')!.textContent!) as PageConfig;
-  const world = createSandboxWorld({ ...config.worldOptions, foundryVersion: FLAVOUR_VERSIONS[config.flavour] });
+  const foundryVersion = config.worldOptions.foundryVersion ?? FLAVOUR_VERSIONS[config.flavour];
+  const world = createSandboxWorld({ ...config.worldOptions, foundryVersion });
   const client = new FoundryClient(world, config);
   const page = globalThis as unknown as Record<string, unknown>;
   client.install(page);
