@@ -28,7 +28,11 @@ export interface HttpOptions {
  * table entry through the routing kernel's one call pipeline, its answer or error written as JSON, HTML, bytes, a
  * redirect or an event stream. A route's body is read only once its caller is let in, and only if the route takes one.
  */
-export function createRequestListener(routes: readonly Route[], services: RelayServices, options: HttpOptions = {}): RequestListener {
+export function createRequestListener(
+  routes: readonly Route[],
+  services: RelayServices,
+  options: HttpOptions = {},
+): RequestListener {
   const router = buildRouter(routes, options.uploadLimitBytes);
   const refusal = hostGate(services);
   const adminPages = adminPagesOf(options.settingsUiDir);
@@ -54,7 +58,10 @@ export function createRequestListener(routes: readonly Route[], services: RelayS
     if (cors(request, response, path, services)) return;
     const query = mark < 0 ? '' : url.slice(mark + 1);
     if (!isAdminPath(path)) return answer(request, response, path, query);
-    adminPages(request, response, path).then((served) => served || answer(request, response, path, query), fail(response));
+    adminPages(request, response, path).then(
+      (served) => served || answer(request, response, path, query),
+      fail(response),
+    );
   };
 }
 
@@ -80,7 +87,13 @@ function routeOf(router: Router, request: IncomingMessage, path: string, service
 
 const NO_QUERY: Fields = Object.freeze({}) as Fields;
 
-function callInput({ entry, pathParameters }: RouteMatch, request: IncomingMessage, response: ServerResponse, path: string, queryText: string): CallInput {
+function callInput(
+  { entry, pathParameters }: RouteMatch,
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+  queryText: string,
+): CallInput {
   // Express's default ("simple") query parser is node:querystring: a repeated key is a list, `a[b]` a plain name.
   const query: Fields = queryText === '' ? NO_QUERY : parseQueryString(queryText);
   const { readBody } = entry;
@@ -163,7 +176,10 @@ type AdminPages = (request: IncomingMessage, response: ServerResponse, path: str
 function adminPagesOf(settingsUiDir: string | undefined): AdminPages {
   // Express serves these files alone, loaded on the first page asked for: the API's path never runs it.
   let files: Promise<StaticFiles> | undefined;
-  const filesOf = (dir: string) => (files ??= import('express').then(({ default: express }) => express.static(dir, { index: 'index.html', fallthrough: true })));
+  const filesOf = (dir: string) =>
+    (files ??= import('express').then(({ default: express }) =>
+      express.static(dir, { index: 'index.html', fallthrough: true }),
+    ));
   return async (request, response, path) => {
     for (const [name, value] of Object.entries(ADMIN_PAGE_HEADERS)) response.setHeader(name, value);
     if (request.method !== 'GET' || !isLoopback(request.socket.remoteAddress) || path.endsWith('.map')) return false;
@@ -177,7 +193,12 @@ function adminPagesOf(settingsUiDir: string | undefined): AdminPages {
 }
 
 /** Runs the static file server on the path below /admin, as a mounted Express middleware would see it. */
-function serveFile(files: StaticFiles, request: IncomingMessage, response: ServerResponse, filePath: string): Promise<boolean> {
+function serveFile(
+  files: StaticFiles,
+  request: IncomingMessage,
+  response: ServerResponse,
+  filePath: string,
+): Promise<boolean> {
   const originalUrl = request.url ?? '/';
   const mark = originalUrl.indexOf('?');
   const mounted = Object.assign(request, { originalUrl, url: filePath + (mark < 0 ? '' : originalUrl.slice(mark)) });

@@ -31,7 +31,11 @@ export function bodyReaderFor(route: Route, uploadLimitBytes = DEFAULT_UPLOAD_LI
   const limit = bodyLimitOf(route, uploadLimitBytes);
   const takesForms = route.access !== 'admin';
   const takesRawBytes = route.kind === 'world' && route.rawBodyAsFileData === true;
-  const tooLarge = () => new HttpError(413, `Request body too large: the limit is ${sizeText(limit)} for ${route.method} ${route.path}, counted after decompression`);
+  const tooLarge = () =>
+    new HttpError(
+      413,
+      `Request body too large: the limit is ${sizeText(limit)} for ${route.method} ${route.path}, counted after decompression`,
+    );
   return async (request) => {
     if (!hasBody(request)) return {};
     const contentType = request.headers['content-type'];
@@ -43,7 +47,9 @@ export function bodyReaderFor(route: Route, uploadLimitBytes = DEFAULT_UPLOAD_LI
     const bytes = await readBytes(request, limit, tooLarge);
     if (isJson) return jsonFields(decode(bytes, charsetOf(contentType)));
     if (isForm) return parseQueryString(decode(bytes, charsetOf(contentType)), '&', '=', { maxKeys: 0 });
-    return bytes.length === 0 ? {} : { fileData: `data:${mediaType || 'application/octet-stream'};base64,${bytes.toString('base64')}` };
+    return bytes.length === 0
+      ? {}
+      : { fileData: `data:${mediaType || 'application/octet-stream'};base64,${bytes.toString('base64')}` };
   };
 }
 
@@ -60,7 +66,10 @@ function unsupportedType(mediaType: string, takesForms: boolean): HttpError {
   return new HttpError(415, `The request body must be ${accepted}; this one was sent as ${sent}`);
 }
 
-const UNSUPPORTED_ENCODING = new HttpError(415, 'The request body must be UTF-8, plain or compressed with gzip, deflate or br');
+const UNSUPPORTED_ENCODING = new HttpError(
+  415,
+  'The request body must be UTF-8, plain or compressed with gzip, deflate or br',
+);
 
 function charsetOf(contentType: string | undefined): string {
   const match = contentType === undefined ? null : /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType);
@@ -87,9 +96,11 @@ function jsonFields(text: string): Fields {
   } catch {
     throw new HttpError(400, 'The request body is not valid JSON');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'The request body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new HttpError(400, 'The request body must be a JSON object');
   // Each level of nesting takes an opening and a closing bracket: a short body cannot be too deep.
-  if (text.length > 2 * MAX_BODY_DEPTH && nestedDeeperThan(body, MAX_BODY_DEPTH)) throw new HttpError(400, `The request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
+  if (text.length > 2 * MAX_BODY_DEPTH && nestedDeeperThan(body, MAX_BODY_DEPTH))
+    throw new HttpError(400, `The request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
   return body as Fields;
 }
 
@@ -114,7 +125,7 @@ function nestedDeeperThan(value: object, limit: number): boolean {
   return false;
 }
 
-function decompressorOf(encoding: string): Readable & NodeJS.WritableStream | undefined {
+function decompressorOf(encoding: string): (Readable & NodeJS.WritableStream) | undefined {
   switch (encoding) {
     case 'gzip':
       return zlib.createGunzip();
@@ -134,7 +145,8 @@ function readBytes(request: IncomingMessage, limit: number, tooLarge: () => Http
   const encoding = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   const decompressor = encoding === 'identity' ? undefined : decompressorOf(encoding);
   if (encoding !== 'identity' && !decompressor) return Promise.reject(UNSUPPORTED_ENCODING);
-  const declared = request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
+  const declared =
+    request.headers['content-length'] === undefined ? undefined : Number(request.headers['content-length']);
   if (!decompressor && declared !== undefined && declared > limit) {
     request.resume();
     return Promise.reject(tooLarge());
@@ -161,13 +173,20 @@ function readBytes(request: IncomingMessage, limit: number, tooLarge: () => Http
       else chunks.push(chunk);
     };
     source.on('data', onData);
-    source.once('error', () => fail(decompressor ? new HttpError(400, 'The request body could not be decompressed') : new HttpError(400, 'The request body could not be read')));
+    source.once('error', () =>
+      fail(
+        decompressor
+          ? new HttpError(400, 'The request body could not be decompressed')
+          : new HttpError(400, 'The request body could not be read'),
+      ),
+    );
     request.once('close', () => {
       if (!request.complete) fail(new HttpError(400, 'The request was aborted before its body arrived'));
     });
     source.once('end', () => {
       if (settled) return;
-      if (!decompressor && declared !== undefined && declared !== length) return fail(new HttpError(400, 'The request body could not be read'));
+      if (!decompressor && declared !== undefined && declared !== length)
+        return fail(new HttpError(400, 'The request body could not be read'));
       settled = true;
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length));
     });

@@ -19,7 +19,8 @@ function hostnameOf(host: string | undefined): string | undefined {
   if (!host) return undefined;
   try {
     const url = new URL(`http://${host}`);
-    const onlyHost = url.username === '' && url.password === '' && url.pathname === '/' && url.search === '' && url.hash === '';
+    const onlyHost =
+      url.username === '' && url.password === '' && url.pathname === '/' && url.search === '' && url.hash === '';
     return onlyHost ? url.hostname : undefined;
   } catch {
     return undefined;
@@ -109,9 +110,18 @@ interface TokenOrigin {
  * paired from (or its GM session's Foundry URL). A token paired before origins were recorded admits any page, so that
  * existing pairings keep working.
  */
-export function worldOriginAllowed(origin: string, clientId: string, corsOrigins: readonly string[], tokens: readonly TokenOrigin[]): boolean {
+export function worldOriginAllowed(
+  origin: string,
+  clientId: string,
+  corsOrigins: readonly string[],
+  tokens: readonly TokenOrigin[],
+): boolean {
   if (corsAllows(corsOrigins, origin)) return true;
-  return tokens.some((token) => token.clientId === clientId && (token.origin === origin || (token.origin === undefined && token.source === 'pairing')));
+  return tokens.some(
+    (token) =>
+      token.clientId === clientId &&
+      (token.origin === origin || (token.origin === undefined && token.source === 'pairing')),
+  );
 }
 
 /** Answers an upgrade request with an HTTP error instead of a WebSocket. */

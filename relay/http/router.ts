@@ -42,7 +42,9 @@ export class Router {
   }
 
   routes(): Route[] {
-    return [...[...this.fixed.values()].flatMap((methods) => [...methods.values()]), ...this.patterns].map((entry) => entry.route);
+    return [...[...this.fixed.values()].flatMap((methods) => [...methods.values()]), ...this.patterns].map(
+      (entry) => entry.route,
+    );
   }
 
   /** The route for this method and path; undefined for an unknown path, a 405 that names the methods for a known one. */

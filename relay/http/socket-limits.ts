@@ -18,7 +18,9 @@ const TOO_MANY_WAITING_HERE = `Too many connections from this address are waitin
 export function raiseFrameLimit(socket: WebSocket, bytes: number): void {
   const receiver = (socket as unknown as { _receiver?: { _maxPayload?: unknown } })._receiver;
   if (typeof receiver?._maxPayload !== 'number') {
-    throw new Error('This version of ws keeps its frame limit elsewhere: update raiseFrameLimit in relay/http/socket-limits.ts');
+    throw new Error(
+      'This version of ws keeps its frame limit elsewhere: update raiseFrameLimit in relay/http/socket-limits.ts',
+    );
   }
   receiver._maxPayload = bytes;
 }

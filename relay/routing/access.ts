@@ -53,22 +53,32 @@ function refuseOtherOrigins(call: CallContext): void {
   const origin = call.header('origin');
   const ownOrigin = call.relayOrigin;
   if (origin !== undefined && origin !== ownOrigin) {
-    throw new HttpError(403, `The admin API refuses calls from other web pages (${origin}): use the settings UI at ${ownOrigin}/admin/`);
+    throw new HttpError(
+      403,
+      `The admin API refuses calls from other web pages (${origin}): use the settings UI at ${ownOrigin}/admin/`,
+    );
   }
   const site = call.header('sec-fetch-site');
   if (site !== undefined && !SAME_ORIGIN_FETCH_SITES.includes(site)) {
-    throw new HttpError(403, `The admin API refuses calls from other web pages (Sec-Fetch-Site: ${site}): use the settings UI at ${ownOrigin}/admin/`);
+    throw new HttpError(
+      403,
+      `The admin API refuses calls from other web pages (Sec-Fetch-Site: ${site}): use the settings UI at ${ownOrigin}/admin/`,
+    );
   }
 }
 
 /** A change's parameters come from a JSON body (application/json) and never from the query string. */
 function requireJsonChange(call: CallContext, hasQuery: boolean): void {
   const contentType = call.header('content-type');
-  const hasBody = contentType !== undefined || call.header('transfer-encoding') !== undefined || Number(call.header('content-length') ?? 0) > 0;
+  const hasBody =
+    contentType !== undefined ||
+    call.header('transfer-encoding') !== undefined ||
+    Number(call.header('content-length') ?? 0) > 0;
   if (hasBody && !isJson(contentType)) {
     throw new HttpError(415, 'Admin changes take a JSON body: send it with Content-Type: application/json');
   }
-  if (hasQuery) throw new HttpError(400, 'Admin changes take their parameters from the JSON body, not the query string');
+  if (hasQuery)
+    throw new HttpError(400, 'Admin changes take their parameters from the JSON body, not the query string');
 }
 
 function isJson(contentType: string | undefined): boolean {

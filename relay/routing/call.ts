@@ -17,7 +17,8 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export type Fields = Record<string, unknown>;
 
 export function requireScope(key: ApiKeyRecord, scope: Scope): void {
-  if (!key.scopes.includes(scope)) throw new HttpError(403, `API key lacks required scope: ${scope}`, { requiredScope: scope });
+  if (!key.scopes.includes(scope))
+    throw new HttpError(403, `API key lacks required scope: ${scope}`, { requiredScope: scope });
 }
 
 /** Takes `clientId` and `userId` out of the raw parameters; a key bound to a user forces its user. */
@@ -26,7 +27,11 @@ export function takeCaller(raw: Fields, clientId: unknown, key: ApiKeyRecord | u
   // Cleared, not deleted: a deleted property makes the object slow for the schema that reads it next.
   raw.clientId = undefined;
   raw.userId = undefined;
-  return { clientId: textOrUndefined('clientId', clientId), userId: resolveUserId(textOrUndefined('userId', userId), key), key };
+  return {
+    clientId: textOrUndefined('clientId', clientId),
+    userId: resolveUserId(textOrUndefined('userId', userId), key),
+    key,
+  };
 }
 
 function textOrUndefined(name: string, value: unknown): string | undefined {
@@ -39,7 +44,10 @@ function textOrUndefined(name: string, value: unknown): string | undefined {
 export function parseParameters(route: Route, raw: Fields): Fields {
   const prototypeKey = prototypeKeyIn(raw);
   if (prototypeKey !== undefined) {
-    throw new HttpError(400, `'${prototypeKey}' is not allowed: no key, or part of a dotted key, may be __proto__, constructor or prototype`);
+    throw new HttpError(
+      400,
+      `'${prototypeKey}' is not allowed: no key, or part of a dotted key, may be __proto__, constructor or prototype`,
+    );
   }
   for (const name of Object.keys(raw)) if (raw[name] === '') delete raw[name];
   const result = route.parameters.safeParse(raw);
@@ -95,7 +103,12 @@ export function hasError(message: Fields): boolean {
 }
 
 /** Sends the route's operation to the caller's world and waits for the answer. */
-export async function callWorld(route: WorldRoute, parameters: Fields, caller: Caller, services: RelayServices): Promise<{ world: WorldConnection; reply: WorldReply }> {
+export async function callWorld(
+  route: WorldRoute,
+  parameters: Fields,
+  caller: Caller,
+  services: RelayServices,
+): Promise<{ world: WorldConnection; reply: WorldReply }> {
   const extraScope = route.alsoRequires?.(parameters);
   if (extraScope && caller.key) requireScope(caller.key, extraScope);
   const world = resolveWorld(services.tabletop, caller.clientId, caller.key);
@@ -107,16 +120,32 @@ export async function callWorld(route: WorldRoute, parameters: Fields, caller: C
   const reply = await services.tabletop.request(world, route.operation, message, timeoutMs);
   if (!route.reviseReply || hasError(reply.message)) return { world, reply };
   const revised = route.reviseReply(reply.message, { parameters, clientId: world.clientId, sentAt, services });
-  return { world, reply: revised === reply.message ? reply : { message: revised as WorldReply['message'], text: JSON.stringify(revised) } };
+  return {
+    world,
+    reply:
+      revised === reply.message ? reply : { message: revised as WorldReply['message'], text: JSON.stringify(revised) },
+  };
 }
 
 /** Resolves the world a stream listens to and checks the key's stream allowance. */
-export function prepareStream(route: StreamRoute, parameters: Fields, caller: Caller, services: RelayServices): { clientId: string; filter: StreamFilter; ownerId: string } {
+export function prepareStream(
+  route: StreamRoute,
+  parameters: Fields,
+  caller: Caller,
+  services: RelayServices,
+): { clientId: string; filter: StreamFilter; ownerId: string } {
   const world = resolveWorld(services.tabletop, caller.clientId, caller.key);
   const ownerId = caller.key?.id ?? 'anonymous';
   const cap = services.settings.get().streamsPerKey;
   if (cap > 0 && services.events.countOwnedBy(ownerId) >= cap) {
-    throw new HttpError(429, `This API key already holds ${cap} open event streams, the most it may; close one, or raise the limit in the settings`);
+    throw new HttpError(
+      429,
+      `This API key already holds ${cap} open event streams, the most it may; close one, or raise the limit in the settings`,
+    );
   }
-  return { clientId: world.clientId, filter: withoutUndefined({ ...route.filter(parameters), userId: caller.userId }), ownerId };
+  return {
+    clientId: world.clientId,
+    filter: withoutUndefined({ ...route.filter(parameters), userId: caller.userId }),
+    ownerId,
+  };
 }

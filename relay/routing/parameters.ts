@@ -27,7 +27,12 @@ function fromListString(value: unknown): unknown {
       return value;
     }
   }
-  return text === '' ? [] : text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return text === ''
+    ? []
+    : text
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '');
 }
 
 function fromJsonString(value: unknown): unknown {
@@ -56,10 +61,14 @@ function within(schema: z.ZodNumber, { min, max }: Range): z.ZodNumber {
   return bounded;
 }
 
-export const number = (range: Range = {}) => z.preprocess(fromQueryNumber, within(z.number({ error: 'must be a number' }), range));
+export const number = (range: Range = {}) =>
+  z.preprocess(fromQueryNumber, within(z.number({ error: 'must be a number' }), range));
 
 export const wholeNumber = (range: Range = {}) =>
-  z.preprocess(fromQueryNumber, within(z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }), range));
+  z.preprocess(
+    fromQueryNumber,
+    within(z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }), range),
+  );
 
 export const textList = () =>
   z.preprocess(

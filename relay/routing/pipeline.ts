@@ -1,10 +1,27 @@
-import { parameterSourceOf, type Answer, type CallContext, type Caller, type ParameterSource, type Route, type StreamRoute, type WorldRoute } from './route.ts';
+import {
+  parameterSourceOf,
+  type Answer,
+  type CallContext,
+  type Caller,
+  type ParameterSource,
+  type Route,
+  type StreamRoute,
+  type WorldRoute,
+} from './route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { RelayServices } from '../services.ts';
 import { answeredCall, callerNamed, refusedCall } from '../admin/activity.ts';
 import { HttpError } from '../errors.ts';
 import { checkAdmin, verifiedKey } from './access.ts';
-import { callWorld, parseHeaders, parseParameters, prepareStream, requireScope, takeCaller, type Fields } from './call.ts';
+import {
+  callWorld,
+  parseHeaders,
+  parseParameters,
+  prepareStream,
+  requireScope,
+  takeCaller,
+  type Fields,
+} from './call.ts';
 import { tooManyRequests, type RateDecision } from './rate-limit.ts';
 import { relayBytesAnswer, worldAnswer, type WorldJsonAnswer } from './world-answer.ts';
 
@@ -46,7 +63,8 @@ export interface CallInput {
 export async function runCall(input: CallInput, services: RelayServices): Promise<CallAnswer> {
   const { access } = input.route;
   if (typeof access !== 'object') {
-    if (access === 'admin') checkAdmin({ method: input.route.method, call: input.call, hasQuery: hasFields(input.query) }, services);
+    if (access === 'admin')
+      checkAdmin({ method: input.route.method, call: input.call, hasQuery: hasFields(input.query) }, services);
     return answer(input, undefined, services);
   }
   const started = performance.now();
@@ -59,7 +77,9 @@ export async function runCall(input: CallInput, services: RelayServices): Promis
     applyRateLimit(key, services, input.onRateLimit);
     result = await answer(input, key, services);
   } catch (error) {
-    services.activity.record(refusedCall(callerNamed(key, input.presentedKey), input.logged.method, input.logged.path, error, started));
+    services.activity.record(
+      refusedCall(callerNamed(key, input.presentedKey), input.logged.method, input.logged.path, error, started),
+    );
     throw error;
   }
   services.activity.record(activityOf(result, { keyName: key.name }, input.logged, started));
@@ -70,13 +90,25 @@ export async function runCall(input: CallInput, services: RelayServices): Promis
  * Notes a call that found no route (a wrong path, method or message type) when it carries an API key: a tool's typo
  * explains a button that does nothing as much as a refusal does. Calls without a key (browsers, scanners) are not noted.
  */
-export function recordMiss(presentedKey: unknown, logged: { method: string; path: string }, error: unknown, services: RelayServices): void {
+export function recordMiss(
+  presentedKey: unknown,
+  logged: { method: string; path: string },
+  error: unknown,
+  services: RelayServices,
+): void {
   if (presentedKey === undefined) return;
   const key = typeof presentedKey === 'string' && presentedKey !== '' ? services.keys.verify(presentedKey) : undefined;
-  services.activity.record(refusedCall(callerNamed(key, presentedKey), logged.method, logged.path, error, performance.now()));
+  services.activity.record(
+    refusedCall(callerNamed(key, presentedKey), logged.method, logged.path, error, performance.now()),
+  );
 }
 
-function activityOf(result: CallAnswer, caller: { keyName: string }, logged: { method: string; path: string }, started: number) {
+function activityOf(
+  result: CallAnswer,
+  caller: { keyName: string },
+  logged: { method: string; path: string },
+  started: number,
+) {
   if (result.kind === 'world-json' && result.status !== 200) {
     const error = typeof result.message.error === 'string' ? result.message.error : 'The world refused the call';
     return refusedCall(caller, logged.method, logged.path, new HttpError(result.status, error), started);
@@ -104,15 +136,32 @@ function applyRateLimit(key: ApiKeyRecord, services: RelayServices, onRateLimit:
 }
 
 /** Reads the body (only a route that takes one) and answers; a call without a body never waits for one. */
-function answer(input: CallInput, key: ApiKeyRecord | undefined, services: RelayServices): CallAnswer | Promise<CallAnswer> {
+function answer(
+  input: CallInput,
+  key: ApiKeyRecord | undefined,
+  services: RelayServices,
+): CallAnswer | Promise<CallAnswer> {
   const from = parameterSourceOf(input.route);
-  if (from === 'query' || !input.readBody) return answerWith(input, rawParameters(input, from, NO_FIELDS), key, services);
+  if (from === 'query' || !input.readBody)
+    return answerWith(input, rawParameters(input, from, NO_FIELDS), key, services);
   return input.readBody().then((body) => answerWith(input, rawParameters(input, from, body), key, services));
 }
 
-function answerWith(input: CallInput, raw: Fields, key: ApiKeyRecord | undefined, services: RelayServices): CallAnswer | Promise<CallAnswer> {
+function answerWith(
+  input: CallInput,
+  raw: Fields,
+  key: ApiKeyRecord | undefined,
+  services: RelayServices,
+): CallAnswer | Promise<CallAnswer> {
   const { route } = input;
-  if (route.kind === 'local') return route.handle({ parameters: parseParameters(route, raw), headers: parseHeaders(route, input.call.header), key, call: input.call, services });
+  if (route.kind === 'local')
+    return route.handle({
+      parameters: parseParameters(route, raw),
+      headers: parseHeaders(route, input.call.header),
+      key,
+      call: input.call,
+      services,
+    });
   const caller = takeCaller(raw, input.clientId, key);
   const parameters = parseParameters(route, raw);
   if (route.kind === 'world') return answerFromWorld(route, parameters, caller, services);
@@ -129,7 +178,12 @@ function rawParameters(input: CallInput, from: ParameterSource, body: Fields): F
   return from === 'body' ? { ...body, userId: body.userId ?? query.userId, ...path } : { ...query, ...body, ...path };
 }
 
-async function answerFromWorld(route: WorldRoute, parameters: Fields, caller: Caller, services: RelayServices): Promise<CallAnswer> {
+async function answerFromWorld(
+  route: WorldRoute,
+  parameters: Fields,
+  caller: Caller,
+  services: RelayServices,
+): Promise<CallAnswer> {
   if (route.answerInRelay) {
     const own = await route.answerInRelay(parameters, caller, services);
     if (own) return relayBytesAnswer(own);
@@ -141,7 +195,9 @@ async function answerFromWorld(route: WorldRoute, parameters: Fields, caller: Ca
 /** Events of one world, from the moment the adapter opens the stream until the caller hangs up or the relay stops. */
 function streamAnswer(route: StreamRoute, parameters: Fields, caller: Caller, services: RelayServices): Answer {
   const { clientId, filter, ownerId } = prepareStream(route, parameters, caller, services);
-  const connected = JSON.stringify(route.stream === 'actor' ? { clientId, actorUuid: filter.actorUuid ?? '' } : { clientId });
+  const connected = JSON.stringify(
+    route.stream === 'actor' ? { clientId, actorUuid: filter.actorUuid ?? '' } : { clientId },
+  );
   return {
     kind: 'events',
     open: (stream) => {

@@ -11,7 +11,10 @@ export interface RateDecision {
 }
 
 export function tooManyRequests(decision: RateDecision): HttpError {
-  return new HttpError(429, `Too many requests: this API key may make ${decision.limit} per minute; retry in ${decision.retryAfterSeconds} s`);
+  return new HttpError(
+    429,
+    `Too many requests: this API key may make ${decision.limit} per minute; retry in ${decision.retryAfterSeconds} s`,
+  );
 }
 
 interface Bucket {

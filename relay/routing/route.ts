@@ -128,7 +128,10 @@ export type Answer =
   | { kind: 'events'; open(stream: EventStream): void };
 
 /** A route the relay answers itself. */
-export interface LocalRoute<S extends ParameterSchema = ParameterSchema, H extends HeaderSchema = HeaderSchema> extends RouteBase<S, H> {
+export interface LocalRoute<
+  S extends ParameterSchema = ParameterSchema,
+  H extends HeaderSchema = HeaderSchema,
+> extends RouteBase<S, H> {
   kind: 'local';
   /** The /ws/api message type that calls it: every keyed route is reachable there too (test/contract/reachability.test.ts). */
   operation?: string;
@@ -162,6 +165,8 @@ export function streamRoute<S extends ParameterSchema>(route: Omit<StreamRoute<S
   return { ...route, kind: 'stream' } as unknown as Route;
 }
 
-export function localRoute<S extends ParameterSchema, H extends HeaderSchema = z.ZodObject<{}>>(route: Omit<LocalRoute<S, H>, 'kind'>): Route {
+export function localRoute<S extends ParameterSchema, H extends HeaderSchema = z.ZodObject<Record<never, never>>>(
+  route: Omit<LocalRoute<S, H>, 'kind'>,
+): Route {
   return { ...route, kind: 'local' } as unknown as Route;
 }

@@ -20,15 +20,32 @@ export function relayBytesAnswer(own: RelayBytes): Answer {
 }
 
 /** The world's answer: bytes for an image or a file (unless the caller asked for `format=base64`), JSON otherwise. */
-export function worldAnswer(route: WorldRoute, world: WorldConnection, reply: WorldReply, parameters: Fields): Answer | WorldJsonAnswer {
+export function worldAnswer(
+  route: WorldRoute,
+  world: WorldConnection,
+  reply: WorldReply,
+  parameters: Fields,
+): Answer | WorldJsonAnswer {
   if (route.reply === 'image' || (route.reply === 'file' && parameters.format !== 'base64')) {
     return bytesAnswer(route, route.reply, world, reply, parameters);
   }
-  return { kind: 'world-json', status: hasError(reply.message) ? 400 : 200, text: reply.text, message: reply.message, clientId: world.clientId };
+  return {
+    kind: 'world-json',
+    status: hasError(reply.message) ? 400 : 200,
+    text: reply.text,
+    message: reply.message,
+    clientId: world.clientId,
+  };
 }
 
 /** Decodes the data URL a world answers with (`imageData` or `fileData`, at the top or under `data`) into bytes. */
-function bytesAnswer(route: WorldRoute, kind: 'image' | 'file', world: WorldConnection, reply: WorldReply, parameters: Fields): Answer {
+function bytesAnswer(
+  route: WorldRoute,
+  kind: 'image' | 'file',
+  world: WorldConnection,
+  reply: WorldReply,
+  parameters: Fields,
+): Answer {
   const { message } = reply;
   const nested = typeof message.data === 'object' && message.data !== null ? (message.data as Fields) : {};
   const field = kind === 'image' ? 'imageData' : 'fileData';
@@ -41,7 +58,8 @@ function bytesAnswer(route: WorldRoute, kind: 'image' | 'file', world: WorldConn
   const mimeType = () => mediaType(world, message.mimeType ?? nested.mimeType ?? /^data:([^;,]*)/.exec(dataUrl)?.[1]);
   const headers: AnswerHeaders = {};
   if (kind === 'image') {
-    headers['Content-Type'] = parameters.format === 'jpeg' ? 'image/jpeg' : parameters.format === 'png' ? 'image/png' : mimeType();
+    headers['Content-Type'] =
+      parameters.format === 'jpeg' ? 'image/jpeg' : parameters.format === 'png' ? 'image/png' : mimeType();
     headers['X-Image-Width'] = pixelCount(world, 'width', message.width ?? nested.width);
     headers['X-Image-Height'] = pixelCount(world, 'height', message.height ?? nested.height);
   } else {
@@ -54,7 +72,8 @@ function bytesAnswer(route: WorldRoute, kind: 'image' | 'file', world: WorldConn
 // A world's answer is not trusted to be well formed: a value that cannot go into a header as it is would break
 // the answer (or split it, with CR/LF), so it is a 502 that names the world, not a 500 of the relay's own.
 
-const MEDIA_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+([ \t]*;[ \t]*[\w!#$&^.+-]+=([\w!#$&^.+-]+|"[\x20\x21\x23-\x5b\x5d-\x7e]*"))*$/;
+const MEDIA_TYPE =
+  /^[\w!#$&^.+-]+\/[\w!#$&^.+-]+([ \t]*;[ \t]*[\w!#$&^.+-]+=([\w!#$&^.+-]+|"[\x20\x21\x23-\x5b\x5d-\x7e]*"))*$/;
 /** Control characters split or break headers; a lone surrogate cannot be encoded in `filename*`. */
 const UNSENDABLE_IN_NAME = /[\x00-\x1f\x7f]|\p{Cs}/u;
 
@@ -67,17 +86,22 @@ function mediaType(world: WorldConnection, value: unknown): string {
 function pixelCount(world: WorldConnection, name: string, value: unknown): string {
   if (value === undefined || value === null || value === '') return '';
   const count = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) throw worldSentBadHeader(world, name, value);
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0)
+    throw worldSentBadHeader(world, name, value);
   return String(count);
 }
 
 /** `attachment` with the file's name: ASCII as it is, other characters in `filename*` (RFC 6266) with an ASCII fallback. */
 function attachment(world: WorldConnection, value: unknown): string {
   const filename = value === undefined || value === null || value === '' ? 'download' : value;
-  if (typeof filename !== 'string' || UNSENDABLE_IN_NAME.test(filename)) throw worldSentBadHeader(world, 'filename', value);
+  if (typeof filename !== 'string' || UNSENDABLE_IN_NAME.test(filename))
+    throw worldSentBadHeader(world, 'filename', value);
   const fallback = filename.replace(/["\\]|[^\x20-\x7e]/g, '_');
   if (/^[\x20-\x7e]*$/.test(filename)) return `attachment; filename="${fallback}"`;
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 

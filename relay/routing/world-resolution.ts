@@ -4,7 +4,11 @@ import type { WorldConnection } from '../world-link/world-connection.ts';
 import { HttpError } from '../errors.ts';
 
 /** The world a call goes to: the `clientId` named, or the only one connected (module-protocol.md §5.4). */
-export function resolveWorld(tabletop: Tabletop, clientId: string | undefined, key: ApiKeyRecord | undefined): WorldConnection {
+export function resolveWorld(
+  tabletop: Tabletop,
+  clientId: string | undefined,
+  key: ApiKeyRecord | undefined,
+): WorldConnection {
   const allowed = key?.worldIds;
   if (clientId !== undefined) {
     if (allowed && !allowed.includes(clientId)) {
@@ -12,7 +16,10 @@ export function resolveWorld(tabletop: Tabletop, clientId: string | undefined, k
     }
     const world = tabletop.world(clientId);
     if (!world) {
-      throw new HttpError(404, 'Invalid client ID', { clientId, message: 'No world is connected with this client ID; GET /clients lists them' });
+      throw new HttpError(404, 'Invalid client ID', {
+        clientId,
+        message: 'No world is connected with this client ID; GET /clients lists them',
+      });
     }
     return world;
   }
