@@ -89,6 +89,8 @@ export interface SeedPlaylist {
   sounds: SeedSound[];
 }
 export interface SeedSimple {
+  /** A fixed id, for a document the README and tools name by its UUID. */
+  id?: string;
   name: string;
   folder?: string;
   img?: string;
@@ -608,6 +610,7 @@ export const CARDS: SeedSimple[] = [
 
 export const MACROS: SeedSimple[] = [
   {
+    id: 'twFM6F46BPxZbvTd',
     name: 'Roll Initiative',
     folder: 'gmTools',
     img: 'icons/svg/dice-target.svg',

@@ -282,14 +282,19 @@ function seedSimple(
   common: PlainObject = {},
 ): void {
   for (const entry of entries) {
-    game.createDocument(documentName, {
-      name: entry.name,
-      ...(entry.img ? { img: entry.img } : {}),
-      folder: keys.optional(entry.folder),
-      ownership: ownership(keys, undefined, entry.defaultLevel),
-      ...common,
-      ...entry.extra,
-    });
+    game.createDocument(
+      documentName,
+      {
+        ...(entry.id ? { _id: entry.id } : {}),
+        name: entry.name,
+        ...(entry.img ? { img: entry.img } : {}),
+        folder: keys.optional(entry.folder),
+        ownership: ownership(keys, undefined, entry.defaultLevel),
+        ...common,
+        ...entry.extra,
+      },
+      { keepId: entry.id !== undefined },
+    );
   }
 }
 
