@@ -1,15 +1,21 @@
 // The grant that lets a 2.x module link its world with an API key in the URL (module-protocol.md §3.7).
 import { HttpError } from '../errors.ts';
-import type { ApiKeyRecord } from './api-keys.ts';
 import type { Scope } from './scopes.ts';
 
 export const WORLD_LINK_SCOPE: Scope = 'world:link';
+
+/** What of an API key decides whether it links a world (the key store imports this file, not the other way round). */
+export interface WorldLinkCandidate {
+  scopes: readonly Scope[];
+  worldIds?: readonly string[];
+  userId?: string;
+}
 
 /**
  * Whether a key may connect as this world: it holds `world:link`, is bound to exactly this one world and to no
  * tabletop user. Any other key, whatever its scopes, is a tool's key and never becomes a world.
  */
-export function linksWorld(key: Pick<ApiKeyRecord, 'scopes' | 'worldIds' | 'userId'>, clientId: string): boolean {
+export function linksWorld(key: WorldLinkCandidate, clientId: string): boolean {
   return (
     key.scopes.includes(WORLD_LINK_SCOPE) && !key.userId && key.worldIds?.length === 1 && key.worldIds[0] === clientId
   );
