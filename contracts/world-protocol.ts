@@ -98,3 +98,18 @@ export function resultTypeOf(requestType: string): string {
 export function worldSocketUrl(httpBaseUrl: string): string {
   return `${httpBaseUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/relay`;
 }
+
+/** The scene collections the module accepts as `documentType` in the canvas operations, and the class behind each. */
+export const CANVAS_DOCUMENT_CLASSES = {
+  tokens: 'Token',
+  tiles: 'Tile',
+  drawings: 'Drawing',
+  lights: 'AmbientLight',
+  sounds: 'AmbientSound',
+  notes: 'Note',
+  templates: 'MeasuredTemplate',
+  walls: 'Wall',
+  regions: 'Region',
+} as const;
+
+export type CanvasDocumentType = keyof typeof CANVAS_DOCUMENT_CLASSES;

@@ -1,33 +1,21 @@
 import { z } from 'zod';
+import { CANVAS_DOCUMENT_CLASSES, type CanvasDocumentType } from '../../contracts/world-protocol.ts';
 import { HttpError } from '../errors.ts';
 import { flag, number, record, text } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
 
-/** The embedded document collections of a scene, and the class name the module needs for each. */
-const CLASS_OF_DOCUMENT_TYPE = {
-  tokens: 'Token',
-  tiles: 'Tile',
-  drawings: 'Drawing',
-  lights: 'AmbientLight',
-  sounds: 'AmbientSound',
-  notes: 'Note',
-  templates: 'MeasuredTemplate',
-  walls: 'Wall',
-  regions: 'Region',
-} as const;
-type DocumentType = keyof typeof CLASS_OF_DOCUMENT_TYPE;
-const DOCUMENT_TYPES = Object.keys(CLASS_OF_DOCUMENT_TYPE) as DocumentType[];
+const DOCUMENT_TYPES = Object.keys(CANVAS_DOCUMENT_CLASSES) as CanvasDocumentType[];
 
 const documentType = text().describe('tokens, tiles, drawings, lights, sounds, notes, templates, walls or regions');
 const sceneId = text().optional().describe('Scene id; omit for the viewed scene');
 
 /** The world's message with the class the module needs; an unknown type is refused as the reference relay refuses it. */
 function withClassName<T extends { documentType: string }>(p: T): T & { className: string } {
-  if (!Object.hasOwn(CLASS_OF_DOCUMENT_TYPE, p.documentType)) {
+  if (!Object.hasOwn(CANVAS_DOCUMENT_CLASSES, p.documentType)) {
     const error = `Invalid documentType '${p.documentType}'. Must be one of: ${DOCUMENT_TYPES.join(', ')}`;
     throw new HttpError(400, error, { validTypes: DOCUMENT_TYPES });
   }
-  return { ...p, className: CLASS_OF_DOCUMENT_TYPE[p.documentType as DocumentType] };
+  return { ...p, className: CANVAS_DOCUMENT_CLASSES[p.documentType as CanvasDocumentType] };
 }
 const read = { scope: 'canvas:read' } as const;
 const write = { scope: 'canvas:write' } as const;

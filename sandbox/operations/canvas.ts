@@ -1,5 +1,5 @@
 // get/create/update/delete-canvas-document, move-token, measure-distance (module-protocol.md §4.11 Canvas).
-import type { WorldRequest } from '../../contracts/world-protocol.ts';
+import { CANVAS_DOCUMENT_CLASSES, type WorldRequest } from '../../contracts/world-protocol.ts';
 import { OWNERSHIP, type WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import { isPlainObject, type PlainObject } from '../world/objects.ts';
@@ -7,18 +7,7 @@ import { assertGM, assertWritePermission, hasPermission } from '../world/permiss
 import { reply, withUser, type OperationTable } from './context.ts';
 import { tokenByName, tokenByUuid } from './targets.ts';
 
-/** The scene collections the module accepts as `documentType`, with the document class behind each. */
-const DOCUMENT_TYPES: Record<string, string> = {
-  tokens: 'Token',
-  tiles: 'Tile',
-  drawings: 'Drawing',
-  lights: 'AmbientLight',
-  sounds: 'AmbientSound',
-  notes: 'Note',
-  templates: 'MeasuredTemplate',
-  walls: 'Wall',
-  regions: 'Region',
-};
+const DOCUMENT_TYPES: Readonly<Record<string, string>> = CANVAS_DOCUMENT_CLASSES;
 
 function sceneOf(game: Game, request: WorldRequest): WorldDocument {
   const sceneId = request.sceneId as string | undefined;
