@@ -63,6 +63,8 @@ export interface ActivityEntry {
   durationMs: number;
   /** Set when the relay refused or failed the call: the message its caller was answered with. */
   reason?: string;
+  /** Set when the call went otherwise than asked: a key bound to a user acted as that user, not the one named. */
+  note?: string;
 }
 
 /** What the GM can tune; kept in the data directory. */

@@ -1,12 +1,18 @@
-/** An error a caller can act on: its status and message become the `{error}` JSON answer. */
+/**
+ * An error a caller can act on: its status and message become the `{error}` JSON answer, `details` extra fields of that
+ * body (only fields the reference relay sends too, or of errors it does not have), `headers` machine-readable detail
+ * that HTTP sends as response headers (so that the body stays the reference's byte for byte).
+ */
 export class HttpError extends Error {
   readonly status: number;
   readonly details: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
 
-  constructor(status: number, message: string, details?: Record<string, unknown>) {
+  constructor(status: number, message: string, details?: Record<string, unknown>, headers?: Record<string, string>) {
     super(message);
     this.status = status;
     this.details = details;
+    this.headers = headers;
   }
 
   toBody(): Record<string, unknown> {
@@ -14,13 +20,13 @@ export class HttpError extends Error {
   }
 }
 
-/** A 429 that says when to come back; the HTTP error handler sends `retryAfterSeconds` as the Retry-After header. */
+/** A 429 that says when to come back: HTTP sends it as the Retry-After header, /ws/api as the frame's `retryAfter`. */
 export class RetryLater extends HttpError {
   readonly retryAfterSeconds: number;
 
   constructor(message: string, retryAfterSeconds: number) {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    super(429, message.replace('{seconds}', String(seconds)), { retryAfter: seconds });
+    super(429, message.replace('{seconds}', String(seconds)), undefined, { 'Retry-After': String(seconds) });
     this.retryAfterSeconds = seconds;
   }
 }

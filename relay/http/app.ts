@@ -118,7 +118,8 @@ function setRateLimitHeaders(response: ServerResponse, decision: RateDecision): 
 }
 
 const ADMIN_PATHS = ['/admin', '/auth/api-keys'];
-const EXPOSED_HEADERS = 'Content-Disposition, Content-Type, X-Image-Width, X-Image-Height, X-Sheet-Source';
+const EXPOSED_HEADERS =
+  'Content-Disposition, Content-Type, X-Image-Width, X-Image-Height, X-Sheet-Source, X-Required-Scope, Retry-After, Allow';
 /** The module calls these from the Foundry page while pairing, whatever origins the GM allowed for API calls. */
 const PAIRING_PATHS = ['/auth/pair', '/api/clients/', '/api/self-unpair', '/api/status'];
 const PREFLIGHT_HEADERS = {

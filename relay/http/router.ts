@@ -82,5 +82,7 @@ function decodeSegment(segment: string): string {
 }
 
 function methodNotAllowed(method: string, path: string, allowed: string[]): HttpError {
-  return new HttpError(405, `${method} is not allowed on ${path}; use ${allowed.join(' or ')}`, { allowed });
+  return new HttpError(405, `${method} is not allowed on ${path}; use ${allowed.join(' or ')}`, undefined, {
+    Allow: allowed.join(', '),
+  });
 }

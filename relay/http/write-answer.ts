@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { AnswerHeaders, CallContext } from '../routing/route.ts';
 import type { CallAnswer } from '../routing/pipeline.ts';
-import { answerFor, RetryLater, UNEXPECTED_ANSWER } from '../errors.ts';
+import { answerFor, HttpError, UNEXPECTED_ANSWER } from '../errors.ts';
 import { openEventStream } from '../events/sse.ts';
 import type { RelayLog } from '../log.ts';
 import { normalisedAddress } from './addresses.ts';
@@ -54,8 +54,9 @@ export function writeAnswer(response: ServerResponse, answer: CallAnswer, keepal
 }
 
 /**
- * Writes an error as its `{error}` JSON answer, with Retry-After when it says when to come back. An error the relay did
- * not expect is logged and answered with a 500 that tells nothing of it; after the answer began, the connection ends.
+ * Writes an error as its `{error}` JSON answer, with the error's headers (Retry-After, X-Required-Scope…). An error
+ * the relay did not expect is logged and answered with a 500 that tells nothing of it; after the answer began, the
+ * connection ends.
  */
 export function writeError(response: ServerResponse, error: unknown, log: RelayLog): void {
   let answer = answerFor(error);
@@ -67,7 +68,7 @@ export function writeError(response: ServerResponse, error: unknown, log: RelayL
     response.destroy();
     return;
   }
-  if (error instanceof RetryLater) response.setHeader('Retry-After', error.retryAfterSeconds);
+  if (error instanceof HttpError) setHeaders(response, error.headers);
   writeJson(response, answer.status, answer.body);
 }
 

@@ -8,7 +8,7 @@ import type { RelayServices } from '../services.ts';
 import type { WorldReply } from '../world-link/pending-requests.ts';
 import type { WorldConnection } from '../world-link/world-connection.ts';
 import { HttpError } from '../errors.ts';
-import { resolveUserId, resolveWorld } from './world-resolution.ts';
+import { resolveUserId } from './world-resolution.ts';
 
 // What a route call means whatever carries it (HTTP or /ws/api): parameters, the world, the user, the request.
 
@@ -16,22 +16,22 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 
 export type Fields = Record<string, unknown>;
 
+/** The reference relay's 403, byte for byte; the scope's name also goes out alone as the X-Required-Scope header. */
 export function requireScope(key: ApiKeyRecord, scope: Scope): void {
   if (!key.scopes.includes(scope))
-    throw new HttpError(403, `API key lacks required scope: ${scope}`, { requiredScope: scope });
+    throw new HttpError(403, `API key lacks required scope: ${scope}`, undefined, { 'X-Required-Scope': scope });
 }
 
-/** Takes `clientId` and `userId` out of the raw parameters; a key bound to a user forces its user. */
+/** Takes `clientId` and `userId` out of the raw parameters; a key bound to a user acts as its user. */
 export function takeCaller(raw: Fields, clientId: unknown, key: ApiKeyRecord | undefined): Caller {
-  const userId = raw.userId;
+  const requested = raw.userId;
   // Cleared, not deleted: a deleted property makes the object slow for the schema that reads it next.
   raw.clientId = undefined;
   raw.userId = undefined;
-  return {
-    clientId: textOrUndefined('clientId', clientId),
-    userId: resolveUserId(textOrUndefined('userId', userId), key),
-    key,
-  };
+  const { userId, asked } = resolveUserId(textOrUndefined('userId', requested), key);
+  const caller: Caller = { clientId: textOrUndefined('clientId', clientId), userId, key };
+  if (asked !== undefined) caller.askedUserId = asked;
+  return caller;
 }
 
 function textOrUndefined(name: string, value: unknown): string | undefined {
@@ -102,16 +102,35 @@ export function hasError(message: Fields): boolean {
   return message.error !== undefined && message.error !== null && message.error !== false;
 }
 
+/**
+ * A refusal of the route's parameters, unless the world does not know the user the caller acts as: the module checks
+ * the user before any parameter ("User not found: <id>", 400), so that answer comes first, as the reference's does. The
+ * world is asked only on this failing path, with `players`, which checks the user and changes nothing.
+ */
+export async function userRefusalBefore(
+  refusal: unknown,
+  world: WorldConnection,
+  caller: Caller,
+  services: RelayServices,
+): Promise<never> {
+  if (caller.userId !== undefined) {
+    const error = await services.tabletop
+      .request(world, 'players', { userId: caller.userId }, DEFAULT_TIMEOUT_MS)
+      .then((reply) => reply.message.error)
+      .catch(() => undefined);
+    if (typeof error === 'string' && error.startsWith('User not found')) throw new HttpError(400, error);
+  }
+  throw refusal;
+}
+
 /** Sends the route's operation to the caller's world and waits for the answer. */
 export async function callWorld(
   route: WorldRoute,
   parameters: Fields,
   caller: Caller,
+  world: WorldConnection,
   services: RelayServices,
 ): Promise<{ world: WorldConnection; reply: WorldReply }> {
-  const extraScope = route.alsoRequires?.(parameters);
-  if (extraScope && caller.key) requireScope(caller.key, extraScope);
-  const world = resolveWorld(services.tabletop, caller.clientId, caller.key);
   const message: Fields = withoutUndefined(route.message ? route.message(parameters) : parameters);
   if (caller.userId !== undefined) message.userId = caller.userId;
   if (route.forwardsScopes && caller.key) message._scopes = caller.key.scopes;
@@ -127,14 +146,14 @@ export async function callWorld(
   };
 }
 
-/** Resolves the world a stream listens to and checks the key's stream allowance. */
+/** The stream's world, filter and owner, once the key's stream allowance is checked. */
 export function prepareStream(
   route: StreamRoute,
   parameters: Fields,
   caller: Caller,
+  world: WorldConnection,
   services: RelayServices,
 ): { clientId: string; filter: StreamFilter; ownerId: string } {
-  const world = resolveWorld(services.tabletop, caller.clientId, caller.key);
   const ownerId = caller.key?.id ?? 'anonymous';
   const cap = services.settings.get().streamsPerKey;
   if (cap > 0 && services.events.countOwnedBy(ownerId) >= cap) {

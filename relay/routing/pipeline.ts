@@ -10,7 +10,7 @@ import {
 } from './route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { RelayServices } from '../services.ts';
-import { answeredCall, callerNamed, refusedCall } from '../admin/activity.ts';
+import { answeredCall, callerNamed, refusedCall, type ActivityRecord } from '../admin/activity.ts';
 import { HttpError } from '../errors.ts';
 import { checkAdmin, verifiedKey } from './access.ts';
 import {
@@ -20,8 +20,11 @@ import {
   prepareStream,
   requireScope,
   takeCaller,
+  userRefusalBefore,
   type Fields,
 } from './call.ts';
+import { resolveWorld } from './world-resolution.ts';
+import type { WorldConnection } from '../world-link/world-connection.ts';
 import { tooManyRequests, type RateDecision } from './rate-limit.ts';
 import { relayBytesAnswer, worldAnswer, type WorldJsonAnswer } from './world-answer.ts';
 
@@ -68,6 +71,7 @@ export async function runCall(input: CallInput, services: RelayServices): Promis
     return answer(input, undefined, services);
   }
   const started = performance.now();
+  const note: ActivityNote = {};
   let key: ApiKeyRecord | undefined;
   let result: CallAnswer;
   try {
@@ -75,14 +79,19 @@ export async function runCall(input: CallInput, services: RelayServices): Promis
     requireScope(key, access.scope);
     if (services.network.paused()) throw new HttpError(503, 'Tabletop Relay is paused; resume it from the tray menu');
     applyRateLimit(key, services, input.onRateLimit);
-    result = await answer(input, key, services);
+    result = await answer(input, key, services, note);
   } catch (error) {
-    services.activity.record(
-      refusedCall(callerNamed(key, input.presentedKey), input.logged.method, input.logged.path, error, started),
+    const refused = refusedCall(
+      callerNamed(key, input.presentedKey),
+      input.logged.method,
+      input.logged.path,
+      error,
+      started,
     );
+    services.activity.record(withNote(refused, note));
     throw error;
   }
-  services.activity.record(activityOf(result, { keyName: key.name }, input.logged, started));
+  services.activity.record(withNote(activityOf(result, { keyName: key.name }, input.logged, started), note));
   return result;
 }
 
@@ -101,6 +110,10 @@ export function recordMiss(
   services.activity.record(
     refusedCall(callerNamed(key, presentedKey), logged.method, logged.path, error, performance.now()),
   );
+}
+
+function withNote(record: ActivityRecord, note: ActivityNote): ActivityRecord {
+  return note.text === undefined ? record : { ...record, note: note.text };
 }
 
 function activityOf(
@@ -140,11 +153,12 @@ function answer(
   input: CallInput,
   key: ApiKeyRecord | undefined,
   services: RelayServices,
+  note: ActivityNote = {},
 ): CallAnswer | Promise<CallAnswer> {
   const from = parameterSourceOf(input.route);
   if (from === 'query' || !input.readBody)
-    return answerWith(input, rawParameters(input, from, NO_FIELDS), key, services);
-  return input.readBody().then((body) => answerWith(input, rawParameters(input, from, body), key, services));
+    return answerWith(input, rawParameters(input, from, NO_FIELDS), key, services, note);
+  return input.readBody().then((body) => answerWith(input, rawParameters(input, from, body), key, services, note));
 }
 
 function answerWith(
@@ -152,6 +166,7 @@ function answerWith(
   raw: Fields,
   key: ApiKeyRecord | undefined,
   services: RelayServices,
+  note: ActivityNote,
 ): CallAnswer | Promise<CallAnswer> {
   const { route } = input;
   if (route.kind === 'local')
@@ -163,9 +178,24 @@ function answerWith(
       services,
     });
   const caller = takeCaller(raw, input.clientId, key);
-  const parameters = parseParameters(route, raw);
-  if (route.kind === 'world') return answerFromWorld(route, parameters, caller, services);
-  return streamAnswer(route, parameters, caller, services);
+  if (caller.askedUserId !== undefined) note.text = `acted as ${caller.userId} (asked ${caller.askedUserId})`;
+  let parameters: Fields;
+  try {
+    parameters = parseParameters(route, raw);
+  } catch (refusal) {
+    // Refused parameters come after the world's and the user's refusals, the order the reference relay answers in.
+    return userRefusalBefore(refusal, resolveWorld(services.tabletop, caller.clientId, key), caller, services);
+  }
+  if (route.kind === 'stream')
+    return streamAnswer(route, parameters, caller, resolveWorld(services.tabletop, caller.clientId, key), services);
+  const extraScope = route.alsoRequires?.(parameters);
+  if (extraScope && key) requireScope(key, extraScope);
+  return answerFromWorld(route, parameters, caller, resolveWorld(services.tabletop, caller.clientId, key), services);
+}
+
+/** What the activity entry of a call notes besides its answer (a bound key acting as its user instead of another). */
+interface ActivityNote {
+  text?: string;
 }
 
 const NO_FIELDS: Fields = Object.freeze({}) as Fields;
@@ -182,19 +212,26 @@ async function answerFromWorld(
   route: WorldRoute,
   parameters: Fields,
   caller: Caller,
+  world: WorldConnection,
   services: RelayServices,
 ): Promise<CallAnswer> {
   if (route.answerInRelay) {
     const own = await route.answerInRelay(parameters, caller, services);
     if (own) return relayBytesAnswer(own);
   }
-  const { world, reply } = await callWorld(route, parameters, caller, services);
+  const { reply } = await callWorld(route, parameters, caller, world, services);
   return worldAnswer(route, world, reply, parameters);
 }
 
 /** Events of one world, from the moment the adapter opens the stream until the caller hangs up or the relay stops. */
-function streamAnswer(route: StreamRoute, parameters: Fields, caller: Caller, services: RelayServices): Answer {
-  const { clientId, filter, ownerId } = prepareStream(route, parameters, caller, services);
+function streamAnswer(
+  route: StreamRoute,
+  parameters: Fields,
+  caller: Caller,
+  world: WorldConnection,
+  services: RelayServices,
+): Answer {
+  const { clientId, filter, ownerId } = prepareStream(route, parameters, caller, world, services);
   const connected = JSON.stringify(
     route.stream === 'actor' ? { clientId, actorUuid: filter.actorUuid ?? '' } : { clientId },
   );

@@ -1,4 +1,4 @@
-import { HttpError } from '../errors.ts';
+import { RetryLater, type HttpError } from '../errors.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -10,11 +10,9 @@ export interface RateDecision {
   retryAfterSeconds: number;
 }
 
+/** The reference relay's 429, byte for byte; when to retry goes out as Retry-After (and the limit as RateLimit-*). */
 export function tooManyRequests(decision: RateDecision): HttpError {
-  return new HttpError(
-    429,
-    `Too many requests: this API key may make ${decision.limit} per minute; retry in ${decision.retryAfterSeconds} s`,
-  );
+  return new RetryLater('Too many API requests, please slow down', decision.retryAfterSeconds);
 }
 
 interface Bucket {

@@ -9,6 +9,8 @@ export interface Caller {
   clientId: string | undefined;
   userId: string | undefined;
   key: ApiKeyRecord | undefined;
+  /** The other user a caller named when its key, bound to `userId`, acted as that user instead. */
+  askedUserId?: string;
 }
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -3,7 +3,7 @@ import { allRoutes } from '../routes.ts';
 import type { Answer, CallContext, EventStream, Route, StreamRoute } from '../routing/route.ts';
 import type { StreamKind } from '../events/streams.ts';
 import { STREAM_CHANNEL } from '../events/streams.ts';
-import { answerFor, HttpError, UNEXPECTED_ANSWER } from '../errors.ts';
+import { answerFor, HttpError, RetryLater, UNEXPECTED_ANSWER } from '../errors.ts';
 import { recordMiss, runCall, type CallAnswer } from '../routing/pipeline.ts';
 import type { Fields } from '../routing/call.ts';
 import { CloseCode, type EventChannel } from '../../contracts/world-protocol.ts';
@@ -235,7 +235,9 @@ export class ClientSession {
     const answer = answerFor(error);
     if (!answer) this.services.log.error('Unexpected error on /ws/api:', error);
     const { status, body } = answer ?? UNEXPECTED_ANSWER;
-    this.send({ type, requestId, status, ...body });
+    // A frame has no headers: when to come back travels as a field (HTTP's Retry-After).
+    const retry = error instanceof RetryLater ? { retryAfter: error.retryAfterSeconds } : undefined;
+    this.send({ type, requestId, status, ...body, ...retry });
   }
 }
 

@@ -61,7 +61,8 @@ describe('API keys', () => {
     const withoutScope = await harness.createKey({ scopes: TOOL_SCOPES.filter((candidate) => candidate !== scope) });
     const refused = await harness.api(withoutScope, method, path);
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ error: `API key lacks required scope: ${scope}`, requiredScope: scope });
+    expect(refused.body).toEqual({ error: `API key lacks required scope: ${scope}` });
+    expect(refused.headers.get('x-required-scope')).toBe(scope);
     const withScope = await harness.createKey({ scopes: [scope] });
     const passed = await harness.api(withScope, method, path);
     expect(passed.status).not.toBe(401);
@@ -98,14 +99,14 @@ describe('errors before any world is involved', () => {
     const key = await harness.createKey({ scopes: ['roll:read'] });
     const answer = await harness.api(key, 'GET', '/rolls', { query: { clientId: 'fvtt_nobody' } });
     expect(answer.status).toBe(404);
-    expect(answer.body).toMatchObject({ error: 'Invalid client ID', clientId: 'fvtt_nobody' });
+    expect(answer.body).toEqual({ error: 'Invalid client ID' });
   });
 
   it('answers 403 when a world-bound key names another world', async () => {
     const key = await harness.createKey({ scopes: ['roll:read'], worldIds: ['fvtt_mine'] });
     const answer = await harness.api(key, 'GET', '/rolls', { query: { clientId: 'fvtt_theirs' } });
     expect(answer.status).toBe(403);
-    expect(answer.body.error).toBe('API key is not authorized for this client: fvtt_theirs');
+    expect(answer.body).toEqual({ error: 'API key is not authorized for this client' });
   });
 
   it('answers unknown endpoints with a JSON 404', async () => {
@@ -114,13 +115,11 @@ describe('errors before any world is involved', () => {
     expect(answer.body).toEqual({ error: 'Unknown endpoint: GET /no-such-thing' });
   });
 
-  it('answers a known path with another method with 405 naming the allowed ones', async () => {
+  it('answers a known path with another method with 405 naming the allowed ones, also as the Allow header', async () => {
     const answer = await harness.api(undefined, 'PUT', '/effects');
     expect(answer.status).toBe(405);
-    expect(answer.body).toEqual({
-      error: 'PUT is not allowed on /effects; use GET or POST or DELETE',
-      allowed: ['GET', 'POST', 'DELETE'],
-    });
+    expect(answer.body).toEqual({ error: 'PUT is not allowed on /effects; use GET or POST or DELETE' });
+    expect(answer.headers.get('allow')).toBe('GET, POST, DELETE');
   });
 
   it('answers a body that is not JSON with a 400', async () => {

@@ -91,7 +91,7 @@ describe('refused HTTP calls in the activity log', () => {
         () =>
           harness.api(roller, 'POST', '/roll', { body: { formula: '1d20' }, query: { clientId: 'fvtt_elsewhere' } }),
         404,
-        /^Invalid client ID: No world is connected/,
+        'Invalid client ID',
       ],
       [() => harness.api(roller, 'GET', '/rolll'), 404, 'Unknown endpoint: GET /rolll'],
       [() => harness.api(roller, 'GET', '/roll'), 405, 'GET is not allowed on /roll; use POST'],
@@ -124,7 +124,7 @@ describe('refused HTTP calls in the activity log', () => {
       expect((await harness.api(limited, 'GET', '/rolls')).status).toBe(200);
       const entry = await entryFor(() => harness.api(limited, 'GET', '/rolls'));
       expect(entry).toMatchObject({ keyName: 'Busy bot', status: 429 });
-      expect(entry.reason).toMatch(/^Too many requests: this API key may make 1 per minute; retry in \d+ s$/);
+      expect(entry.reason).toBe('Too many API requests, please slow down');
     } finally {
       await harness.admin('PATCH', '/admin/settings', { requestsPerMinute });
     }

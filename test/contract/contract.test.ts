@@ -126,34 +126,29 @@ describe.each(['http', 'ws'] as const)('the API over %s', (name) => {
   it('answers 403 naming the scope a key lacks', async () => {
     const key = await harness.createKey({ scopes: ['roll:read'] });
     const answer = await transport().call('POST /roll', { formula: '1d20' }, key);
-    expect(answer).toMatchObject({
-      status: 403,
-      body: { error: 'API key lacks required scope: roll:execute', requiredScope: 'roll:execute' },
-    });
+    expect(answer).toMatchObject({ status: 403, body: { error: 'API key lacks required scope: roll:execute' } });
+    expect(answer.body.requiredScope).toBeUndefined();
+    if (name === 'http') expect(answer.headers!.get('x-required-scope')).toBe('roll:execute');
   });
 
   it('keeps a key bound to other worlds away from this one', async () => {
     const key = await harness.createKey({ scopes: ['roll:read'], worldIds: ['fvtt_elsewhere000000'] });
     const named = await transport().call('GET /rolls', { clientId: SANDBOX_CLIENT_ID }, key);
-    expect(named).toMatchObject({
-      status: 403,
-      body: { error: `API key is not authorized for this client: ${SANDBOX_CLIENT_ID}` },
-    });
+    expect(named).toMatchObject({ status: 403, body: { error: 'API key is not authorized for this client' } });
     const unnamed = await transport().call('GET /rolls', {}, key);
     expect(unnamed).toMatchObject({ status: 404, body: { error: 'No connected Foundry clients found' } });
   });
 
-  it('makes a key bound to a user act as that user, and refuses another user', async () => {
+  it('makes a key bound to a user act as that user, whatever user the caller names', async () => {
     const key = await harness.createKey({ scopes: ['entity:read'], userId: 'Alice' });
-    const seen = await requestsSeenDuring(harness, async () =>
-      expect((await transport().call('GET /players', {}, key)).status).toBe(200),
-    );
-    expect(seen.map((request) => [request.type, request.userId])).toEqual([['players', 'Alice']]);
-    const other = await transport().call('GET /players', { userId: 'Gamemaster' }, key);
-    expect(other).toMatchObject({
-      status: 403,
-      body: { error: "This API key acts as the tabletop user 'Alice' and cannot act as 'Gamemaster'" },
+    const seen = await requestsSeenDuring(harness, async () => {
+      expect((await transport().call('GET /players', {}, key)).status).toBe(200);
+      expect((await transport().call('GET /players', { userId: 'Gamemaster' }, key)).status).toBe(200);
     });
+    expect(seen.map((request) => [request.type, request.userId])).toEqual([
+      ['players', 'Alice'],
+      ['players', 'Alice'],
+    ]);
   });
 
   it('answers 429 over the rate limit, saying when to retry', async () => {
@@ -164,7 +159,7 @@ describe.each(['http', 'ws'] as const)('the API over %s', (name) => {
       expect((await transport().call('GET /rolls', {}, key)).status).toBe(200);
       const limited = await transport().call('GET /rolls', {}, key);
       expect(limited.status).toBe(429);
-      expect(limited.body.error).toMatch(/^Too many requests: this API key may make 1 per minute; retry in \d+ s$/);
+      expect(limited.body.error).toBe('Too many API requests, please slow down');
       if (name === 'http') expect(Number(limited.headers!.get('retry-after'))).toBeGreaterThan(0);
     } finally {
       await harness.admin('PATCH', '/admin/settings', { requestsPerMinute });
@@ -196,10 +191,8 @@ describe.each(['http', 'ws'] as const)('the API over %s', (name) => {
 
   it('answers 404 to an unknown clientId', async () => {
     const answer = await transport().call('GET /rolls', { clientId: 'fvtt_nosuchworld0000' });
-    expect(answer).toMatchObject({
-      status: 404,
-      body: { error: 'Invalid client ID', clientId: 'fvtt_nosuchworld0000' },
-    });
+    expect(answer).toMatchObject({ status: 404, body: { error: 'Invalid client ID' } });
+    expect(answer.body.clientId).toBeUndefined();
   });
 
   it("answers 400 with the world's own error", async () => {

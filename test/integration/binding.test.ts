@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSandbox, createSandboxWorld } from '../../sandbox/index.ts';
-import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
+import { requestsSeenDuring, startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;
 beforeAll(async () => {
@@ -16,20 +16,28 @@ describe('keys bound to a tabletop user', () => {
     expect(players.body.users).toEqual([]);
   });
 
-  it('cannot escalate by naming another user or the GM', async () => {
+  it('cannot escalate by naming another user or the GM: it still acts as its user', async () => {
     const key = await harness.keyWith(['playlist:control', 'effects:write'], { userId: 'Alice' });
     for (const userId of ['Gamemaster', 'Bob']) {
       const answer = await harness.api(key, 'POST', '/playlist/play', {
         body: { playlistName: 'Tavern Songs', userId },
       });
-      expect(answer.status).toBe(403);
-      expect(answer.body.error).toBe(`This API key acts as the tabletop user 'Alice' and cannot act as '${userId}'`);
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toBe("User 'Alice' must be a GM to control playlists");
     }
     const query = await harness.api(key, 'POST', '/playlist/play', {
       body: { playlistName: 'Tavern Songs' },
       query: { userId: 'Gamemaster' },
     });
-    expect(query.status).toBe(403);
+    expect(query.status).toBe(400);
+    expect(query.body.error).toBe("User 'Alice' must be a GM to control playlists");
+    const seen = await requestsSeenDuring(harness, () =>
+      harness.api(key, 'POST', '/playlist/play', {
+        body: { playlistName: 'Tavern Songs', userId: 'Bob' },
+        query: { userId: 'Gamemaster' },
+      }),
+    );
+    expect(seen.map((request) => request.userId)).toEqual(['Alice']);
     const asThemselves = await harness.api(key, 'POST', '/playlist/play', {
       body: { playlistName: 'Tavern Songs', userId: 'alice' },
     });

@@ -19,7 +19,7 @@ function caller(entry: ActivityEntry): HTMLElement | string {
   return h('span', { class: 'muted' }, entry.keyProblem === 'unknown' ? 'Unknown key' : 'No key');
 }
 
-/** A refused call is marked and says why, as its caller was told. */
+/** A refused call is marked and says why, as its caller was told; a call that went otherwise than asked says how. */
 function row(entry: ActivityEntry): HTMLElement {
   const refused = entry.reason !== undefined;
   return h(
@@ -37,6 +37,7 @@ function row(entry: ActivityEntry): HTMLElement {
         h('code', {}, entry.path),
       ),
       refused && h('p', { class: 'activity-reason' }, entry.reason),
+      entry.note !== undefined && h('p', { class: 'activity-note muted' }, entry.note),
     ),
     h('td', {}, h('span', { class: statusClass(entry.status) }, String(entry.status))),
     h('td', { class: 'numeric nowrap' }, duration(entry.durationMs)),
