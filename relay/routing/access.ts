@@ -9,7 +9,7 @@ import { isLoopback } from '../http/addresses.ts';
 /** The key a caller presented (the `x-api-key` header); none, or one the relay does not know, is the 401 that says so. */
 export function verifiedKey(presented: unknown, services: RelayServices): ApiKeyRecord {
   if (typeof presented !== 'string' || presented === '') {
-    throw new HttpError(401, 'API key is required: send it in the x-api-key header');
+    throw new HttpError(401, 'API key is required');
   }
   const key = services.keys.verify(presented);
   if (!key) throw new HttpError(401, 'Invalid API key');

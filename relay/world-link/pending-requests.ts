@@ -38,7 +38,7 @@ export class PendingRequests {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(request.requestId);
-        reject(new HttpError(408, `The world did not answer '${request.type}' within ${timeoutMs / 1000} s`));
+        reject(new HttpError(408, 'Request timed out'));
       }, timeoutMs);
       this.pending.set(request.requestId, { clientId, resolve, reject, timer });
     });
