@@ -1,6 +1,6 @@
 // SSE fan-out: many subscribers on /rolls/subscribe, the peer pushes roll events stamped with their send time, and
 // each subscriber notes when each event reached it.
-import { Agent, get, type ClientRequest } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import type { ServerProcess } from './server-process.ts';
 import { percentile } from './statistics.ts';
 
@@ -26,9 +26,8 @@ export async function measureFanOut(
   events: number,
   intervalMs: number,
 ): Promise<FanOutResult> {
-  const agent = new Agent({ maxSockets: subscribers });
   const latencies: number[] = [];
-  const requests: ClientRequest[] = [];
+  const sockets: Socket[] = [];
   const expected = subscribers * events;
   let allDelivered!: () => void;
   const delivered = new Promise<void>((resolve) => (allDelivered = resolve));
@@ -39,14 +38,13 @@ export async function measureFanOut(
 
   for (let opened = 0; opened < subscribers; opened += CONNECT_BATCH) {
     const batch = Array.from({ length: Math.min(CONNECT_BATCH, subscribers - opened) }, () =>
-      subscribe(server, agent, requests, onRoll),
+      subscribe(server, sockets, onRoll),
     );
     await Promise.all(batch);
   }
   await server.pushRolls(events, intervalMs);
   await Promise.race([delivered, new Promise((resolve) => setTimeout(resolve, DRAIN_TIMEOUT_MS))]);
-  for (const request of requests) request.destroy();
-  agent.destroy();
+  for (const socket of sockets) socket.destroy();
   return {
     subscribers,
     events,
@@ -57,38 +55,36 @@ export async function measureFanOut(
   };
 }
 
-/** Opens one stream; settles once the relay's `connected` event says the stream is registered. */
+/**
+ * Opens one stream over a bare socket, so the measuring side spends as little as it can per delivery (no HTTP parser,
+ * no stream decoding): each read is stamped on arrival and its frames found by their blank-line ends. Settles once the
+ * relay's `connected` event says the stream is registered.
+ */
 function subscribe(
   server: ServerProcess,
-  agent: Agent,
-  requests: ClientRequest[],
+  sockets: Socket[],
   onRoll: (sentAt: number, receivedAt: number) => void,
 ): Promise<void> {
+  const { hostname, port, host } = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const request = get(
-      `${server.url}/rolls/subscribe`,
-      { agent, headers: { 'x-api-key': server.apiKey } },
-      (response) => {
-        if (response.statusCode !== 200) {
-          reject(new Error(`/rolls/subscribe answered ${response.statusCode}`));
-          return;
-        }
-        response.setEncoding('utf8');
-        let buffered = '';
-        response.on('data', (chunk: string) => {
-          const receivedAt = now();
-          buffered += chunk;
-          const frames = buffered.split('\n\n');
-          buffered = frames.pop()!;
-          for (const frame of frames) {
-            if (frame.startsWith('event: connected')) resolve();
-            else if (frame.startsWith('event: roll\n')) onRoll(sentAtOf(frame), receivedAt);
-          }
-        });
-      },
-    );
-    request.on('error', reject);
-    requests.push(request);
+    const socket = connect({ host: hostname, port: Number(port) });
+    socket.setNoDelay(true);
+    socket.write(`GET /rolls/subscribe HTTP/1.1\r\nHost: ${host}\r\nx-api-key: ${server.apiKey}\r\n\r\n`);
+    let buffered = '';
+    socket.on('data', (chunk: Buffer) => {
+      const receivedAt = now();
+      buffered += chunk.toString('latin1');
+      const frames = buffered.split('\n\n');
+      buffered = frames.pop()!;
+      for (const frame of frames) {
+        if (frame.includes('HTTP/1.1 ') && !frame.includes('HTTP/1.1 200')) {
+          reject(new Error(`/rolls/subscribe answered ${frame.slice(0, frame.indexOf('\r'))}`));
+        } else if (frame.includes('event: connected')) resolve();
+        else if (frame.includes('event: roll\n')) onRoll(sentAtOf(frame), receivedAt);
+      }
+    });
+    socket.on('error', reject);
+    sockets.push(socket);
   });
 }
 
@@ -96,4 +92,32 @@ function subscribe(
 function sentAtOf(frame: string): number {
   const start = frame.indexOf(SENT_AT) + SENT_AT.length;
   return Number.parseFloat(frame.slice(start, start + 24));
+}
+
+// `node bench/sse-fanout.ts` (or `npm run bench:fan-out`): the fan-out alone against the compiled relay, BENCH_RUNS runs
+// (default 5), each printed, then their medians.
+if (import.meta.main) {
+  const { startServerProcess } = await import('./server-process.ts');
+  const { median } = await import('./statistics.ts');
+  const relay = await startServerProcess('relay');
+  const results: FanOutResult[] = [];
+  for (let run = 0; run < Number(process.env.BENCH_RUNS ?? 5); run += 1) {
+    const result = await measureFanOut(relay, 1000, 100, 10);
+    results.push(result);
+    console.log(figures(result));
+  }
+  await relay.stop();
+  console.log(
+    `median: ${figures({
+      ...results[0]!,
+      deliveries: median(results.map((result) => result.deliveries)),
+      p50Ms: median(results.map((result) => result.p50Ms)),
+      p99Ms: median(results.map((result) => result.p99Ms)),
+      maxMs: median(results.map((result) => result.maxMs)),
+    })}`,
+  );
+}
+
+function figures(result: FanOutResult): string {
+  return `${result.deliveries} delivered, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(1)} ms`;
 }

@@ -12,6 +12,12 @@ const HEADERS = {
   'X-Accel-Buffering': 'no',
 };
 
+/** An event as it goes on the wire: the SSE frame, and the same frame as one HTTP/1.1 chunk. */
+interface Frame {
+  plain: Buffer;
+  chunked: Buffer;
+}
+
 /**
  * Starts a Server-Sent Events stream on the response, for the world's event streams and the settings UI's feed alike:
  * no socket timeout, no Nagle delay, no proxy buffering, a comment every `keepaliveMs` so idle connections stay open,
@@ -21,32 +27,60 @@ export function openEventStream(response: ServerResponse, keepaliveMs = KEEPALIV
   response.socket?.setTimeout(0);
   response.socket?.setNoDelay(true);
   response.writeHead(200, HEADERS);
-  const write = (chunk: string | Buffer) => {
-    if (response.destroyed) return;
-    if (response.writableLength > MAX_UNREAD_BYTES) response.destroy();
-    else response.write(chunk);
-  };
-  const keepalive = setInterval(() => write(': keepalive\n\n'), keepaliveMs);
+  response.flushHeaders();
+  const write = frameWriter(response);
+  const keepalive = setInterval(() => write(KEEPALIVE), keepaliveMs);
   response.on('close', () => clearInterval(keepalive));
   return {
     send: (name, json) => write(encodedFrame(name, json)),
-    comment: (text) => write(`: ${text}\n\n`),
+    comment: (text) => write(frameOf(`: ${text}\n\n`)),
     onClose: (listener) => response.on('close', listener),
     end: () => response.end(),
   };
 }
 
+/**
+ * Once the headers are on the socket, each frame goes straight to it, already framed as a chunk when the response is
+ * chunked: one socket write per event instead of the response's four (chunk size, CRLF, data, CRLF) gathered per tick,
+ * which is most of the cost of a fan-out to a thousand streams. A response still queued behind an earlier one on its
+ * connection has no socket yet and writes through the response.
+ */
+function frameWriter(response: ServerResponse): (frame: Frame) => void {
+  const socket = response.socket;
+  if (!socket) {
+    return (frame) => {
+      if (response.destroyed) return;
+      if (response.writableLength > MAX_UNREAD_BYTES) response.destroy();
+      else response.write(frame.plain);
+    };
+  }
+  const chunked = response.chunkedEncoding;
+  return (frame) => {
+    if (response.destroyed || socket.destroyed) return;
+    if (socket.writableLength > MAX_UNREAD_BYTES) response.destroy();
+    else socket.write(chunked ? frame.chunked : frame.plain);
+  };
+}
+
+function frameOf(text: string): Frame {
+  const plain = Buffer.from(text);
+  return { plain, chunked: Buffer.concat([Buffer.from(`${plain.length.toString(16)}\r\n`), plain, CRLF]) };
+}
+
+const CRLF = Buffer.from('\r\n');
+const KEEPALIVE = frameOf(': keepalive\n\n');
+
 // One push reaches every stream of its fan-out with the same name and the same JSON string, one after the other:
 // the frame is encoded once for all of them.
 let lastName = '';
 let lastJson = '';
-let lastFrame = Buffer.alloc(0);
+let lastFrame = frameOf('event: \ndata: \n\n');
 
-function encodedFrame(name: string, json: string): Buffer {
+function encodedFrame(name: string, json: string): Frame {
   if (json !== lastJson || name !== lastName) {
     lastName = name;
     lastJson = json;
-    lastFrame = Buffer.from(`event: ${name}\ndata: ${json}\n\n`);
+    lastFrame = frameOf(`event: ${name}\ndata: ${json}\n\n`);
   }
   return lastFrame;
 }
