@@ -12,6 +12,8 @@ export interface FanOutResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** The relay process's CPU time from the first push until every delivery arrived, per delivery, µs. */
+  cpuMicrosPerDelivery: number;
 }
 
 const CONNECT_BATCH = 100;
@@ -42,8 +44,10 @@ export async function measureFanOut(
     );
     await Promise.all(batch);
   }
+  const before = await server.stats();
   await server.pushRolls(events, intervalMs);
   await Promise.race([delivered, new Promise((resolve) => setTimeout(resolve, DRAIN_TIMEOUT_MS))]);
+  const after = await server.stats();
   for (const socket of sockets) socket.destroy();
   return {
     subscribers,
@@ -52,6 +56,7 @@ export async function measureFanOut(
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     maxMs: percentile(latencies, 100),
+    cpuMicrosPerDelivery: (after.cpuMicros - before.cpuMicros) / Math.max(1, latencies.length),
   };
 }
 
@@ -94,8 +99,8 @@ function sentAtOf(frame: string): number {
   return Number.parseFloat(frame.slice(start, start + 24));
 }
 
-// `node bench/sse-fanout.ts` (or `npm run bench:fan-out`): the fan-out alone against the compiled relay, BENCH_RUNS runs
-// (default 5), each printed, then their medians.
+// `npx node bench/sse-fanout.ts`: the fan-out alone against the compiled relay, BENCH_RUNS runs (default 5), each
+// printed, then their medians.
 if (import.meta.main) {
   const { startServerProcess } = await import('./server-process.ts');
   const { median } = await import('./statistics.ts');
@@ -114,10 +119,11 @@ if (import.meta.main) {
       p50Ms: median(results.map((result) => result.p50Ms)),
       p99Ms: median(results.map((result) => result.p99Ms)),
       maxMs: median(results.map((result) => result.maxMs)),
+      cpuMicrosPerDelivery: median(results.map((result) => result.cpuMicrosPerDelivery)),
     })}`,
   );
 }
 
 function figures(result: FanOutResult): string {
-  return `${result.deliveries} delivered, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(1)} ms`;
+  return `${result.deliveries} delivered, p50 ${result.p50Ms.toFixed(1)} ms, p99 ${result.p99Ms.toFixed(1)} ms, max ${result.maxMs.toFixed(1)} ms, relay CPU ${result.cpuMicrosPerDelivery.toFixed(1)} µs per delivery`;
 }
