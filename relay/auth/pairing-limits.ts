@@ -1,44 +1,32 @@
 import { RetryLater } from '../errors.ts';
+import { msUntilToken, TokenBucket } from '../token-bucket.ts';
 
 /** Above this many sources, the ones with nothing to remember are dropped so a spread of addresses costs little memory. */
 const PRUNE_ABOVE = 1_000;
 
-interface Bucket {
-  tokens: number;
-  updatedAt: number;
-}
-
 /** A token bucket per source address: `burst` at once, refilled by one every `refillMs`. */
 export class SourceBuckets {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets = new Map<string, TokenBucket>();
   private readonly burst: number;
-  private readonly refillMs: number;
+  private readonly perMs: number;
 
   constructor(burst: number, refillMs: number) {
     this.burst = burst;
-    this.refillMs = refillMs;
+    this.perMs = 1 / refillMs;
   }
 
   /** Takes one token, or answers how many seconds until one is there. */
   take(source: string, now: number): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-    const bucket = this.refilled(source, now);
-    if (bucket.tokens < 1) return { allowed: false, retryAfterSeconds: ((1 - bucket.tokens) * this.refillMs) / 1000 };
-    bucket.tokens -= 1;
-    return { allowed: true };
-  }
-
-  private refilled(source: string, now: number): Bucket {
     if (this.buckets.size > PRUNE_ABOVE) this.pruneFull(now);
-    const bucket = this.buckets.get(source) ?? { tokens: this.burst, updatedAt: now };
-    bucket.tokens = Math.min(this.burst, bucket.tokens + (now - bucket.updatedAt) / this.refillMs);
-    bucket.updatedAt = now;
-    this.buckets.set(source, bucket);
-    return bucket;
+    let bucket = this.buckets.get(source);
+    if (!bucket) this.buckets.set(source, (bucket = new TokenBucket(this.burst, now)));
+    const { taken, tokens } = bucket.take(now, this.perMs);
+    return taken ? { allowed: true } : { allowed: false, retryAfterSeconds: msUntilToken(tokens, this.perMs) / 1000 };
   }
 
   private pruneFull(now: number): void {
     for (const [source, bucket] of this.buckets) {
-      if (bucket.tokens + (now - bucket.updatedAt) / this.refillMs >= this.burst) this.buckets.delete(source);
+      if (bucket.tokensAt(now, this.perMs) >= this.burst) this.buckets.delete(source);
     }
   }
 }
@@ -49,9 +37,9 @@ const FREE_WRONG_CODES = 5;
 const MAX_LOCKOUT_MS = 60 * 60_000;
 /** A source that tried no wrong code for this long starts afresh. */
 const FORGET_SOURCE_MS = 24 * 60 * 60_000;
-/** Wrong codes from all sources together: this many at once, then one more every GLOBAL_REFILL_MS. */
+/** Wrong codes from all sources together: this many at once, then one more every 20 s. */
 const GLOBAL_WRONG_CODE_BURST = 30;
-const GLOBAL_REFILL_MS = 20_000;
+const GLOBAL_REFILL_PER_MS = 1 / 20_000;
 
 interface WrongCodes {
   count: number;
@@ -62,13 +50,12 @@ interface WrongCodes {
 /**
  * Attempt limits on pairing codes (POST /auth/pair) and pair-request codes (their status polls). Each source address may
  * try FREE_WRONG_CODES wrong codes; after that every wrong code doubles its wait (2 s, 4 s, … up to an hour). All sources
- * together may try GLOBAL_WRONG_CODE_BURST, then one every GLOBAL_REFILL_MS, so many addresses cannot brute-force either.
+ * together may try GLOBAL_WRONG_CODE_BURST, then one every 20 s, so many addresses cannot brute-force either.
  * While a wait runs, every attempt is refused unseen: a right code too, or the wait would not slow guessing.
  */
 export class CodeGuessLimits {
   private readonly bySource = new Map<string, WrongCodes>();
-  private globalTokens = GLOBAL_WRONG_CODE_BURST;
-  private globalUpdatedAt = 0;
+  private readonly global = new TokenBucket(GLOBAL_WRONG_CODE_BURST, 0);
 
   /** Throws a 429 while this source, or the relay as a whole, must wait. */
   check(source: string, now: number): void {
@@ -79,11 +66,11 @@ export class CodeGuessLimits {
         (wrong.lockedUntil - now) / 1000,
       );
     }
-    const tokens = this.globalRefilled(now);
+    const tokens = this.global.tokensAt(now, GLOBAL_REFILL_PER_MS);
     if (tokens < 1) {
       throw new RetryLater(
         'Too many wrong pairing codes were tried on this relay; pairing is paused, try again in {seconds} s',
-        ((1 - tokens) * GLOBAL_REFILL_MS) / 1000,
+        msUntilToken(tokens, GLOBAL_REFILL_PER_MS) / 1000,
       );
     }
   }
@@ -97,7 +84,7 @@ export class CodeGuessLimits {
       wrong.lockedUntil = now + Math.min(2 ** (wrong.count - FREE_WRONG_CODES + 1) * 1000, MAX_LOCKOUT_MS);
     }
     this.bySource.set(source, wrong);
-    this.globalTokens = this.globalRefilled(now) - 1;
+    this.global.spend(now, GLOBAL_REFILL_PER_MS);
     if (this.bySource.size > PRUNE_ABOVE) this.forgetIdle(now);
   }
 
@@ -108,15 +95,6 @@ export class CodeGuessLimits {
       return undefined;
     }
     return wrong;
-  }
-
-  private globalRefilled(now: number): number {
-    this.globalTokens = Math.min(
-      GLOBAL_WRONG_CODE_BURST,
-      this.globalTokens + (now - this.globalUpdatedAt) / GLOBAL_REFILL_MS,
-    );
-    this.globalUpdatedAt = now;
-    return this.globalTokens;
   }
 
   private forgetIdle(now: number): void {

@@ -1,4 +1,5 @@
 import { RetryLater, type HttpError } from '../errors.ts';
+import { msUntilToken, TokenBucket } from '../token-bucket.ts';
 
 export interface RateDecision {
   allowed: boolean;
@@ -15,14 +16,9 @@ export function tooManyRequests(decision: RateDecision): HttpError {
   return new RetryLater('Too many API requests, please slow down', decision.retryAfterSeconds);
 }
 
-interface Bucket {
-  tokens: number;
-  updatedAt: number;
-}
-
 /** A token bucket per API key: `perMinute` requests at once, refilled evenly over a minute. O(1) per request. */
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
+  private readonly buckets = new Map<string, TokenBucket>();
   private readonly perMinute: () => number;
 
   constructor(perMinute: () => number) {
@@ -33,18 +29,15 @@ export class RateLimiter {
     const limit = this.perMinute();
     if (limit <= 0) return undefined;
     const refillPerMs = limit / 60_000;
-    const bucket = this.buckets.get(keyId) ?? { tokens: limit, updatedAt: now };
-    bucket.tokens = Math.min(limit, bucket.tokens + (now - bucket.updatedAt) * refillPerMs);
-    bucket.updatedAt = now;
-    this.buckets.set(keyId, bucket);
-    const allowed = bucket.tokens >= 1;
-    if (allowed) bucket.tokens -= 1;
+    let bucket = this.buckets.get(keyId);
+    if (!bucket) this.buckets.set(keyId, (bucket = new TokenBucket(limit, now)));
+    const { taken, tokens } = bucket.take(now, refillPerMs, limit);
     return {
-      allowed,
+      allowed: taken,
       limit,
-      remaining: Math.floor(bucket.tokens),
-      resetSeconds: Math.ceil((limit - bucket.tokens) / refillPerMs / 1000),
-      retryAfterSeconds: allowed ? 0 : Math.ceil((1 - bucket.tokens) / refillPerMs / 1000),
+      remaining: Math.floor(tokens),
+      resetSeconds: Math.ceil((limit - tokens) / refillPerMs / 1000),
+      retryAfterSeconds: taken ? 0 : Math.ceil(msUntilToken(tokens, refillPerMs) / 1000),
     };
   }
 
