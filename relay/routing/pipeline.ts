@@ -186,11 +186,11 @@ function answerWith(
     // Refused parameters come after the world's and the user's refusals, the order the reference relay answers in.
     return userRefusalBefore(refusal, resolveWorld(services.tabletop, caller.clientId, key), caller, services);
   }
-  if (route.kind === 'stream')
-    return streamAnswer(route, parameters, caller, resolveWorld(services.tabletop, caller.clientId, key), services);
-  const extraScope = route.alsoRequires?.(parameters);
+  const extraScope = route.kind === 'world' ? route.alsoRequires?.(parameters) : undefined;
   if (extraScope && key) requireScope(key, extraScope);
-  return answerFromWorld(route, parameters, caller, resolveWorld(services.tabletop, caller.clientId, key), services);
+  const world = resolveWorld(services.tabletop, caller.clientId, key);
+  if (route.kind === 'stream') return streamAnswer(route, parameters, caller, world, services);
+  return answerFromWorld(route, parameters, caller, world, services);
 }
 
 /** What the activity entry of a call notes besides its answer (a bound key acting as its user instead of another). */
