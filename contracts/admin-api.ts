@@ -1,5 +1,6 @@
 // The shapes the admin API answers with, free of any runtime import so the settings UI and the tray can share them.
 import type { PlayerListEntry, WorldMetadata } from './world-protocol.ts';
+import type { OverlayName } from './overlays.ts';
 
 export interface StatusWorld extends WorldMetadata {
   clientId: string;
@@ -91,4 +92,40 @@ export interface KnownWorldView extends WorldMetadata {
   foundryUrl?: string;
   lastSeen?: string;
   connected: boolean;
+}
+
+/**
+ * An overlay link (GET /admin/overlay-links): the one credential the relay takes in a URL (`?link=`), for one overlay
+ * of one world, read-only, accepted only by that overlay's page, view and stream (/overlays/<overlay>...).
+ */
+export interface OverlayLinkView {
+  id: string;
+  name: string;
+  overlay: OverlayName;
+  /** The world it shows. */
+  clientId: string;
+  /** When set, the overlay shows what this tabletop user sees: their whispers, not the GM's or other players'. */
+  userId?: string;
+  /** character-card: the actor shown. */
+  actorUuid?: string;
+  /** initiative: show combatants' HP as bars (off unless the GM allows it). */
+  hpBars: boolean;
+  /** CSS the GM added, applied after the overlay's own. */
+  customCss: string;
+  /** What the link may read, for the list; derived from the overlay. */
+  scopes: string[];
+  /** The first characters of the link's secret, to recognise it. */
+  prefix: string;
+  createdAt: string;
+  lastUsedAt?: string;
+}
+
+/** POST /admin/overlay-links and POST /admin/overlay-links/{id}/rotate: the secret is in this answer only. */
+export interface NewOverlayLink {
+  record: OverlayLinkView;
+  link: string;
+  /** The overlay's page with the link and no options: what goes into OBS. */
+  url: string;
+  /** The browser source size to give it in OBS. */
+  size: { width: number; height: number };
 }
