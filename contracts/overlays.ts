@@ -17,6 +17,12 @@ export interface OverlayDescription {
   size: { width: number; height: number };
   /** Where the overlay sits in its box unless the URL says otherwise. */
   position: OverlayPosition;
+  /**
+   * The read-only scopes an overlay link for it holds (shown with the keys). The link reaches only its overlay's page,
+   * view and stream, whatever these say; the now-playing view reads playlists through its own route, as no scope reads
+   * them alone.
+   */
+  scopes: readonly string[];
 }
 
 export const OVERLAYS: Record<OverlayName, OverlayDescription> = {
@@ -25,30 +31,35 @@ export const OVERLAYS: Record<OverlayName, OverlayDescription> = {
     blurb: 'The last rolls as they happen: who, formula, total and dice, crits and fumbles highlighted',
     size: { width: 520, height: 720 },
     position: 'bottom-right',
+    scopes: ['roll:read', 'chat:read', 'events:subscribe'],
   },
   initiative: {
     title: 'Initiative',
     blurb: "The active combat's order, the current turn highlighted, the round; HP bars where you allow them",
     size: { width: 420, height: 860 },
     position: 'top-left',
+    scopes: ['encounter:read', 'entity:read', 'events:subscribe'],
   },
   'now-playing': {
     title: 'Now playing',
     blurb: 'The playlist and track playing now',
     size: { width: 640, height: 160 },
     position: 'bottom-left',
+    scopes: ['events:subscribe'],
   },
   'character-card': {
     title: 'Character card',
     blurb: "One character's portrait, name, HP, AC and a few fields, live; or its sheet image",
     size: { width: 560, height: 320 },
     position: 'bottom-left',
+    scopes: ['entity:read', 'sheet:read', 'events:subscribe'],
   },
   chat: {
     title: 'Chat ticker',
     blurb: 'Recent public chat messages',
     size: { width: 640, height: 480 },
     position: 'bottom-left',
+    scopes: ['chat:read', 'events:subscribe'],
   },
 };
 
