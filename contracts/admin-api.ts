@@ -129,3 +129,34 @@ export interface NewOverlayLink {
   /** The browser source size to give it in OBS. */
   size: { width: number; height: number };
 }
+
+/**
+ * A tool's request for an API key (POST /auth/key-request), waiting for the GM in the settings UI. The tool shows the
+ * same `code`, so the GM can tell which tool asks; it polls with a secret of its own that the admin API never shows.
+ */
+export interface KeyRequestView {
+  /** Short and readable, e.g. `K7P-4QX`: what the tool shows its user. */
+  code: string;
+  appName: string;
+  appDescription?: string;
+  appUrl?: string;
+  /** The scopes the tool asks for; the GM may approve fewer. */
+  scopes: string[];
+  /** The tabletop user the tool asks to act as. */
+  userId?: string;
+  /** The worlds the tool asks to reach; empty asks for every world. */
+  clientIds: string[];
+  /** The address the request came from. */
+  source: string;
+  status: 'pending' | 'approved' | 'denied' | 'expired' | 'delivered';
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** POST /admin/key-requests/{code}/approve: what the GM grants, never more than the tool asked for. */
+export interface KeyRequestApproval {
+  name?: string;
+  scopes?: string[];
+  userId?: string;
+  clientIds?: string[];
+}
