@@ -26,7 +26,7 @@ function playerNames(game: Game): string[] {
 /** One random table event; combat advances when one is running. */
 export function ambientTick(game: Game, simulate: Simulation): void {
   const players = playerNames(game);
-  const choice = nextInteger(game.random, 0, 4);
+  const choice = nextInteger(game.random, 0, 5);
   if (choice === 0 && players.length > 0) {
     simulate.playerRoll(pick(game, players), pick(game, FORMULAS), pick(game, FLAVORS));
   } else if (choice === 1 && players.length > 0) {
@@ -48,6 +48,8 @@ export function ambientTick(game: Game, simulate: Simulation): void {
     const hp = actor.system.attributes as { hp: { value: number; max: number } };
     const value = Math.max(0, Math.min(hp.hp.max, hp.hp.value + nextInteger(game.random, -6, 4)));
     simulate.updateActor(actor.id, { 'system.attributes.hp.value': value });
+  } else if (choice === 4) {
+    simulate.changeTrack();
   } else if (game.activeCombat() && (game.activeCombat()!.source.round as number) > 0) {
     simulate.nextTurn();
   } else {

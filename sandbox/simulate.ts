@@ -8,6 +8,7 @@ import type { Game } from './world/game.ts';
 import type { PlainObject } from './world/objects.ts';
 import { resolveUser } from './world/permissions.ts';
 import { activateScene } from './world/scenes.ts';
+import { playAll, playNext, PLAYLIST_MODES } from './world/playlists.ts';
 
 export interface Simulation {
   playerRoll(userName: string, formula: string, flavor?: string): WorldDocument;
@@ -19,6 +20,8 @@ export interface Simulation {
   nextTurn(): WorldDocument;
   endCombat(): void;
   setPaused(paused: boolean): void;
+  /** The GM's music moves on: the next track of the playing playlist, or the first playlist that can play starts. */
+  changeTrack(): void;
 }
 
 function userNamed(game: Game, name: string): WorldDocument {
@@ -112,6 +115,15 @@ export function createSimulation(game: Game): Simulation {
 
     endCombat() {
       game.deleteDocument(requireCombat(game));
+    },
+
+    changeTrack() {
+      const playlists = game.playlists.contents.filter((playlist) =>
+        [PLAYLIST_MODES.SEQUENTIAL, PLAYLIST_MODES.SHUFFLE].includes(playlist.source.mode as 0 | 1),
+      );
+      const playing = playlists.find((playlist) => playlist.source.playing === true);
+      if (playing) playNext(game, playing);
+      else if (playlists[0]) playAll(game, playlists[0]);
     },
 
     setPaused(paused) {

@@ -207,6 +207,26 @@ describe('event channels', () => {
     });
   });
 
+  it("moves the GM's music on: starts a playlist, then its next track, with the playlist hooks", () => {
+    const world = sandbox();
+    const pushes = recordPushes(world);
+    world.setChannel('hooks', true);
+    const playingTrack = () =>
+      world.game.playlists.contents
+        .flatMap((playlist) => playlist.collection('PlaylistSound').contents)
+        .filter((sound) => sound.source.playing === true)
+        .map((sound) => sound.name);
+    expect(playingTrack()).toEqual([]);
+    world.simulate.changeTrack();
+    const first = playingTrack();
+    expect(first).toHaveLength(1);
+    world.simulate.changeTrack();
+    expect(playingTrack()).toHaveLength(1);
+    expect(playingTrack()).not.toEqual(first);
+    const hooks = pushes.map((push) => (push.data as { hook?: string } | undefined)?.hook);
+    expect(hooks).toContain('updatePlaylist');
+  });
+
   it('keeps ambient activity going until stopped', async () => {
     const world = sandbox();
     const pushes = recordPushes(world);
