@@ -159,10 +159,13 @@ function isAdminPath(path: string): boolean {
   return path.startsWith('/admin') && (path.length === 6 || path[6] === '/');
 }
 
-/** The settings UI's own policy (renderer/index.html), plus what a meta tag cannot say: no page may frame it. */
+/**
+ * The settings UI's own policy (renderer/index.html), plus what a meta tag cannot say: no page may frame it. It frames
+ * only the relay's own pages (the Overlays page's live preview).
+ */
 const ADMIN_PAGE_HEADERS = {
   'Content-Security-Policy':
-    "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',

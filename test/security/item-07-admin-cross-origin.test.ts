@@ -301,6 +301,7 @@ describe('item 07: the admin API refuses other web pages, takes changes as JSON 
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("frame-src 'self';");
 
     expect(readdirSync(RENDERER_OUT).filter((file) => file.endsWith('.map'))).toEqual([]);
     expect(readFileSync(join(RENDERER_OUT, 'app.js'), 'utf8')).not.toContain('sourceMappingURL');
