@@ -5,6 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { allRoutes } from './routes.ts';
 import { ApiKeys, type ApiKeyChange } from './auth/api-keys.ts';
+import { OverlayLinks } from './auth/overlay-links.ts';
 import { ConnectionTokens } from './auth/connection-tokens.ts';
 import { KnownWorlds } from './auth/known-worlds.ts';
 import { Pairing } from './auth/pairing.ts';
@@ -110,6 +111,7 @@ function errorCode(error: unknown): string | undefined {
 export function createRelay(options: RelayOptions): Relay {
   const log = options.log ?? consoleLog;
   const keys = new ApiKeys(join(options.dataDir, 'api-keys.json'), log);
+  const overlayLinks = new OverlayLinks(join(options.dataDir, 'overlay-links.json'), log);
   const connectionTokens = new ConnectionTokens(join(options.dataDir, 'connection-tokens.json'), log);
   const knownWorlds = new KnownWorlds(join(options.dataDir, 'worlds.json'), log);
   const pairing = new Pairing(connectionTokens, knownWorlds, join(options.dataDir, 'pair-requests.json'), log);
@@ -178,6 +180,7 @@ export function createRelay(options: RelayOptions): Relay {
     events,
     rollIds,
     keys,
+    overlayLinks,
     connectionTokens,
     knownWorlds,
     pairing,
@@ -216,6 +219,8 @@ export function createRelay(options: RelayOptions): Relay {
       key !== undefined && tabletop.worlds().some((world) => world.keyId === id && linksWorld(key, world.clientId));
     if (!stillLinked) tabletop.disconnectKey(id, change === 'updated' ? 'API key no longer links this world' : reason);
   });
+  // An overlay's stream ends with its link's change; the page reconnects with the link it has, if it still works.
+  overlayLinks.on('changed', (id) => events.closeOwnedBy(id));
   server.on('upgrade', (request, socket, head) => {
     if (refusedUpgradeHost(request, socket, services)) return;
     if (request.url?.split('?')[0] === CLIENT_API_PATH) clientApi.handleUpgrade(request, socket, head);
@@ -326,6 +331,7 @@ export function createRelay(options: RelayOptions): Relay {
         clientApi.close();
         tabletop.close();
         keys.flush();
+        overlayLinks.flush();
         knownWorlds.flush();
         server.close(() => resolve());
         server.closeAllConnections();

@@ -3,6 +3,7 @@ import type { ActivityLog } from './admin/activity.ts';
 import type { AdminSessions } from './admin/admin-sessions.ts';
 import type { CaptureService } from './capture/capture-service.ts';
 import type { ApiKeys } from './auth/api-keys.ts';
+import type { OverlayLinks } from './auth/overlay-links.ts';
 import type { ConnectionTokens } from './auth/connection-tokens.ts';
 import type { KnownWorlds } from './auth/known-worlds.ts';
 import type { Pairing } from './auth/pairing.ts';
@@ -41,6 +42,8 @@ export interface RelayServices {
   /** Gives a roll posted to chat one id in answers, recent rolls and events. */
   rollIds: RollIds;
   keys: ApiKeys;
+  /** The links OBS overlays load with: one overlay, one world, read-only. */
+  overlayLinks: OverlayLinks;
   connectionTokens: ConnectionTokens;
   knownWorlds: KnownWorlds;
   pairing: Pairing;

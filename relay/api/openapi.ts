@@ -121,10 +121,14 @@ function operationOf(route: Route, group: string): JsonSchema {
       },
     };
   }
-  if (typeof route.access === 'object') {
+  if (typeof route.access === 'object' && 'scope' in route.access) {
     operation.security = [{ apiKey: [] }];
     operation['x-required-scope'] = route.access.scope;
     operation.description = `Needs an API key with the scope \`${route.access.scope}\`.`;
+  } else if (typeof route.access === 'object') {
+    operation.security = [{ overlayLink: [] }];
+    operation['x-overlay'] = route.access.overlay;
+    operation.description = `Needs an overlay link for the \`${route.access.overlay}\` overlay, in the query as \`link\` (an API key is refused here, and anywhere in a URL).`;
   } else if (route.access === 'admin') {
     operation.security = [{ adminToken: [] }];
     operation.description = 'Admin API: answers only on loopback, with the admin token.';
@@ -214,6 +218,13 @@ export function openApiDocument(groups: readonly RouteGroup[], serverUrl: string
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
         adminToken: { type: 'http', scheme: 'bearer' },
+        overlayLink: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'link',
+          description:
+            'An overlay link (ttol_…), made in the settings UI (Overlays): it opens one overlay of one world, read-only, and nothing else',
+        },
       },
     },
   };

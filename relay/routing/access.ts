@@ -1,4 +1,7 @@
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
+import { OVERLAY_LINK_PREFIX, type OverlayLinkRecord } from '../auth/overlay-links.ts';
+import type { Scope } from '../auth/scopes.ts';
+import { OVERLAYS, type OverlayName } from '../../contracts/overlays.ts';
 import { sameSecret } from '../auth/secrets.ts';
 import type { CallContext } from './route.ts';
 import type { RelayServices } from '../services.ts';
@@ -12,7 +15,60 @@ export function verifiedKey(presented: unknown, services: RelayServices): ApiKey
     throw new HttpError(401, 'API key is required');
   }
   const key = services.keys.verify(presented);
-  if (!key) throw new HttpError(401, 'Invalid API key');
+  if (!key) throw new HttpError(401, presented.startsWith(OVERLAY_LINK_PREFIX) ? LINK_AS_KEY : 'Invalid API key');
+  return key;
+}
+
+const LINK_AS_KEY =
+  'This is an overlay link, not an API key: an overlay link only opens its overlay (/overlays/<name>?link=…). Make an API key in the settings UI for anything else';
+
+/**
+ * The overlay link a caller presented (the query's `link`, HTTP only), checked against the overlay of the route: a link
+ * opens its own overlay's routes and no other.
+ */
+export function verifiedLink(presented: unknown, overlay: OverlayName, services: RelayServices): OverlayLinkRecord {
+  if (typeof presented !== 'string' || presented === '') {
+    throw new HttpError(
+      401,
+      'Overlay link is required: open the overlay with the URL the settings UI gave you (Overlays), which ends in ?link=…',
+    );
+  }
+  const link = services.overlayLinks.verify(presented);
+  if (!link) {
+    throw new HttpError(
+      401,
+      "Invalid overlay link: it was revoked or replaced. Copy the overlay's URL again from the settings UI (Overlays)",
+    );
+  }
+  if (link.overlay !== overlay) {
+    throw new HttpError(
+      403,
+      `This overlay link is for the ${OVERLAYS[link.overlay].title} overlay (/overlays/${link.overlay}), not for ${overlay}`,
+    );
+  }
+  return link;
+}
+
+const KEYS_OF_LINKS = new WeakMap<OverlayLinkRecord, ApiKeyRecord>();
+
+/**
+ * The API key an overlay link acts as once it opened its route: its overlay's read-only scopes, its world and its user,
+ * so that pause, the rate limit, the world and user bindings, the stream cap and the activity log treat it as any key.
+ */
+export function keyOfLink(link: OverlayLinkRecord): ApiKeyRecord {
+  let key = KEYS_OF_LINKS.get(link);
+  if (key) return key;
+  key = {
+    id: link.id,
+    name: `Overlay link "${link.name}"`,
+    hash: link.hash,
+    prefix: link.prefix,
+    scopes: OVERLAYS[link.overlay].scopes as Scope[],
+    ...(link.userId ? { userId: link.userId } : {}),
+    worldIds: [link.clientId],
+    createdAt: link.createdAt,
+  };
+  KEYS_OF_LINKS.set(link, key);
   return key;
 }
 

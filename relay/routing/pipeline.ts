@@ -9,10 +9,12 @@ import {
   type WorldRoute,
 } from './route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
+import type { OverlayLinkRecord } from '../auth/overlay-links.ts';
+import type { OverlayName } from '../../contracts/overlays.ts';
 import type { RelayServices } from '../services.ts';
 import { answeredCall, callerNamed, refusedCall, type ActivityRecord } from '../admin/activity.ts';
 import { HttpError } from '../errors.ts';
-import { checkAdmin, verifiedKey } from './access.ts';
+import { checkAdmin, keyOfLink, verifiedKey, verifiedLink } from './access.ts';
 import {
   callWorld,
   parseHeaders,
@@ -55,9 +57,9 @@ export interface CallInput {
 }
 
 /**
- * Runs one call of any route, for any transport, in the one order every call takes: access (key and scope, public, or
- * admin) → pause → rate limit → body → caller and bindings → parameters and declared headers → the world's, the
- * stream's or the local handler's answer → the activity log. Resolves with the answer for the adapter to write, or
+ * Runs one call of any route, for any transport, in the one order every call takes: access (key and scope, overlay
+ * link, public, or admin) → pause → rate limit → body → caller and bindings → parameters and declared headers → the
+ * world's, the stream's or the local handler's answer → the activity log. Resolves with the answer for the adapter to write, or
  * throws the HttpError to answer with. A call of a keyed route is logged answered or refused, with the refusal's reason.
  *
  * An adapter turns its input into a `CallInput`, awaits `runCall`, then writes the `CallAnswer` (JSON, HTML, bytes,
@@ -73,16 +75,22 @@ export async function runCall(input: CallInput, services: RelayServices): Promis
   const started = performance.now();
   const note: ActivityNote = {};
   let key: ApiKeyRecord | undefined;
+  let link: OverlayLinkRecord | undefined;
   let result: CallAnswer;
   try {
-    key = verifiedKey(input.presentedKey, services);
-    requireScope(key, access.scope);
+    if ('scope' in access) {
+      key = verifiedKey(input.presentedKey, services);
+      requireScope(key, access.scope);
+    } else {
+      link = overlayLinkOf(input, access.overlay, services);
+      key = keyOfLink(link);
+    }
     if (services.network.paused()) throw new HttpError(503, 'Tabletop Relay is paused; resume it from the tray menu');
     applyRateLimit(key, services, input.onRateLimit);
-    result = await answer(input, key, services, note);
+    result = await (link ? answer(withoutLink(input), key, services, note, link) : answer(input, key, services, note));
   } catch (error) {
     const refused = refusedCall(
-      callerNamed(key, input.presentedKey),
+      callerNamed(key, 'scope' in access ? input.presentedKey : input.query.link),
       input.logged.method,
       input.logged.path,
       error,
@@ -110,6 +118,22 @@ export function recordMiss(
   services.activity.record(
     refusedCall(callerNamed(key, presentedKey), logged.method, logged.path, error, performance.now()),
   );
+}
+
+/**
+ * The overlay link of a call of an overlay's route: from the query's `link` and nowhere else (an overlay in OBS cannot
+ * send headers, and an API key is not let in), over HTTP only.
+ */
+function overlayLinkOf(input: CallInput, overlay: OverlayName, services: RelayServices): OverlayLinkRecord {
+  if (input.call.transport !== 'http')
+    throw new HttpError(400, "Overlay routes answer over HTTP only: open the overlay's URL in a browser source");
+  return verifiedLink(input.query.link, overlay, services);
+}
+
+/** The call without its link among the parameters: nothing past the access check sees the secret. */
+function withoutLink(input: CallInput): CallInput {
+  const { link: _link, ...query } = input.query;
+  return { ...input, query };
 }
 
 function withNote(record: ActivityRecord, note: ActivityNote): ActivityRecord {
@@ -154,11 +178,14 @@ function answer(
   key: ApiKeyRecord | undefined,
   services: RelayServices,
   note: ActivityNote = {},
+  link?: OverlayLinkRecord,
 ): CallAnswer | Promise<CallAnswer> {
   const from = parameterSourceOf(input.route);
   if (from === 'query' || !input.readBody)
-    return answerWith(input, rawParameters(input, from, NO_FIELDS), key, services, note);
-  return input.readBody().then((body) => answerWith(input, rawParameters(input, from, body), key, services, note));
+    return answerWith(input, rawParameters(input, from, NO_FIELDS), key, services, note, link);
+  return input
+    .readBody()
+    .then((body) => answerWith(input, rawParameters(input, from, body), key, services, note, link));
 }
 
 function answerWith(
@@ -167,6 +194,7 @@ function answerWith(
   key: ApiKeyRecord | undefined,
   services: RelayServices,
   note: ActivityNote,
+  link: OverlayLinkRecord | undefined,
 ): CallAnswer | Promise<CallAnswer> {
   const { route } = input;
   if (route.kind === 'local')
@@ -174,6 +202,7 @@ function answerWith(
       parameters: parseParameters(route, raw),
       headers: parseHeaders(route, input.call.header),
       key,
+      link,
       call: input.call,
       services,
     });

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { Scope } from '../auth/scopes.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
+import type { OverlayLinkRecord } from '../auth/overlay-links.ts';
+import type { OverlayName } from '../../contracts/overlays.ts';
 import type { StreamFilter, StreamKind } from '../events/streams.ts';
 import type { RelayServices } from '../services.ts';
 
@@ -15,8 +17,17 @@ export interface Caller {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Who may call a route: holders of a key with the scope, anyone, or the admin (loopback plus admin token). */
-export type Access = { scope: Scope } | 'public' | 'admin';
+/**
+ * Who may call a route: holders of a key with the scope; holders of an overlay link for that overlay (`?link=`, HTTP
+ * only); anyone; or the admin (loopback plus admin token).
+ */
+export type Access = { scope: Scope } | { overlay: OverlayName } | 'public' | 'admin';
+
+/** The scope a keyed route needs; undefined for overlay, public and admin routes. */
+export function scopeOf(route: Route): Scope | undefined {
+  const { access } = route;
+  return typeof access === 'object' && 'scope' in access ? access.scope : undefined;
+}
 
 /** Where a route reads its parameters: the query string, the JSON body, or both (body first). */
 export type ParameterSource = 'query' | 'body' | 'body+query';
@@ -107,6 +118,8 @@ export interface LocalContext<P, H = Record<string, unknown>> {
   /** The headers the route declares, parsed. */
   headers: H;
   key: ApiKeyRecord | undefined;
+  /** The overlay link of a route with overlay access; `key` then stands for it, holding the overlay's scopes. */
+  link?: OverlayLinkRecord;
   call: CallContext;
   services: RelayServices;
 }

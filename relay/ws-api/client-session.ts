@@ -1,6 +1,13 @@
 import type { WebSocket } from 'ws';
 import { allRoutes } from '../routes.ts';
-import type { Answer, CallContext, EventStream, Route, StreamRoute } from '../routing/route.ts';
+import {
+  scopeOf,
+  type Answer,
+  type CallContext,
+  type EventStream,
+  type Route,
+  type StreamRoute,
+} from '../routing/route.ts';
 import type { StreamKind } from '../events/streams.ts';
 import { STREAM_CHANNEL } from '../events/streams.ts';
 import { answerFor, HttpError, RetryLater, UNEXPECTED_ANSWER } from '../errors.ts';
@@ -11,17 +18,20 @@ import type { RelayServices } from '../services.ts';
 
 const MAX_IN_FLIGHT = 100;
 
-/** The routes a message type calls: every keyed world route and local route by its operation. */
+/**
+ * The routes a message type calls: every keyed world route and local route by its operation. Overlay routes are not
+ * among them: their link opens them over HTTP only.
+ */
 const OPERATION_ROUTES = new Map(
   allRoutes.flatMap((route) =>
-    typeof route.access === 'object' && route.kind !== 'stream' && route.operation !== undefined
+    scopeOf(route) !== undefined && route.kind !== 'stream' && route.operation !== undefined
       ? [[route.operation, route] as const]
       : [],
   ),
 );
 const STREAM_ROUTES = new Map(
   allRoutes
-    .filter((route): route is StreamRoute => route.kind === 'stream')
+    .filter((route): route is StreamRoute => route.kind === 'stream' && scopeOf(route) !== undefined)
     .map((route) => [STREAM_CHANNEL[route.stream] as EventChannel, route]),
 );
 const EVENT_TYPE_OF_KIND: Record<StreamKind, string> = {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../relay/auth/scopes.ts';
 import { startTestRelay, TOOL_SCOPES, type TestRelay } from '../harness/relay.ts';
 import { allRoutes } from '../../relay/routes.ts';
+import { scopeOf } from '../../relay/routing/route.ts';
 
 // The scope table of relay-http-interface.md "Authentication", plus GET /clients.
 const SCOPE_OF_ENDPOINT: Array<[string, string, Scope]> = [
@@ -164,7 +165,7 @@ describe('errors before any world is involved', () => {
 });
 
 describe('every scoped route of every group', () => {
-  const scoped = allRoutes.filter((route) => typeof route.access === 'object');
+  const scoped = allRoutes.filter((route) => scopeOf(route) !== undefined);
 
   it('covers every group of the reference relay', () => {
     const paths = scoped.map((route) => `${route.method} ${route.path}`);
@@ -185,7 +186,7 @@ describe('every scoped route of every group', () => {
 
   it("refuses a key without the route's scope with 403 naming it, and lets a key with only that scope through", async () => {
     for (const route of scoped) {
-      const scope = (route.access as { scope: Scope }).scope;
+      const scope = scopeOf(route)!;
       const path = route.path.replace(/\{documentType\}/, 'tokens').replace(/\{(\w+)\}/g, 'x');
       const without = await harness.createKey({ scopes: TOOL_SCOPES.filter((candidate) => candidate !== scope) });
       const refused = await harness.api(without, route.method, path);

@@ -1,16 +1,16 @@
 // Every keyed route is reachable over both transports: over HTTP at its method and path, over /ws/api by its
 // operation (world and local routes) or its channel (streams). A route added to one transport only fails here.
-// Public routes (status, pairing, documentation) and admin routes (loopback plus admin token, the settings UI's API)
-// are HTTP only by design: /ws/api is for API keys, and nothing a key can do is left out of it.
+// Public routes (status, pairing, documentation), admin routes (loopback plus admin token, the settings UI's API) and
+// overlay routes (an overlay link in the URL, for OBS's browser source) are HTTP only by design: /ws/api is for API
+// keys, and nothing a key can do is left out of it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../relay/routes.ts';
-import type { Route } from '../../relay/routing/route.ts';
+import { scopeOf, type Route } from '../../relay/routing/route.ts';
 import { ApiSocket } from '../harness/client-api.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 import { channelOf, operationOf, transports, type Transport, type TransportName } from './transports.ts';
 
-const keyed = allRoutes.filter((route) => typeof route.access === 'object');
-const scopeOf = (route: Route) => (route.access as { scope: string }).scope;
+const keyed = allRoutes.filter((route) => scopeOf(route) !== undefined);
 const named = (route: Route) => `${route.method} ${route.path}`;
 
 let harness: WorldHarness;
