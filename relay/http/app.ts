@@ -11,6 +11,7 @@ import { HttpError } from '../errors.ts';
 import { Router, type RouteMatch } from './router.ts';
 import { isLoopback } from './addresses.ts';
 import { hostGate } from './request-gate.ts';
+import { carriesApiKey, KEY_IN_URL_REFUSAL, noteKeyInUrl } from './key-in-url.ts';
 import { bodyReaderFor, DEFAULT_UPLOAD_LIMIT_BYTES } from './body.ts';
 import { httpCallContext, writeAnswer, writeError, writeJson } from './write-answer.ts';
 
@@ -50,9 +51,13 @@ export function createRequestListener(
       .catch(fail(response));
   };
   return (request, response) => {
+    const url = request.url ?? '/';
+    if (carriesApiKey(url)) {
+      noteKeyInUrl(url, request.method ?? 'GET', services);
+      return writeJson(response, 401, { error: KEY_IN_URL_REFUSAL });
+    }
     const hostRefusal = refusal(request);
     if (hostRefusal !== undefined) return writeJson(response, 421, { error: hostRefusal });
-    const url = request.url ?? '/';
     const mark = url.indexOf('?');
     const path = mark < 0 ? url : url.slice(0, mark);
     if (cors(request, response, path, services)) return;

@@ -6,6 +6,7 @@ import type { RelayServices } from '../services.ts';
 import { corsAllows, isRelayOrigin, refuseUpgrade } from '../http/request-gate.ts';
 import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
 import { normalisedAddress } from '../http/addresses.ts';
+import { carriesApiKey, KEY_IN_URL_REFUSAL, noteKeyInUrl } from '../http/key-in-url.ts';
 import { httpCallContext } from '../http/write-answer.ts';
 import type { CallContext } from '../routing/route.ts';
 import { ClientSession, parseObject, SUPPORTED_TYPES } from './client-session.ts';
@@ -42,6 +43,10 @@ export class ClientApi {
   }
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (carriesApiKey(request.url ?? '/')) {
+      noteKeyInUrl(request.url ?? '/', 'WS', this.services);
+      return refuseUpgrade(socket, 401, KEY_IN_URL_REFUSAL);
+    }
     const url = new URL(request.url ?? '/', 'http://relay.invalid');
     const headerKey = request.headers['x-api-key'];
     const origin = request.headers.origin;
