@@ -1,0 +1,1 @@
+// Overlay links: the one credential a URL may carry.
