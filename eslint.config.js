@@ -24,7 +24,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['renderer/src/**', 'main/preload.ts'],
+    files: ['renderer/src/**', 'overlays/**', 'main/preload.ts'],
     languageOptions: { globals: globals.browser },
   },
   {

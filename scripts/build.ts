@@ -37,6 +37,103 @@ export async function buildRenderer(outDir = RENDERER_OUT): Promise<void> {
   for (const file of bundle.outputFiles) writeAtomically(file.path, file.contents);
   for (const file of ['index.html', 'styles.css', 'logo.svg'])
     writeAtomically(join(outDir, file), readFileSync(join(root, 'renderer', file)));
+  await buildOverlays(join(outDir, 'overlays'));
+}
+
+/**
+ * The overlay pages' script as OBS runs it: OBS 28–30 embed Chromium 103 in their browser source, so esbuild lowers the
+ * script to ES2020 and that browser, and fails on syntax it cannot lower (top-level await, for one). One file, no
+ * source map: the relay serves it as it is.
+ */
+export const OVERLAY_SCRIPT = {
+  bundle: true,
+  format: 'iife',
+  minify: true,
+  sourcemap: false,
+  target: ['es2020', 'chrome103'],
+  logLevel: 'warning',
+  write: false,
+} satisfies BuildOptions;
+
+/**
+ * CSS that Chromium 103 does not understand, each with why: the check runs on overlays/overlay.css, written by hand,
+ * so that nothing in it silently does nothing in OBS.
+ */
+const CSS_AFTER_CHROMIUM_103: { pattern: RegExp; feature: string }[] = [
+  { pattern: /:has\(/, feature: ':has() (Chromium 105)' },
+  { pattern: /@container\b|\bcontainer(-type|-name)?\s*:/, feature: 'container queries (Chromium 105)' },
+  { pattern: /\d(cqw|cqh|cqi|cqb|cqmin|cqmax)\b/, feature: 'container query units (Chromium 105)' },
+  { pattern: /\d(dvh|svh|lvh|dvw|svw|lvw)\b/, feature: 'dynamic viewport units (Chromium 108)' },
+  { pattern: /@scope\b/, feature: '@scope (Chromium 118)' },
+  { pattern: /@starting-style\b/, feature: '@starting-style (Chromium 117)' },
+  { pattern: /\b(color-mix|oklch|oklab|lab|lch|light-dark)\(/, feature: 'new colour functions (Chromium 111+)' },
+  { pattern: /(^|[\s;{])(translate|rotate|scale)\s*:/m, feature: 'individual transform properties (Chromium 104)' },
+  { pattern: /@media[^{]*\([^)]*[<>]=?[^)]*\)/, feature: 'media query range syntax (Chromium 104)' },
+  { pattern: /\btext-wrap\s*:/, feature: 'text-wrap (Chromium 114)' },
+  { pattern: /\bsubgrid\b/, feature: 'subgrid (Chromium 117)' },
+  { pattern: /\blinear\(/, feature: 'linear() easing (Chromium 113)' },
+  {
+    pattern: /\b(animation-timeline|view-timeline|scroll-timeline)\b/,
+    feature: 'scroll-driven animations (Chromium 115)',
+  },
+  { pattern: /\bview-transition/, feature: 'view transitions (Chromium 111)' },
+  { pattern: /(^|[^-])\bscrollbar-(width|color)\s*:/m, feature: 'scrollbar-width/-color (Chromium 121)' },
+  { pattern: /\b(anchor|anchor-size)\(|position-anchor/, feature: 'anchor positioning (Chromium 125)' },
+  { pattern: /:nth-(last-)?child\([^)]*\bof\b/, feature: ':nth-child(… of S) (Chromium 111)' },
+  { pattern: /(^|[^-])\bmask(-image)?\s*:/m, feature: 'unprefixed mask (Chromium 120; use -webkit-mask)' },
+];
+
+/** Nesting: a block that opens inside a style rule's declarations, or `&` in a selector. */
+function nestingLines(css: string): number[] {
+  const kinds: ('group' | 'keyframes' | 'declarations')[] = [];
+  const lines: number[] = [];
+  let prelude = '';
+  let line = 1;
+  for (const character of css) {
+    if (character === '\n') line += 1;
+    if (character === '{') {
+      const head = prelude.trim();
+      const inside = kinds[kinds.length - 1];
+      if (inside === 'declarations' || head.includes('&')) lines.push(line);
+      if (/^@(media|supports|layer|document)\b/.test(head)) kinds.push('group');
+      else if (/^@(-webkit-)?keyframes\b/.test(head)) kinds.push('keyframes');
+      else kinds.push('declarations');
+      prelude = '';
+    } else if (character === '}') {
+      kinds.pop();
+      prelude = '';
+    } else if (character === ';') prelude = '';
+    else prelude += character;
+  }
+  return lines;
+}
+
+/** Each construct of the CSS that Chromium 103 lacks, as `line N: what`; comments and strings are not read. */
+export function cssChromium103Lacks(css: string): string[] {
+  // Comments and strings become blanks of their own length, so lines keep their numbers.
+  const code = css.replace(/\/\*[\s\S]*?\*\/|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, (skipped) =>
+    skipped.replace(/[^\n]/g, ' '),
+  );
+  const problems = nestingLines(code).map((line) => `line ${line}: CSS nesting (Chromium 112)`);
+  code.split('\n').forEach((text, index) => {
+    for (const { pattern, feature } of CSS_AFTER_CHROMIUM_103)
+      if (pattern.test(text)) problems.push(`line ${index + 1}: ${feature}`);
+  });
+  return problems;
+}
+
+/** The overlay pages' script and style, `overlays/overlay.js` and `overlay.css`, which the relay serves to OBS. */
+export async function buildOverlays(outDir = join(RENDERER_OUT, 'overlays')): Promise<void> {
+  const cssPath = join(root, 'overlays', 'overlay.css');
+  const problems = cssChromium103Lacks(readFileSync(cssPath, 'utf8'));
+  if (problems.length > 0)
+    throw new Error(`overlays/overlay.css uses what OBS's Chromium 103 lacks:\n  ${problems.join('\n  ')}`);
+  mkdirSync(outDir, { recursive: true });
+  const [script, style] = await Promise.all([
+    build({ ...OVERLAY_SCRIPT, entryPoints: [join(root, 'overlays', 'main.ts')], outfile: join(outDir, 'overlay.js') }),
+    build({ ...OVERLAY_SCRIPT, format: undefined, entryPoints: [cssPath], outfile: join(outDir, 'overlay.css') }),
+  ]);
+  for (const file of [...script.outputFiles, ...style.outputFiles]) writeAtomically(file.path, file.contents);
 }
 
 /**

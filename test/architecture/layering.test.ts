@@ -17,7 +17,7 @@ interface LayerRule {
 }
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const SOURCE_FOLDERS = ['relay', 'cli', 'contracts', 'sandbox', 'main', 'renderer/src'];
+const SOURCE_FOLDERS = ['relay', 'cli', 'contracts', 'sandbox', 'main', 'renderer/src', 'overlays'];
 
 /**
  * The module names a file imports: static imports and `export ... from` (type-only ones too) and dynamic `import()`.
@@ -74,6 +74,7 @@ const LAYERS = {
   relay: { files: 'relay', refuses: refusing('sandbox', 'main', 'renderer', 'cli') },
   sandbox: { files: 'sandbox', refuses: refusing('relay', 'main', 'renderer', 'cli') },
   renderer: { files: 'renderer', refuses: onlyFrom('renderer', 'contracts') },
+  overlays: { files: 'overlays', refuses: onlyFrom('overlays', 'contracts') },
   contracts: { files: 'contracts', refuses: onlyFrom('contracts') },
   errors: { files: 'relay/errors.ts', refuses: () => 'the bottom of the relay imports nothing' },
 } satisfies Record<string, LayerRule>;
@@ -192,6 +193,10 @@ describe('layering of the source folders', () => {
     expect(breaches(imports, LAYERS.renderer)).toEqual([]);
   });
 
+  it('overlays/ imports only overlays/ and contracts/: the pages OBS loads are one small bundle', () => {
+    expect(breaches(imports, LAYERS.overlays)).toEqual([]);
+  });
+
   it('contracts/ imports only contracts/', () => {
     expect(breaches(imports, LAYERS.contracts)).toEqual([]);
   });
@@ -276,6 +281,8 @@ describe('the layering checks', () => {
       { from: 'renderer/src/page.ts', to: 'main/ipc.ts' },
       { from: 'renderer/src/page.ts', to: 'zod' },
       { from: 'renderer/src/ok.ts', to: 'contracts/admin-api.ts' },
+      { from: 'overlays/dice.ts', to: 'renderer/src/dom.ts' },
+      { from: 'overlays/ok.ts', to: 'contracts/overlays.ts' },
       { from: 'contracts/admin-api.ts', to: 'relay/errors.ts' },
       { from: 'contracts/ok.ts', to: 'contracts/world-protocol.ts' },
       { from: 'relay/errors.ts', to: 'node:http' },
@@ -287,6 +294,7 @@ describe('the layering checks', () => {
       'sandbox/link.ts imports relay/world-link/tabletop.ts (relay/)',
       'renderer/src/page.ts imports main/ipc.ts (outside its folders)',
       'renderer/src/page.ts imports zod (outside its folders)',
+      'overlays/dice.ts imports renderer/src/dom.ts (outside its folders)',
       'contracts/admin-api.ts imports relay/errors.ts (outside its folders)',
       'relay/errors.ts imports node:http (the bottom of the relay imports nothing)',
     ]);
