@@ -87,7 +87,9 @@ export async function runCall(input: CallInput, services: RelayServices): Promis
     }
     if (services.network.paused()) throw new HttpError(503, 'Tabletop Relay is paused; resume it from the tray menu');
     applyRateLimit(key, services, input.onRateLimit);
-    result = await (link ? answer(withoutLink(input), key, services, note, link) : answer(input, key, services, note));
+    result = await (link
+      ? answer(withoutLink(input), key, services, note, { record: link, secret: input.query.link as string })
+      : answer(input, key, services, note));
   } catch (error) {
     const refused = refusedCall(
       callerNamed(key, 'scope' in access ? input.presentedKey : input.query.link),
@@ -130,7 +132,16 @@ function overlayLinkOf(input: CallInput, overlay: OverlayName, services: RelaySe
   return verifiedLink(input.query.link, overlay, services);
 }
 
-/** The call without its link among the parameters: nothing past the access check sees the secret. */
+/**
+ * An overlay link that let a call in, and its secret as presented: only the handler of an overlay's page reads the
+ * secret, to write it into the URLs the page reads next.
+ */
+interface PresentedLink {
+  record: OverlayLinkRecord;
+  secret: string;
+}
+
+/** The call without its link among the parameters: no parameter schema or world request sees the secret. */
 function withoutLink(input: CallInput): CallInput {
   const { link: _link, ...query } = input.query;
   return { ...input, query };
@@ -178,7 +189,7 @@ function answer(
   key: ApiKeyRecord | undefined,
   services: RelayServices,
   note: ActivityNote = {},
-  link?: OverlayLinkRecord,
+  link?: PresentedLink,
 ): CallAnswer | Promise<CallAnswer> {
   const from = parameterSourceOf(input.route);
   if (from === 'query' || !input.readBody)
@@ -194,7 +205,7 @@ function answerWith(
   key: ApiKeyRecord | undefined,
   services: RelayServices,
   note: ActivityNote,
-  link: OverlayLinkRecord | undefined,
+  link: PresentedLink | undefined,
 ): CallAnswer | Promise<CallAnswer> {
   const { route } = input;
   if (route.kind === 'local')
@@ -202,7 +213,8 @@ function answerWith(
       parameters: parseParameters(route, raw),
       headers: parseHeaders(route, input.call.header),
       key,
-      link,
+      link: link?.record,
+      linkSecret: link?.secret,
       call: input.call,
       services,
     });

@@ -120,6 +120,8 @@ export interface LocalContext<P, H = Record<string, unknown>> {
   key: ApiKeyRecord | undefined;
   /** The overlay link of a route with overlay access; `key` then stands for it, holding the overlay's scopes. */
   link?: OverlayLinkRecord;
+  /** The overlay link as the caller sent it, for a page that writes its own URLs with it; never to be logged. */
+  linkSecret?: string;
   call: CallContext;
   services: RelayServices;
 }
