@@ -20,10 +20,17 @@ export interface LoggerOptions {
 }
 
 /**
- * The shapes of the relay's secrets: API keys (ttr_…), and the admin token, connection tokens, sessions and sign-in
- * codes (long hex). The relay's lines name none; this keeps one that slips into an error message out of the file too.
+ * The shapes of the relay's secrets: API keys (ttr_…), overlay links (ttol_…, also as a URL's `link=`), and the admin
+ * token, connection tokens, sessions and sign-in codes (long hex). The relay's lines name none; this keeps one that
+ * slips into an error message out of the file too.
  */
-const SECRETS = [/\bttr_[\w-]{16,}/g, /\b[0-9a-f]{32,}\b/gi, /\b(Bearer\s+)\S+/gi];
+const SECRETS = [
+  /\bttr_[\w-]{16,}/g,
+  /\bttol_[\w-]{16,}/g,
+  /\b(link=)[^&\s#"']+/gi,
+  /\b[0-9a-f]{32,}\b/gi,
+  /\b(Bearer\s+)\S+/gi,
+];
 
 export function withoutSecrets(text: string): string {
   return SECRETS.reduce(

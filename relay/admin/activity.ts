@@ -8,8 +8,8 @@ const KEPT_ENTRIES = 200;
 const WINDOW_SECONDS = 60;
 /** Paths and reasons may carry what a caller typed: an entry stays small whatever it sent. */
 const MAX_TEXT_LENGTH = 200;
-/** The shape of an API key: one a caller put in a path or a parameter is never kept. */
-const KEY_SHAPE = /ttr_[\w-]*/g;
+/** The shapes of an API key and an overlay link: one a caller put in a path or a parameter is never kept. */
+const SECRET_SHAPE = /(ttr|ttol)_[\w-]*/g;
 
 /** A call as recorded on the request path: its time stays a number until someone reads it. */
 export type ActivityRecord = Omit<ActivityEntry, 'time'> & { at: number };
@@ -61,7 +61,7 @@ export function refusedCall(
 }
 
 function withoutKeys(text: string): string {
-  return text.includes('ttr_') ? text.replace(KEY_SHAPE, 'ttr_…') : text;
+  return text.includes('ttr_') || text.includes('ttol_') ? text.replace(SECRET_SHAPE, '$1_…') : text;
 }
 
 function shortened(text: string): string {
