@@ -4,6 +4,9 @@ import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { buildRouter } from '../../relay/http/app.ts';
 import { allRoutes } from '../../relay/routes.ts';
+import { openApiDocument } from '../../relay/api/openapi.ts';
+import { localRoute } from '../../relay/routing/route.ts';
+import { z } from 'zod';
 
 let harness: TestRelay;
 beforeAll(async () => {
@@ -60,6 +63,42 @@ describe('GET /openapi.json', () => {
     });
     expect(document.paths['/admin/keys'].post.security).toEqual([{ adminToken: [] }]);
     expect(document.paths['/sheet'].get.responses['200'].content).toHaveProperty('image/png');
+  });
+});
+
+describe('overlay access in the OpenAPI document', () => {
+  const overlayState = localRoute({
+    method: 'GET',
+    path: '/overlays/dice/state',
+    summary: 'What the dice overlay shows now',
+    access: { overlay: 'dice' },
+    parameters: z.object({}),
+    handle: () => ({ body: [] }),
+  });
+
+  it('is the overlayLink scheme (the query parameter link), valid OpenAPI, never the API key', async () => {
+    const document = openApiDocument([{ name: 'Overlays', routes: [overlayState] }], harness.baseUrl) as any;
+    expect(document.components.securitySchemes.overlayLink).toMatchObject({
+      type: 'apiKey',
+      in: 'query',
+      name: 'link',
+    });
+    const operation = document.paths['/overlays/dice/state'].get;
+    expect(operation.security).toEqual([{ overlayLink: [] }]);
+    expect(operation['x-overlay']).toBe('dice');
+    expect(operation['x-required-scope']).toBeUndefined();
+    expect(operation.description).toContain('overlay link for the `dice` overlay');
+    const result = await new Validator().validate(document);
+    expect(result.errors ?? []).toEqual([]);
+  });
+
+  it("the relay's own document gives every route with overlay access that scheme and no other", async () => {
+    const document = (await call(harness.baseUrl, 'GET', '/openapi.json')).body;
+    for (const route of allRoutes) {
+      const security = document.paths[route.path][route.method.toLowerCase()].security;
+      const overlay = typeof route.access === 'object' && 'overlay' in route.access;
+      expect(JSON.stringify(security ?? []).includes('overlayLink'), `${route.method} ${route.path}`).toBe(overlay);
+    }
   });
 });
 
