@@ -17,7 +17,7 @@ type ShownState = PairPageState | 'unknown';
 const UNKNOWN_REQUEST = 'Unknown pairing request; start pairing again from the module';
 
 /** The settings UI's look (renderer/styles.css), inline: the page may be opened on another computer than the relay's. */
-const STYLE = `
+export const STYLE = `
 :root { color-scheme: light dark; --bg: #f4f5f8; --surface: #fff; --border: #e3e5ec; --border-strong: #cfd3dd; --text: #1c1f2a;
   --muted: #626879; --accent: #4f46e5; --accent-hover: #4338ca; --accent-soft: #eef0ff; --success: #15803d; --success-soft: #e8f7ee;
   --warning: #b45309; --warning-soft: #fff6e5; --danger: #c62828; --danger-soft: #fdecec; --radius: 10px;
@@ -82,7 +82,7 @@ async function follow() {
 setTimeout(follow, 2000);
 `;
 
-const LOGO = `<svg viewBox="0 0 64 64" aria-hidden="true"><rect width="64" height="64" rx="14" fill="#4f46e5"/>
+export const LOGO = `<svg viewBox="0 0 64 64" aria-hidden="true"><rect width="64" height="64" rx="14" fill="#4f46e5"/>
 <g fill="none" stroke="#fff" stroke-width="3.2" stroke-linejoin="round" stroke-linecap="round"><path d="M32 10 51 21v22L32 54 13 43V21z"/>
 <path d="M32 20 43 39H21z"/><path d="M32 10v10M51 21l-8 18M13 21l8 18M21 39l-8 4M43 39l8 4M21 39l11 15 11-15"/></g>
 <circle cx="50" cy="50" r="7" fill="#34d399" stroke="#4338ca" stroke-width="3"/></svg>`;

@@ -61,6 +61,17 @@ export const DEFAULT_SCOPES: readonly Scope[] = [
   'dnd5e',
 ];
 
+/**
+ * What a player's key from an invitation holds: the read-only scopes but `dnd5e` (whose routes change actors too), plus
+ * rolling dice and writing chat. It acts as its player in one world, so the world still applies that player's
+ * permissions; it never holds `execute-js`, `world:link`, `session:manage` or any other write scope.
+ */
+export const PLAYER_SCOPES: readonly Scope[] = [
+  ...DEFAULT_SCOPES.filter((scope) => scope !== 'dnd5e'),
+  'roll:execute',
+  'chat:write',
+];
+
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }

@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { JsonFile } from '../storage/json-file.ts';
+import { HttpError, RetryLater } from '../errors.ts';
+import { consoleLog, type RelayLog } from '../log.ts';
+import { SourceBuckets } from './pairing-limits.ts';
+import { hashSecret, randomSecret } from './secrets.ts';
+import type { InvitationView } from '../../contracts/invitations.ts';
+
+export type { InvitationView };
+
+export interface InvitationRecord extends InvitationView {
+  /** SHA-256 of the invitation's secret; the secret itself is in the link only. */
+  hash: string;
+}
+
+export interface NewInvitation {
+  clientId: string;
+  worldTitle?: string;
+  userId: string;
+  userName: string;
+  /** The name the player's key gets. */
+  name: string;
+}
+
+/**
+ * Shaped like an API key (`ttr_…`) so that the activity log and the desktop log mask one that slips into a path or a
+ * message, as they mask keys; 256 random bits.
+ */
+const SECRET_PREFIX = 'ttr_inv_';
+/** Used invitations are kept to tell a second try "already used"; the oldest beyond this many are forgotten. */
+const KEPT_USED = 100;
+/** Exchanges per source address: a player needs one; a few at once, then one every 6 s. */
+const EXCHANGE_BURST = 5;
+const EXCHANGE_REFILL_MS = 6_000;
+
+/** Where an invitation link opens; the secret follows in the fragment. */
+export const INVITATION_PAGE_PATH = '/invite';
+
+export const ALREADY_USED = 'This invitation was already used: ask the GM for a new invitation';
+export const NOT_AN_INVITATION =
+  'This invitation link is not valid: the GM revoked it, or it was copied incompletely. Ask the GM for a new invitation';
+
+/**
+ * Player invitations: a one-time secret the GM hands a player as a link, exchanged once for an API key bound to one
+ * tabletop user in one world. Stored hashed in `invitations.json`; valid until used or revoked.
+ */
+export class Invitations extends EventEmitter<{ changed: [] }> {
+  private readonly file: JsonFile<InvitationRecord[]>;
+  private records: InvitationRecord[];
+  private readonly exchanges = new SourceBuckets(EXCHANGE_BURST, EXCHANGE_REFILL_MS);
+
+  constructor(path: string, log: RelayLog = consoleLog) {
+    super();
+    this.file = new JsonFile(path, { log });
+    this.records = this.file.read([]);
+  }
+
+  /** A new invitation and its secret, which only this answer holds. */
+  create(input: NewInvitation): { secret: string; record: InvitationView } {
+    const secret = randomSecret(SECRET_PREFIX);
+    const record: InvitationRecord = {
+      id: randomUUID(),
+      ...input,
+      hash: hashSecret(secret),
+      status: 'open',
+      createdAt: new Date().toISOString(),
+    };
+    this.store([...this.records, record]);
+    return { secret, record: viewOf(record) };
+  }
+
+  list(): InvitationView[] {
+    return this.records.map(viewOf);
+  }
+
+  /** Forgets an invitation: its link stops working. A key already made from it stays, on the keys page. */
+  revoke(id: string): boolean {
+    if (!this.records.some((record) => record.id === id)) return false;
+    this.store(this.records.filter((record) => record.id !== id));
+    return true;
+  }
+
+  /** Counts one exchange against its source address; throws a 429 once the address must wait. */
+  admit(source: string, now = Date.now()): void {
+    const decision = this.exchanges.take(source, now);
+    if (!decision.allowed) {
+      throw new RetryLater(
+        'Too many invitation links tried from this address; try again in {seconds} s',
+        decision.retryAfterSeconds,
+      );
+    }
+  }
+
+  /**
+   * Uses the invitation once: it is stored as used before `makeKey` runs, so no restart or second request can make two
+   * keys of it; when `makeKey` fails the invitation is open again.
+   */
+  redeem<T extends { keyId: string }>(secret: string, makeKey: (invitation: InvitationView) => T): T {
+    const hash = hashSecret(secret);
+    const record = this.records.find((candidate) => candidate.hash === hash);
+    if (!record) throw new HttpError(404, NOT_AN_INVITATION);
+    if (record.status === 'used') throw new HttpError(410, ALREADY_USED);
+    const used: InvitationRecord = { ...record, status: 'used', usedAt: new Date().toISOString() };
+    this.store(this.withUsedCapped(this.replaced(record, used)));
+    let made: T;
+    try {
+      made = makeKey(viewOf(record));
+    } catch (error) {
+      this.store(this.replaced(used, record));
+      throw error;
+    }
+    this.store(this.replaced(used, { ...used, keyId: made.keyId }));
+    return made;
+  }
+
+  private replaced(record: InvitationRecord, replacement: InvitationRecord): InvitationRecord[] {
+    return this.records.map((candidate) => (candidate === record ? replacement : candidate));
+  }
+
+  private withUsedCapped(records: InvitationRecord[]): InvitationRecord[] {
+    const used = records.filter((record) => record.status === 'used');
+    if (used.length <= KEPT_USED) return records;
+    const forgotten = new Set(
+      used.sort((a, b) => (a.usedAt ?? '').localeCompare(b.usedAt ?? '')).slice(0, used.length - KEPT_USED),
+    );
+    return records.filter((record) => !forgotten.has(record));
+  }
+
+  /** Writes the next list, then makes it current: a failed write changes nothing. */
+  private store(records: InvitationRecord[]): void {
+    this.file.write(records);
+    this.records = records;
+    this.emit('changed');
+  }
+}
+
+function viewOf(record: InvitationRecord): InvitationView {
+  const { hash: _hash, ...view } = record;
+  return view;
+}
