@@ -1,0 +1,158 @@
+// Player invitations: a link whose secret (in the fragment) is traded once, by anyone who can reach the relay, for a
+// key bound to one player in one world. Guessing gets nothing and is slowed; a used or revoked invitation gives nothing;
+// the secret never reaches a log, the activity feed, a server's URL or a Referer.
+import type { Browser } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../scripts/chromium.ts';
+import type { RelayLog } from '../../relay/log.ts';
+import { callFrom } from '../harness/from-address.ts';
+import { readAdminFeed } from '../harness/admin-feed.ts';
+import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
+
+const logLines: string[] = [];
+const capturingLog: RelayLog = {
+  info: (message, detail) => logLines.push(`${message} ${String(detail ?? '')}`),
+  warn: (message, detail) => logLines.push(`${message} ${String(detail ?? '')}`),
+  error: (message, detail) => logLines.push(`${message} ${String(detail ?? '')}`),
+};
+
+let harness: WorldHarness;
+
+async function invitationLink(name = 'Alice'): Promise<{ id: string; url: string; secret: string }> {
+  const world = (await harness.admin('GET', '/admin/status')).body.worlds[0];
+  const player = world.players.find((candidate: { name: string }) => candidate.name === name);
+  const created = await harness.admin('POST', '/admin/invitations', { clientId: harness.clientId, userId: player.id });
+  expect(created.status).toBe(201);
+  return { id: created.body.id, url: created.body.url, secret: new URL(created.body.url).hash.slice(1) };
+}
+
+const exchangeFrom = (source: string, secret: string) =>
+  callFrom(source, harness.baseUrl, 'POST', '/auth/invitation', { secret });
+
+beforeAll(async () => {
+  harness = await startRelayWithWorld({ relay: { log: capturingLog } });
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    if ((await harness.admin('GET', '/admin/status')).body.worlds[0]?.players.length) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+});
+afterAll(() => harness.close());
+
+describe('item 18: player invitations', () => {
+  it('guessing gets nothing, and an address that keeps guessing must wait, even with a right secret', async () => {
+    const { secret } = await invitationLink();
+    for (let guess = 0; guess < 5; guess += 1) {
+      const answer = await exchangeFrom('127.0.0.81', `ttr_inv_${'A'.repeat(42)}${guess}`);
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual({
+        error:
+          'This invitation link is not valid: the GM revoked it, or it was copied incompletely. Ask the GM for a new invitation',
+      });
+    }
+    const limited = await exchangeFrom('127.0.0.81', secret);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited.body.error).toMatch(/^Too many invitation links tried from this address; try again in \d+ s$/);
+    // The guesser learned nothing and used nothing: the player, elsewhere, still gets the key.
+    expect((await exchangeFrom('127.0.0.82', secret)).status).toBe(201);
+  });
+
+  it('a used invitation cannot be used again, from any address', async () => {
+    const { secret } = await invitationLink();
+    expect((await exchangeFrom('127.0.0.83', secret)).status).toBe(201);
+    for (const source of ['127.0.0.83', '127.0.0.84']) {
+      const again = await exchangeFrom(source, secret);
+      expect(again.status).toBe(410);
+      expect(again.body.key).toBeUndefined();
+    }
+    const keys = (await harness.admin('GET', '/admin/keys')).body.keys;
+    expect(keys.filter((key: { name: string }) => key.name === 'Invitation for Alice')).toHaveLength(2);
+  });
+
+  it('a revoked invitation cannot be used', async () => {
+    const { id, secret } = await invitationLink('Bob');
+    await harness.admin('DELETE', `/admin/invitations/${id}`, {});
+    const refused = await exchangeFrom('127.0.0.85', secret);
+    expect(refused.status).toBe(404);
+    expect(refused.body.key).toBeUndefined();
+  });
+
+  it('the key may read, roll and chat as its player in its world, and nothing more', async () => {
+    const { secret } = await invitationLink('Bob');
+    const { key, scopes } = (await exchangeFrom('127.0.0.86', secret)).body;
+    for (const scope of ['execute-js', 'world:link', 'session:manage', 'entity:write', 'macro:execute', 'file:write'])
+      expect(scopes).not.toContain(scope);
+    expect((await harness.api(key, 'POST', '/execute-js', { body: { script: 'return 1' } })).status).toBe(403);
+    expect((await harness.api(key, 'POST', '/session-handshake', { body: {} })).status).toBe(403);
+    expect((await harness.api(key, 'GET', '/world-info', { query: { clientId: 'fvtt_elsewhere' } })).status).not.toBe(
+      200,
+    );
+  });
+
+  it('the secret never reaches the activity feed or a log line, whatever a caller does with it', async () => {
+    const feed = await readAdminFeed(harness.baseUrl, harness.relay.adminToken);
+    try {
+      const { secret } = await invitationLink();
+      await harness.api(secret, 'GET', '/world-info');
+      await harness.api(harness.key, 'GET', `/no-such-route/${secret}`);
+      await harness.api(harness.key, 'GET', '/search', { query: { query: secret } });
+      await exchangeFrom('127.0.0.87', secret);
+      await exchangeFrom('127.0.0.87', secret);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const activity = JSON.stringify((await harness.admin('GET', '/admin/activity')).body);
+      expect(activity).toContain('no-such-route');
+      expect(activity).not.toContain(secret);
+      expect(activity).not.toContain(secret.slice(8));
+      expect(JSON.stringify(feed.events)).not.toContain(secret.slice(8));
+      expect(logLines.join('\n')).not.toContain(secret.slice(8));
+    } finally {
+      feed.close();
+    }
+  });
+});
+
+describe('item 18: the invitation page in a browser', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 20_000);
+  afterAll(() => browser?.close());
+
+  it('never sends the secret in a URL or a Referer, and cannot be framed, cached or refer anyone', async () => {
+    const { url, secret } = await invitationLink('Bob');
+    const page = await browser.newPage();
+    // What goes on the wire, as Chromium's network layer reports it: the URL without its fragment (which a browser
+    // keeps to itself), and the headers actually sent.
+    const network = await page.createCDPSession();
+    await network.send('Network.enable');
+    const sent: Array<{ url: string; body: string | undefined }> = [];
+    const sentHeaders: Array<Record<string, string>> = [];
+    network.on('Network.requestWillBeSent', (event) =>
+      sent.push({ url: event.request.url, body: event.request.postData }),
+    );
+    network.on('Network.requestWillBeSentExtraInfo', (event) =>
+      sentHeaders.push(event.headers as Record<string, string>),
+    );
+    const answer = await page.goto(url);
+    const headers = answer!.headers();
+    expect(headers['referrer-policy']).toBe('no-referrer');
+    expect(headers['cache-control']).toBe('no-store');
+    expect(headers['x-frame-options']).toBe('DENY');
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(headers['content-security-policy']).toContain("default-src 'none'");
+    expect(page.url()).toBe(`${harness.baseUrl}/invite`);
+    await page.click('#get-key');
+    await page.waitForSelector('main[data-state="done"]');
+    expect(sent.map((request) => new URL(request.url).pathname)).toEqual(['/invite', '/auth/invitation']);
+    expect(sentHeaders.length).toBeGreaterThanOrEqual(2);
+    for (const request of sent) expect(request.url).not.toContain(secret.slice(8));
+    for (const headers of sentHeaders) {
+      expect(JSON.stringify(headers)).not.toContain(secret.slice(8));
+      expect(Object.keys(headers).map((name) => name.toLowerCase())).not.toContain('referer');
+    }
+    // The secret leaves the page once, in the exchange's body.
+    expect(sent[1]!.body).toBe(JSON.stringify({ secret }));
+    expect(await page.evaluate(() => location.href + history.length)).not.toContain(secret);
+    await page.close();
+  });
+});
