@@ -15,10 +15,11 @@ export class EventStream {
   readonly ended: Promise<void>;
   private endedResolve!: () => void;
 
-  constructor(url: string, apiKey: string) {
+  /** `apiKey` goes out as x-api-key; without one the URL carries the credential (an overlay's `?link=`). */
+  constructor(url: string, apiKey?: string) {
     this.ended = new Promise((resolve) => (this.endedResolve = resolve));
     this.ready = fetch(url, {
-      headers: { 'x-api-key': apiKey, accept: 'text/event-stream' },
+      headers: { ...(apiKey === undefined ? {} : { 'x-api-key': apiKey }), accept: 'text/event-stream' },
       signal: this.abort.signal,
     }).then(async (response) => {
       this.status = response.status;

@@ -1,0 +1,14 @@
+// Now playing: every sound playing in a playlist, with its playlist's name.
+import type { NowPlayingView } from '../../contracts/overlays.ts';
+import type { RelayServices } from '../services.ts';
+import { askWorld, fieldsOf, listOf, textOf, type OverlayViewer } from './world.ts';
+
+export async function nowPlayingView(services: RelayServices, viewer: OverlayViewer): Promise<NowPlayingView> {
+  const reply = await askWorld(services, viewer, 'get-playlists');
+  const playing = listOf(fieldsOf(reply.data)?.playlists).flatMap((playlist) =>
+    listOf(playlist.sounds)
+      .filter((sound) => sound.playing === true)
+      .map((sound) => ({ playlist: textOf(playlist.name), track: textOf(sound.name) })),
+  );
+  return { playing };
+}
