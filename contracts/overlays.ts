@@ -136,11 +136,12 @@ export interface CombatantView {
 }
 
 export interface InitiativeView {
-  /** False when no combat is running: the overlay shows nothing. */
+  /** False when no combat is running (none, or one not begun): the overlay shows nothing. */
   active: boolean;
   round: number;
-  /** Index into `combatants` of the current turn. */
+  /** Index into `combatants` of the current turn; -1 when none shows (a hidden combatant's turn). */
   turn: number;
+  /** In turn order; hidden combatants are left out. */
   combatants: CombatantView[];
 }
 
@@ -151,7 +152,7 @@ export interface NowPlayingView {
 
 export interface CharacterCardView {
   name: string;
-  /** A data URL or relay URL of the portrait, when the world has one. */
+  /** A data URL of the portrait, when the world has one the page may show (a file path of Foundry's is not). */
   portrait?: string;
   hp?: { value: number; max: number; temp?: number };
   ac?: number;
@@ -159,6 +160,7 @@ export interface CharacterCardView {
   fields: { label: string; value: string }[];
 }
 
+/** Dice and chat views list their items oldest first (the stream's items come after); at most 20. */
 export interface OverlayViews {
   dice: RollView[];
   initiative: InitiativeView;
