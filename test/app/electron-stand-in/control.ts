@@ -2,7 +2,7 @@
 // shows (tray, windows) and did (clipboard, shell, dialogs), and acts as the user would (menu clicks, closing a window).
 import type { Page } from 'puppeteer-core';
 import { app } from './app.ts';
-import { trays, type Menu } from './desktop.ts';
+import { notifications, trays, type Menu } from './desktop.ts';
 import { runtime } from './runtime.ts';
 import { BrowserWindow } from './web.ts';
 
@@ -34,6 +34,7 @@ export interface StandInState {
   clipboard: string;
   opened: typeof runtime.opened;
   dialogs: typeof runtime.dialogs;
+  notifications: typeof runtime.notifications;
   loginItems: unknown[];
   trays: TrayView[];
   windows: WindowView[];
@@ -44,7 +45,7 @@ function menuView(menu: Menu | null): MenuItemView[] {
 }
 
 function state(): StandInState {
-  const { phase, loadError, uncaught, clipboard, opened, dialogs, loginItems } = runtime;
+  const { phase, loadError, uncaught, clipboard, opened, dialogs, notifications: shown, loginItems } = runtime;
   return {
     phase,
     loadError,
@@ -52,6 +53,7 @@ function state(): StandInState {
     clipboard,
     opened,
     dialogs,
+    notifications: shown,
     loginItems,
     trays: [...trays].map((tray) => ({
       image: tray.image.standInPath,
@@ -92,6 +94,12 @@ export const commands = {
   /** Clicks the tray icon itself (Windows and macOS send this; most Linux trays do not). */
   clickTray(): void {
     onlyTray().emit('click', {}, onlyTray().getBounds());
+  },
+  /** Clicks the notification on screen with this title, as the user would. */
+  clickNotification(title: string): void {
+    const notification = [...notifications].find((candidate) => candidate.title === title);
+    if (!notification) throw new Error(`no notification "${title}" is on screen`);
+    notification.standInClick();
   },
   /** Evaluates an expression in the page's own (main) world, where the settings UI runs. */
   async evaluate(windowId: number, expression: string): Promise<unknown> {

@@ -1,7 +1,8 @@
 // The desktop-integration modules: Tray (https://www.electronjs.org/docs/latest/api/tray), Menu and MenuItem
 // (https://www.electronjs.org/docs/latest/api/menu, .../menu-item), nativeImage (.../native-image), clipboard
-// (.../clipboard), shell (.../shell), safeStorage (.../safe-storage), screen (.../screen), dialog (.../dialog).
-// What they show or do outside the app is recorded in runtime.ts and trays, where the test reads it.
+// (.../clipboard), shell (.../shell), safeStorage (.../safe-storage), screen (.../screen), dialog (.../dialog),
+// Notification (.../notification). What they show or do outside the app is recorded in runtime.ts, trays and
+// notifications, where the test reads it.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
@@ -254,3 +255,74 @@ export const dialog = {
     process.stderr.write(`${title}\n${content}\n`);
   },
 };
+
+export interface NotificationConstructorOptions {
+  title?: string;
+  subtitle?: string;
+  body?: string;
+  silent?: boolean;
+  icon?: string | NativeImage;
+  hasReply?: boolean;
+  timeoutType?: 'default' | 'never';
+  replyPlaceholder?: string;
+  sound?: string;
+  urgency?: 'normal' | 'critical' | 'low';
+  closeButtonText?: string;
+  toastXml?: string;
+}
+
+/** The notifications on screen now, for the test to click as the GM would. */
+export const notifications = new Set<Notification>();
+
+/**
+ * https://www.electronjs.org/docs/latest/api/notification: "Unlike the web notification API, instantiating a new
+ * Notification does not immediately show it to the user. Instead, you need to call this method before the OS will
+ * display it. If the notification has been shown before, this method will dismiss the previously shown notification
+ * and create a new one with identical properties." Events: show, click, close (not guaranteed on every platform).
+ */
+export class Notification extends EventEmitter {
+  /** A Linux desktop with a notification server, as the tests' desktop is taken to be. */
+  static isSupported(): boolean {
+    return true;
+  }
+
+  title: string;
+  subtitle: string;
+  body: string;
+  silent: boolean;
+  #record: (typeof runtime.notifications)[number] | undefined;
+
+  constructor(options: NotificationConstructorOptions = {}) {
+    super();
+    this.title = options.title ?? '';
+    this.subtitle = options.subtitle ?? '';
+    this.body = options.body ?? '';
+    this.silent = options.silent ?? false;
+  }
+
+  show(): void {
+    if (this.#record && !this.#record.closed) this.#dismiss();
+    this.#record = { title: this.title, body: this.body, closed: false };
+    runtime.notifications.push(this.#record);
+    notifications.add(this);
+    this.emit('show', { defaultPrevented: false, preventDefault() {} });
+  }
+
+  /** "Dismisses the notification." */
+  close(): void {
+    if (!this.#record || this.#record.closed) return;
+    this.#dismiss();
+    this.emit('close', { defaultPrevented: false, preventDefault() {} });
+  }
+
+  /** Not Electron API: the GM clicks the notification on screen. */
+  standInClick(): void {
+    if (!this.#record || this.#record.closed) throw new Error(`the notification "${this.title}" is not on screen`);
+    this.emit('click', { defaultPrevented: false, preventDefault() {} });
+  }
+
+  #dismiss(): void {
+    this.#record!.closed = true;
+    notifications.delete(this);
+  }
+}

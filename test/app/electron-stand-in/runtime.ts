@@ -1,5 +1,6 @@
 // The stand-in's own bookkeeping, apart from Electron's API: whether `ready` has come, and what the app did that a
-// test wants to read back (clipboard, shell, dialogs, login items). Only launch.ts and control.ts use it directly.
+// test wants to read back (clipboard, shell, dialogs, notifications, login items). Only launch.ts and control.ts use it
+// directly.
 
 export type Phase = 'evaluating' | 'ready' | 'load-failed' | 'quitting';
 
@@ -26,6 +27,8 @@ export const runtime = {
   clipboard: '',
   opened: [] as { how: 'openPath' | 'openExternal'; target: string }[],
   dialogs: [] as { title: string; content: string }[],
+  /** Every notification shown, in order; `closed` once the app (or the GM) dismissed it. */
+  notifications: [] as { title: string; body: string; closed: boolean }[],
   loginItems: [] as unknown[],
   loadError: undefined as string | undefined,
   /** Errors nobody handled: Electron reports them (a dialog, a warning) and keeps running. */
