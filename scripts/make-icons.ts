@@ -9,17 +9,19 @@ const ASSETS = join(import.meta.dirname, '..', 'assets');
 const HEXAGON = 'M16 2.2 28.2 9.1v13.8L16 29.8 3.8 22.9V9.1z';
 const TRIANGLE = 'M16 9.6 23.2 21.4H8.8z';
 
-type TrayState = 'idle' | 'connected' | 'error';
+type TrayState = 'idle' | 'connected' | 'waiting' | 'error';
 
 /** Colour tray icons (Linux, Windows): readable on light and dark panels alike. */
 function colourTray(state: TrayState): string {
-  const fill = state === 'connected' ? '#5b54f0' : '#7b8190';
+  const fill = state === 'connected' || state === 'waiting' ? '#5b54f0' : '#7b8190';
   const badge =
     state === 'connected'
       ? '<circle cx="25" cy="25" r="6.2" fill="#22c55e" stroke="#ffffff" stroke-width="2"/>'
       : state === 'error'
         ? '<circle cx="25" cy="25" r="6.6" fill="#e5383b" stroke="#ffffff" stroke-width="2"/><path d="M25 21.2v4.4M25 28.2v.4" stroke="#fff" stroke-width="2.4" stroke-linecap="round"/>'
-        : '';
+        : state === 'waiting'
+          ? '<circle cx="25" cy="25" r="6.6" fill="#f59e0b" stroke="#ffffff" stroke-width="2"/><circle cx="25" cy="25" r="2.2" fill="#ffffff"/>'
+          : '';
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
     <path d="${HEXAGON}" fill="${fill}" stroke="#ffffff" stroke-opacity="0.9" stroke-width="1.2" stroke-linejoin="round"/>
     <path d="${TRIANGLE}" fill="none" stroke="#ffffff" stroke-width="2.4" stroke-linejoin="round"/>
@@ -33,11 +35,13 @@ function templateTray(state: TrayState): string {
   const badge =
     state === 'connected'
       ? '<circle cx="25" cy="25" r="5" fill="black"/>'
-      : state === 'error'
-        ? '<circle cx="25" cy="25" r="5.6" fill="none" stroke="black" stroke-width="2"/><path d="M25 22.4v3.2M25 27.6v.2" stroke="black" stroke-width="2" stroke-linecap="round"/>'
-        : '';
+      : state === 'waiting'
+        ? '<circle cx="25" cy="25" r="4.6" fill="none" stroke="black" stroke-width="2"/><circle cx="25" cy="25" r="1.6" fill="black"/>'
+        : state === 'error'
+          ? '<circle cx="25" cy="25" r="5.6" fill="none" stroke="black" stroke-width="2"/><path d="M25 22.4v3.2M25 27.6v.2" stroke="black" stroke-width="2" stroke-linecap="round"/>'
+          : '';
   const body =
-    state === 'connected'
+    state === 'connected' || state === 'waiting'
       ? `<path d="${HEXAGON}" fill="white"/><path d="${TRIANGLE}" fill="none" stroke="black" stroke-width="2.6" stroke-linejoin="round"/>`
       : `<path d="${HEXAGON}" fill="none" stroke="white" stroke-width="2.4" stroke-linejoin="round"/><path d="${TRIANGLE}" fill="none" stroke="white" stroke-width="2.2" stroke-linejoin="round"/>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
@@ -78,7 +82,7 @@ async function main(): Promise<void> {
     writeFileSync(join(ASSETS, file), png);
   };
   mkdirSync(join(ASSETS, 'tray'), { recursive: true });
-  for (const state of ['idle', 'connected', 'error'] as const) {
+  for (const state of ['idle', 'connected', 'waiting', 'error'] as const) {
     await render(colourTray(state), 16, `tray/tray-${state}.png`);
     await render(colourTray(state), 32, `tray/tray-${state}@2x.png`);
     await render(templateTray(state), 16, `tray/tray-${state}Template.png`);
