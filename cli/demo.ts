@@ -15,6 +15,8 @@ export interface DemoWorld {
   sheetSource: string;
   /** An actor to try GET /sheet with. */
   exampleActorUuid: string;
+  /** The dice feed overlay of the sandbox world, its link in it: what a streamer pastes into OBS. */
+  diceOverlayUrl: string;
   stop(): Promise<void>;
 }
 
@@ -45,11 +47,17 @@ export async function startDemoWorld(
     name: 'Demo key',
     scopes: TOOL_SCOPES.filter((scope) => withExecuteJs || scope !== 'execute-js'),
   });
+  const diceOverlay = services.overlayLinks.create({
+    overlay: 'dice',
+    clientId: SANDBOX_CLIENT_ID,
+    worldTitle: world.metadata.worldTitle,
+  });
   const web = await startCaptureAgainstSandbox(relay, { seed, settings, foundryVersion });
   return {
     apiKey: key,
     worldTitle: world.metadata.worldTitle ?? 'Sandbox',
     exampleActorUuid: world.game.actors.contents[0]?.uuid ?? '',
+    diceOverlayUrl: `${relay.url}/overlays/dice?link=${diceOverlay.link}`,
     sheetSource: web
       ? `GET /sheet renders real sheets in Chromium, logged in to the sandbox web client at ${web.url}`
       : "Chromium was not found, so GET /sheet returns the sandbox world's painted sheets (install chromium for real ones)",

@@ -10,6 +10,7 @@ import { openInBrowser } from './open-browser.ts';
 import { SETTINGS_UI_DIR } from './project-folder.ts';
 import { DataDirError, dataDirProblem, prepareDataDir } from '../relay/storage/data-dir.ts';
 import { RELAY_VERSION } from '../relay/version.ts';
+import { OVERLAYS } from '../contracts/overlays.ts';
 
 const HELP = `Tabletop Relay ${RELAY_VERSION}: a local relay between Foundry VTT worlds and your tools.
 
@@ -257,6 +258,8 @@ async function main(): Promise<void> {
         `  curl -N -H "x-api-key: ${demo.apiKey}" "${relay.url}/rolls/subscribe"`,
         'and in another terminal make one: only rolls posted to chat reach the stream, so createChatMessage is true:',
         `  curl -X POST -H "x-api-key: ${demo.apiKey}" -H "content-type: application/json" -d '{"formula":"1d20+5","createChatMessage":true}' "${relay.url}/roll"`,
+        `See the rolls as a stream overlay (open it in a browser, or add it to OBS as a Browser source, ${OVERLAYS.dice.size.width}×${OVERLAYS.dice.size.height}):`,
+        `  ${demo.diceOverlayUrl}`,
         `API reference: ${relay.url}/docs`,
         `Settings (one-time link): ${relay.createAdminLoginUrl()}`,
         '',

@@ -77,6 +77,19 @@ describe('tabletop-relay demo', () => {
     expect(JSON.parse(rollEvent()!)).toMatchObject({ type: 'roll-data', data: { id: answer.data.id } });
   });
 
+  it("prints the dice feed overlay's URL, whose page and live view answer through its link", async () => {
+    const { ready } = await runDemo();
+    const url = /^\s+(http:\/\/127\.0\.0\.1:\d+\/overlays\/dice\?link=ttol_[\w-]+)$/m.exec(ready)?.[1];
+    expect(url, ready).toBeDefined();
+    const page = await fetch(url!);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('/overlays/assets/overlay.js');
+    const state = await fetch(url!.replace('/overlays/dice?', '/overlays/dice/state?'));
+    expect(state.status).toBe(200);
+    expect(Array.isArray(await state.json())).toBe(true);
+  });
+
   it('leaves no temporary data directory behind when stopped', async () => {
     const { ready } = await runDemo();
     const dataDir = ready.match(/Data directory: (\S+) \(temporary/)![1]!;
