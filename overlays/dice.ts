@@ -28,9 +28,10 @@ function faces(dice: DieView[]): HTMLElement {
 
 function rollEntry(roll: RollView): HTMLElement {
   const outcome = roll.critical ? 'critical' : roll.fumble ? 'fumble' : '';
-  const head = element('div', 'roll-head', text('span', 'who', roll.who));
-  if (roll.flavor) head.append(text('span', 'flavor', roll.flavor));
-  const body = element('div', 'roll-body', head, text('div', 'formula', roll.formula));
+  const detail = element('div', 'roll-detail');
+  if (roll.flavor) detail.append(text('span', 'flavor', roll.flavor));
+  detail.append(text('span', 'formula', roll.formula));
+  const body = element('div', 'roll-body', text('div', 'who', roll.who), detail);
   if (roll.dice.length > 0) body.append(faces(roll.dice));
   const total = element('div', 'roll-total', text('span', 'total-value', roll.total));
   if (outcome) total.prepend(text('span', 'outcome', roll.critical ? 'Critical' : 'Fumble'));

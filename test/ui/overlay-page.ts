@@ -26,16 +26,19 @@ export async function makeOverlayLink(
   return answer.body;
 }
 
-/** The overlay page in a window of the size "Copy for OBS" suggests, once its stream is open. */
+/** The overlay page in a window of the size "Copy for OBS" suggests, once its stream is open; `steady`: no motion. */
 export async function openOverlay(
   browser: Browser,
   made: NewOverlayLink,
   query: Record<string, string> = {},
+  steady = false,
 ): Promise<Page> {
   const url = new URL(made.url);
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   const page = await browser.newPage();
   await page.setViewport(made.size);
+  // Without motion, items show at once in their settled look, as a screenshot wants them.
+  if (steady) await page.emulateMediaFeatures([{ name: 'prefers-reduced-motion', value: 'reduce' }]);
   await page.goto(url.toString());
   await page.waitForFunction(() => document.documentElement.dataset.connection === 'live', { timeout: 5000 });
   return page;
