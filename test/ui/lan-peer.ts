@@ -9,6 +9,8 @@ export interface LanPeer {
   /** The non-loopback address of this machine that the peer reaches the relay on. */
   hostAddress: string;
   peerAddress: string;
+  /** The peer's network namespace, for running a program there with `ip netns exec`. */
+  namespace: string;
   /** A GET from the peer's namespace; status 0 when the connection is refused or times out. */
   get(url: string, headers?: Record<string, string>): Promise<{ status: number; body: string }>;
   close(): Promise<void>;
@@ -53,6 +55,7 @@ export async function createLanPeer(): Promise<LanPeer | undefined> {
   return {
     hostAddress,
     peerAddress,
+    namespace,
     async get(url, headers = {}) {
       const { stdout } = await run('ip', [
         'netns',
