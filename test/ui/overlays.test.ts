@@ -2,6 +2,7 @@
 // transparent page, live within half a second of the world, quiet once its link is revoked, private to its player.
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectSandbox } from '../../sandbox/index.ts';
 import { evaluateRoll } from '../../sandbox/dice.ts';
 import { createChatMessage } from '../../sandbox/world/chat.ts';
 import { buildRenderer } from '../../scripts/build.ts';
@@ -250,11 +251,80 @@ describe('OBS overlays through their link', () => {
     expect(errors).toEqual([]);
   });
 
+  it("applies the URL's options and the link's custom CSS, which stays CSS", async () => {
+    const customCss = '.roll .who { color: rgb(1, 2, 3); } body::after { content: "<img src=x>"; }';
+    const made = await makeOverlayLink(harness, 'dice', { customCss });
+    const page = await open(browser, made, {
+      max: '2',
+      hold: '1',
+      position: 'top-left',
+      accent: '#00ff88',
+      fontSize: '30',
+      theme: 'none',
+    });
+    for (const flavor of ['First of three', 'Second of three', 'Third of three']) {
+      harness.world.simulate.playerRoll('Alice', '1d6', flavor);
+      await shownWithin(page, flavor, Date.now());
+    }
+    const look = await page.evaluate(() => ({
+      classes: [...document.body.classList].sort(),
+      accent: getComputedStyle(document.documentElement).getPropertyValue('--accent').trim(),
+      fontSize: getComputedStyle(document.body).fontSize,
+      who: getComputedStyle(document.querySelector('.roll .who')!).color,
+      images: document.querySelectorAll('img').length,
+      shown: [...document.querySelectorAll('.roll:not(.leaving) .flavor')].map((flavor) => flavor.textContent),
+      // top-left: the newest roll is the highest on screen.
+      newestOnTop:
+        document.querySelector('.roll:last-child')!.getBoundingClientRect().top <
+        document.querySelector('.roll:not(.leaving)')!.getBoundingClientRect().top,
+    }));
+    expect(look).toEqual({
+      classes: ['overlay', 'overlay-dice', 'position-top-left', 'theme-none'],
+      accent: '#00ff88',
+      fontSize: '30px',
+      who: 'rgb(1, 2, 3)',
+      images: 0,
+      shown: ['Second of three', 'Third of three'],
+      newestOnTop: true,
+    });
+    // hold=1: every roll fades out a second after it came.
+    await page.waitForFunction(() => document.querySelectorAll('.roll').length === 0, { timeout: 2500 });
+  });
+
   it('an API key in the URL is refused, with a message that says why', async () => {
     const answer = await fetch(`${harness.baseUrl}/overlays/dice?link=${encodeURIComponent(harness.key)}`);
     expect(answer.status).toBe(401);
     const { error } = (await answer.json()) as { error: string };
     expect(error).toMatch(/API key/i);
     expect(error).not.toContain(harness.key);
+  });
+
+  it('shows nothing while the relay and the world are away, and comes back by itself', async () => {
+    const page = await open(browser, await makeOverlayLink(harness, 'chat'));
+    harness.world.simulate.chat('Bob', 'Before the storm');
+    await shownWithin(page, 'Before the storm', Date.now());
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+
+    await harness.link.close();
+    await harness.restart();
+    await page.waitForFunction(
+      () =>
+        document.documentElement.dataset.connection === 'retrying' &&
+        document.querySelector('.overlay-root')?.textContent === '',
+      { timeout: 3000, polling: 50 },
+    );
+    expect(await page.evaluate(() => document.body.innerText.trim())).toBe('');
+
+    const { token } = harness.relay.services.connectionTokens.issue(harness.clientId, 'Sandbox world', 'demo');
+    const back = await connectSandbox(harness.world, { relayUrl: harness.wsUrl, clientId: harness.clientId, token });
+    try {
+      await page.waitForFunction(() => document.documentElement.dataset.connection === 'live', { timeout: 8000 });
+      harness.world.simulate.chat('Bob', 'After the storm');
+      await shownWithin(page, 'After the storm', Date.now());
+      expect(errors).toEqual([]);
+    } finally {
+      await back.close();
+    }
   });
 });
