@@ -153,6 +153,33 @@ describe('the LAN advertisement', () => {
   });
 });
 
+it('answers a plain DNS query sent from another port directly to its sender, with the question and id', async () => {
+  await advertiserOnLoopback().advertise(41_011);
+  const resolver = createSocket('udp4');
+  try {
+    await new Promise<void>((resolve) => resolver.bind(0, '127.0.0.1', resolve));
+    resolver.setMulticastInterface('127.0.0.1');
+    const answered = new Promise<Buffer>((resolve) =>
+      resolver.on('message', (message) => {
+        if (message.includes(Buffer.from(COMPUTER))) resolve(message);
+      }),
+    );
+    // A query as a unicast DNS resolver writes it: id 0x4a7e, one question, PTR (12) in class IN (1).
+    const labels = SERVICE.split('.').map((label) => Buffer.concat([Buffer.from([label.length]), Buffer.from(label)]));
+    const question = Buffer.concat([...labels, Buffer.from([0, 0, 12, 0, 1])]);
+    const header = Buffer.from([0x4a, 0x7e, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
+    resolver.send(Buffer.concat([header, question]), 5353, '224.0.0.251');
+
+    const reply = await answered;
+    expect(reply.readUInt16BE(0)).toBe(0x4a7e);
+    expect(reply[2] & 0x80).toBe(0x80);
+    expect(reply.readUInt16BE(4)).toBe(1);
+    expect(reply.includes(question.subarray(0, question.length - 4))).toBe(true);
+  } finally {
+    resolver.close();
+  }
+});
+
 describe('when mDNS cannot run', () => {
   let holder: Socket | undefined;
   afterEach(() => {
