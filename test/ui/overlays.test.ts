@@ -188,6 +188,34 @@ describe('OBS overlays through their link', () => {
     expect(await shownWithin(page, '9 / 22', since)).toBeLessThan(LIVE_MS);
   });
 
+  it('character card as the sheet image: loaded through the link, and loaded again when the actor changes', async () => {
+    const actorUuid = await uuidOf(harness, 'Lyra Moonwhisper');
+    const page = await open(browser, await makeOverlayLink(harness, 'character-card', { actorUuid }), { sheet: '1' });
+    const sheet = () =>
+      page.evaluate(() => {
+        const image = document.querySelector<HTMLImageElement>('.overlay-root img.sheet');
+        return image && image.complete ? { src: image.src, width: image.naturalWidth } : undefined;
+      });
+    await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img.sheet')?.naturalWidth, {
+      timeout: 5000,
+    });
+    const first = (await sheet())!;
+    expect(first.width).toBeGreaterThan(100);
+    expect(new URL(first.src).pathname).toBe('/overlays/character-card/sheet');
+    expect(await page.$$('.character')).toEqual([]);
+
+    harness.world.simulate.updateActor(actorUuid.split('.')[1]!, { 'system.attributes.hp.value': 4 });
+    await page.waitForFunction(
+      (before) => {
+        const image = document.querySelector<HTMLImageElement>('img.sheet');
+        return image !== null && image.src !== before && image.naturalWidth > 0;
+      },
+      { timeout: 3000 },
+      first.src,
+    );
+    expect(await page.$$eval('.overlay-root img', (images) => images.length)).toBe(1);
+  });
+
   it('chat: a message said at the table shows within 500 ms, as text, never as HTML', async () => {
     const page = await open(browser, await makeOverlayLink(harness, 'chat'));
     const since = Date.now();
