@@ -1,8 +1,10 @@
-// The settings UI's plain logic: reading the admin event stream and grouping scopes for the key form.
+// The settings UI's plain logic: reading the admin event stream, grouping scopes for the key form, and an overlay's
+// URL for OBS.
 import { describe, expect, it } from 'vitest';
 import { LiveState, parseEvents } from '../../renderer/src/live.ts';
 import type { PairRequest, RelayStatus } from '../../renderer/src/admin-api.ts';
 import { groupScopes } from '../../renderer/src/scopes.ts';
+import { defaultOptions, fitScale, overlayUrl } from '../../renderer/src/overlay-url.ts';
 import { SCOPES } from '../../relay/auth/scopes.ts';
 
 describe('parseEvents', () => {
@@ -90,5 +92,38 @@ describe('groupScopes', () => {
 
   it('puts a scope it does not know under Other rather than dropping it', () => {
     expect(groupScopes(['roll:read', 'pf2e']).map((group) => group.title)).toEqual(['Dice rolls', 'Other']);
+  });
+});
+
+describe('overlayUrl', () => {
+  const link = 'http://127.0.0.1:7777/overlays/dice?link=ttol_secret';
+
+  it('puts the options after the link, the accent escaped, and leaves out those the overlay does not take', () => {
+    const dice = new URL(overlayUrl(link, 'dice', { ...defaultOptions('dice'), accent: '#3fb8af' }));
+    expect(dice.search).toBe(
+      '?link=ttol_secret&theme=dark&accent=%233fb8af&fontSize=24&max=5&hold=15&position=bottom-right',
+    );
+    const card = new URL(
+      overlayUrl(
+        'http://127.0.0.1:7777/overlays/character-card?link=x',
+        'character-card',
+        defaultOptions('character-card'),
+      ),
+    );
+    expect([...card.searchParams.keys()]).toEqual(['link', 'theme', 'accent', 'fontSize', 'position']);
+  });
+
+  it('moves the URL to a LAN address for OBS on another computer, path and query kept', () => {
+    expect(overlayUrl(link, 'dice', defaultOptions('dice'), 'http://192.168.1.20:7777')).toMatch(
+      /^http:\/\/192\.168\.1\.20:7777\/overlays\/dice\?link=ttol_secret&theme=dark/,
+    );
+  });
+});
+
+describe('fitScale', () => {
+  it('shrinks an overlay to fit the preview, never enlarges it', () => {
+    expect(fitScale({ width: 520, height: 720 }, { width: 400, height: 360 })).toBe(0.5);
+    expect(fitScale({ width: 640, height: 160 }, { width: 400, height: 360 })).toBe(0.625);
+    expect(fitScale({ width: 100, height: 100 }, { width: 400, height: 360 })).toBe(1);
   });
 });
