@@ -66,8 +66,8 @@ export function followOverlay(urls: { stateUrl: string; eventsUrl: string }, fol
     if (current !== stream) return;
     current = undefined;
     const status = await probe();
-    if (status === 200) return retryLater(RETRY_MS[0]);
-    follower.onGone();
+    // A view that still answers (a stream refused for being one too many, say) keeps what is shown, and backs off too.
+    if (status !== 200) follower.onGone();
     if (status === 401 || status === 403) return retryLater(REFUSED_RETRY_MS);
     retryLater(RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]);
     attempt += 1;
