@@ -9,6 +9,8 @@ import { OverlayLinks } from './auth/overlay-links.ts';
 import { ConnectionTokens } from './auth/connection-tokens.ts';
 import { KnownWorlds } from './auth/known-worlds.ts';
 import { Pairing } from './auth/pairing.ts';
+import { Invitations } from './auth/invitations.ts';
+import { KeyRequests } from './auth/key-requests.ts';
 import { linksWorld } from './auth/world-link.ts';
 import { loadAdminToken } from './admin/admin-token.ts';
 import { ActivityLog } from './admin/activity.ts';
@@ -30,6 +32,7 @@ import { HttpError } from './errors.ts';
 import { consoleLog, type RelayLog } from './log.ts';
 import { Tabletop } from './world-link/tabletop.ts';
 import { CaptureService, type CaptureOptions } from './capture/capture-service.ts';
+import { LanDiscovery } from './discovery/lan-discovery.ts';
 
 export const DEFAULT_PORT = DEFAULT_SETTINGS.port;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -61,6 +64,10 @@ export interface RelayOptions {
   bodyLimitBytes?: number;
   /** Browser capture for GET /sheet and GM sessions; false turns it off. */
   capture?: CaptureOptions | false;
+  /** How long a tool's key request waits for the GM (10 minutes by default); for tests of expiry. */
+  keyRequestLifetimeMs?: number;
+  /** How often a tool may poll its waiting key request (every 3 s by default). */
+  keyRequestPollIntervalMs?: number;
   /** The folder of the settings UI's built files (index.html, app.js, …), served at /admin/; none without it. */
   settingsUi?: { dir: string };
 }
@@ -115,6 +122,11 @@ export function createRelay(options: RelayOptions): Relay {
   const connectionTokens = new ConnectionTokens(join(options.dataDir, 'connection-tokens.json'), log);
   const knownWorlds = new KnownWorlds(join(options.dataDir, 'worlds.json'), log);
   const pairing = new Pairing(connectionTokens, knownWorlds, join(options.dataDir, 'pair-requests.json'), log);
+  const keyRequests = new KeyRequests(keys, {
+    lifetimeMs: options.keyRequestLifetimeMs,
+    pollIntervalMs: options.keyRequestPollIntervalMs,
+    log,
+  });
   const unauthenticated = new UnauthenticatedSockets();
   const tabletop = new Tabletop({
     verifyToken: (token) => {
@@ -154,6 +166,8 @@ export function createRelay(options: RelayOptions): Relay {
   const port = () => (server.address() as AddressInfo | null)?.port ?? options.port ?? settings.get().port;
   const urlOf = (host: string) => `http://${host.includes(':') ? `[${host}]` : host}:${port()}`;
   const onEveryAddress = () => hostNow() === EVERY_ADDRESS || hostNow() === '::';
+  // Advertised over mDNS while the LAN can reach the relay and it answers calls; a paused relay is withdrawn.
+  const discovery = new LanDiscovery(() => (server.listening && onEveryAddress() && !paused ? port() : undefined), log);
   const network = {
     url: () => urlOf(onEveryAddress() ? LOOPBACK : hostNow()),
     lanUrls: () => (onEveryAddress() ? lanAddresses().map(urlOf) : []),
@@ -166,12 +180,14 @@ export function createRelay(options: RelayOptions): Relay {
     setPaused: (on: boolean) => {
       paused = on;
       statusChanged();
+      void discovery.update();
     },
   };
   const changes = new EventEmitter<{ status: [] }>();
   const statusChanged = () => changes.emit('status');
   for (const event of ['world-connected', 'world-disconnected', 'players'] as const) tabletop.on(event, statusChanged);
   pairing.on('changed', statusChanged);
+  keyRequests.on('changed', statusChanged);
   settings.on('changed', statusChanged);
   const services: RelayServices = {
     settings,
@@ -184,6 +200,8 @@ export function createRelay(options: RelayOptions): Relay {
     connectionTokens,
     knownWorlds,
     pairing,
+    invitations: new Invitations(join(options.dataDir, 'invitations.json'), log),
+    keyRequests,
     adminToken: loadAdminToken(join(options.dataDir, 'admin-token'), log),
     adminSessions: new AdminSessions(),
     activity: new ActivityLog(),
@@ -191,6 +209,7 @@ export function createRelay(options: RelayOptions): Relay {
     changes,
     log,
     timeoutOverrideMs: options.timeoutOverrideMs,
+    settingsUiDir: options.settingsUi?.dir,
   };
   if (options.capture !== false) {
     services.capture = new CaptureService(
@@ -274,6 +293,7 @@ export function createRelay(options: RelayOptions): Relay {
     }
     portFallback = undefined;
     statusChanged();
+    await discovery.update();
   };
   // Switching LAN access re-listens on the new address.
   settings.on('changed', () => {
@@ -284,6 +304,7 @@ export function createRelay(options: RelayOptions): Relay {
       await relisten(currentPort).catch((error: unknown) =>
         log.error(`Could not listen on ${hostNow()}:${currentPort}:`, error),
       );
+      await discovery.update();
     });
   });
   const listenOnNextFree = async (taken: number) => {
@@ -307,6 +328,7 @@ export function createRelay(options: RelayOptions): Relay {
       portFallback = { wanted };
       log.warn(`Port ${wanted} is in use by another program; the relay listens on ${port()} instead`);
     }
+    await discovery.update();
   };
 
   return {
@@ -321,6 +343,7 @@ export function createRelay(options: RelayOptions): Relay {
     start,
     // Never throws: quitting must always work, whatever failed on the way (a full or read-only disk, the browser).
     stop: async () => {
+      await discovery.stop();
       await services.capture
         ?.close()
         .catch((error: unknown) =>
@@ -330,6 +353,7 @@ export function createRelay(options: RelayOptions): Relay {
         events.close();
         clientApi.close();
         tabletop.close();
+        keyRequests.close();
         keys.flush();
         overlayLinks.flush();
         knownWorlds.flush();

@@ -1,11 +1,16 @@
 import { adminRoutes } from './admin/routes.ts';
 import { apiKeyRoutes } from './admin/api-key-routes.ts';
 import { captureRoutes } from './admin/capture-routes.ts';
+import { keyRequestAdminRoutes } from './admin/key-request-routes.ts';
+import { overlayLinkRoutes } from './admin/overlay-link-routes.ts';
 import { worldLinkRoutes } from './admin/world-link-routes.ts';
 import { worldRoutes } from './admin/world-routes.ts';
+import { invitationRoutes } from './admin/invitation-routes.ts';
+import { invitationPageRoutes } from './api/invitation-page.ts';
 import { canvasRoutes } from './api/canvas.ts';
 import { chatRoutes } from './api/chat.ts';
 import { clientRoutes } from './api/clients.ts';
+import { discoveryRoutes } from './api/discovery.ts';
 import { dnd5eRoutes } from './api/dnd5e.ts';
 import { documentationRoutes } from './api/documentation.ts';
 import { effectsRoutes } from './api/effects.ts';
@@ -13,7 +18,9 @@ import { encounterRoutes } from './api/encounter.ts';
 import { entityRoutes } from './api/entity.ts';
 import { eventRoutes } from './api/events.ts';
 import { fileRoutes } from './api/files.ts';
+import { keyRequestRoutes } from './api/key-requests.ts';
 import { macroRoutes } from './api/macro.ts';
+import { overlayRoutes } from './api/overlays.ts';
 import { pairingRoutes } from './api/pairing.ts';
 import { playlistRoutes } from './api/playlist.ts';
 import type { Route, RouteGroup } from './routing/route.ts';
@@ -29,9 +36,20 @@ import { utilityRoutes } from './api/utility.ts';
 
 /** Every route the relay serves, by the group the documentation files it under. */
 export const routeGroups: RouteGroup[] = [
-  { name: 'Status', routes: statusRoutes },
-  { name: 'Auth', routes: [...pairingRoutes, ...apiKeyRoutes] },
-  { name: 'Admin', routes: [...adminRoutes, ...worldRoutes, ...captureRoutes, ...worldLinkRoutes] },
+  { name: 'Status', routes: [...statusRoutes, ...discoveryRoutes] },
+  { name: 'Auth', routes: [...pairingRoutes, ...keyRequestRoutes, ...invitationPageRoutes, ...apiKeyRoutes] },
+  {
+    name: 'Admin',
+    routes: [
+      ...adminRoutes,
+      ...worldRoutes,
+      ...captureRoutes,
+      ...worldLinkRoutes,
+      ...keyRequestAdminRoutes,
+      ...overlayLinkRoutes,
+      ...invitationRoutes,
+    ],
+  },
   { name: 'Clients', routes: clientRoutes },
   { name: 'Effects', routes: effectsRoutes },
   { name: 'Roll', routes: rollRoutes },
@@ -51,6 +69,7 @@ export const routeGroups: RouteGroup[] = [
   { name: 'File System', routes: fileRoutes },
   { name: 'DnD5e', routes: dnd5eRoutes },
   { name: 'User', routes: userRoutes },
+  { name: 'Overlays', routes: overlayRoutes },
 ];
 routeGroups.push({ name: 'Documentation', routes: documentationRoutes(routeGroups) });
 

@@ -6,6 +6,8 @@ import type { ApiKeys } from './auth/api-keys.ts';
 import type { OverlayLinks } from './auth/overlay-links.ts';
 import type { ConnectionTokens } from './auth/connection-tokens.ts';
 import type { KnownWorlds } from './auth/known-worlds.ts';
+import type { Invitations } from './auth/invitations.ts';
+import type { KeyRequests } from './auth/key-requests.ts';
 import type { Pairing } from './auth/pairing.ts';
 import type { EventHub } from './events/event-hub.ts';
 import type { RollIds } from './events/roll-ids.ts';
@@ -47,6 +49,10 @@ export interface RelayServices {
   connectionTokens: ConnectionTokens;
   knownWorlds: KnownWorlds;
   pairing: Pairing;
+  /** Players' one-time invitation links, each traded once for a key bound to that player. */
+  invitations: Invitations;
+  /** Tools' requests for a key, waiting for the GM (POST /auth/key-request). */
+  keyRequests: KeyRequests;
   settings: Settings;
   rateLimiter: RateLimiter;
   adminToken: string;
@@ -56,6 +62,8 @@ export interface RelayServices {
   network: RelayNetwork;
   /** Says 'status' whenever anything the tray or the settings UI shows may have changed. */
   changes: EventEmitter<{ status: [] }>;
+  /** The settings UI's built files, where the overlay pages' script and style sheet are too (overlays/). */
+  settingsUiDir?: string;
   /** Browser capture (GET /sheet in an offscreen page, GM sessions); absent where no browser may be driven. */
   capture?: CaptureService;
   /** Where the relay's own log lines go. */
