@@ -31,6 +31,14 @@ export const DANGEROUS_SCOPES = ['execute-js'];
 /** Lets a 2.x module connect as its world; a key holding it holds nothing else. */
 export const WORLD_LINK_SCOPE = 'world:link';
 
+/**
+ * Whether a scope lets a tool change the world (write, roll, run a macro, manage combat, play music, start sessions)
+ * rather than only read it: what a key request flags for the GM.
+ */
+export function isWriteScope(scope: string): boolean {
+  return /:(write|execute|manage|control)$/.test(scope);
+}
+
 function prefixOf(scope: string): string {
   return scope.split(':')[0] ?? scope;
 }

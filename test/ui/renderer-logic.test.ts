@@ -1,11 +1,11 @@
-// The settings UI's plain logic: reading the admin event stream, grouping scopes for the key form, and an overlay's
-// URL for OBS.
+// The settings UI's plain logic: reading the admin event stream, grouping and flagging scopes for the key form and
+// key requests, and an overlay's URL for OBS.
 import { describe, expect, it } from 'vitest';
 import { LiveState, parseEvents } from '../../renderer/src/live.ts';
 import type { PairRequest, RelayStatus } from '../../renderer/src/admin-api.ts';
-import { groupScopes } from '../../renderer/src/scopes.ts';
+import { groupScopes, isWriteScope } from '../../renderer/src/scopes.ts';
 import { defaultOptions, fitScale, overlayUrl } from '../../renderer/src/overlay-url.ts';
-import { SCOPES } from '../../relay/auth/scopes.ts';
+import { DEFAULT_SCOPES, SCOPES, TOOL_SCOPES } from '../../relay/auth/scopes.ts';
 
 describe('parseEvents', () => {
   it('reads named events and keeps an unfinished one for the next chunk', () => {
@@ -67,6 +67,15 @@ describe('LiveState', () => {
       state.apply(event('pair-requests', { pairRequests: [request('C')] }))?.pairRequests.map((r) => r.code),
     ).toEqual(['C']);
     expect(state.apply(event('activity', {}))).toBeUndefined();
+  });
+});
+
+describe('isWriteScope', () => {
+  it("flags exactly the relay's scopes beyond its read-only defaults, execute-js apart (a key request flags it red)", () => {
+    const writes = TOOL_SCOPES.filter((scope) => scope !== 'execute-js' && !DEFAULT_SCOPES.includes(scope));
+    expect(TOOL_SCOPES.filter(isWriteScope)).toEqual(writes);
+    expect(writes).toContain('playlist:control');
+    expect(writes).toContain('session:manage');
   });
 });
 
