@@ -22,7 +22,7 @@ export function overlayStream(overlay: OverlayName, viewer: OverlayViewer, servi
   if (cap > 0 && services.events.countOwnedBy(viewer.id) + listening.length > cap) {
     throw new HttpError(
       429,
-      `This overlay link already holds the ${cap} open event streams it may; remove a browser source that shows it, or raise the limit in the settings`,
+      `This overlay link already holds as many event subscriptions as a key may (${cap}; a ${overlay} overlay takes ${listening.length}); remove a browser source that shows it, or raise the limit in the settings`,
     );
   }
   return {

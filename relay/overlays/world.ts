@@ -21,7 +21,7 @@ export async function askWorld(
   const world = services.tabletop.world(viewer.clientId);
   if (!world)
     throw new HttpError(503, 'The world of this overlay is not connected; the overlay shows again once it is');
-  const message: Fields = viewer.userId === undefined ? { ...fields } : { ...fields, userId: viewer.userId };
+  const message: Fields = viewer.userId ? { ...fields, userId: viewer.userId } : { ...fields };
   const timeoutMs = services.timeoutOverrideMs ?? WORLD_TIMEOUT_MS;
   const reply = (await services.tabletop.request(world, operation, message, timeoutMs)).message as Fields;
   if (typeof reply.error === 'string' && reply.error !== '') throw new HttpError(400, reply.error);
@@ -63,7 +63,7 @@ export function shownTo(message: Fields, recipient: string | undefined): boolean
  */
 export function recipientOf(services: RelayServices, viewer: OverlayViewer): string | undefined {
   const wanted = viewer.userId;
-  if (wanted === undefined) return undefined;
+  if (!wanted) return undefined;
   const players = services.tabletop.world(viewer.clientId)?.players ?? [];
   const user =
     players.find((player) => player.id === wanted) ??

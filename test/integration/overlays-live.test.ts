@@ -113,6 +113,25 @@ describe('overlay streams', () => {
     stream.close();
   });
 
+  it("counts a link's subscriptions against the per-key stream cap", async () => {
+    expect((await harness.admin('PATCH', '/admin/settings', { streamsPerKey: 3 })).status).toBe(200);
+    try {
+      const { link } = await makeOverlayLink(harness, 'initiative', { hpBars: true });
+      const first = await openOverlayStream(harness, 'initiative', link);
+      const refused = await openOverlayStream(harness, 'initiative', link);
+      expect(refused.status).toBe(429);
+      expect(refused.events[0]!.data).toMatch(/initiative overlay takes 3/);
+      first.close();
+      await first.ended;
+      await expect.poll(() => harness.relay.services.events.total()).toBe(0);
+      const again = await openOverlayStream(harness, 'initiative', link);
+      expect(again.status).toBe(200);
+      again.close();
+    } finally {
+      await harness.admin('PATCH', '/admin/settings', { streamsPerKey: 20 });
+    }
+  });
+
   it('a revoked link ends its stream', async () => {
     const made = await makeOverlayLink(harness, 'dice');
     const stream = await openOverlayStream(harness, 'dice', made.link);
