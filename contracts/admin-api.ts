@@ -34,17 +34,19 @@ export interface RelayStatus {
   paused: boolean;
   worlds: StatusWorld[];
   pairRequests: PairRequestView[];
+  /** Tools' key requests waiting for the GM (POST /auth/key-request). */
+  keyRequests: KeyRequestView[];
   eventStreams: number;
   pendingWorldRequests: number;
   callsLastMinute: number;
 }
 
 /**
- * The admin feed's `status` event: the status without the pair requests, sent only when it changed. The requests come
- * as `pair-requests` (the whole waiting list, once when the feed opens) and `pair-request` (one request that appeared or
- * changed; any status but pending takes it off the list).
+ * The admin feed's `status` event: the status without the pair and key requests, sent only when it changed. The
+ * requests come as `pair-requests` / `key-requests` (the whole waiting list, once when the feed opens) and `pair-request`
+ * / `key-request` (one request that appeared or changed; any status but pending takes it off the list).
  */
-export type LiveStatus = Omit<RelayStatus, 'pairRequests'>;
+export type LiveStatus = Omit<RelayStatus, 'pairRequests' | 'keyRequests'>;
 
 /** The admin feed's `counters` event: sent when either changed (calls age out of the minute too), checked every second. */
 export type LiveCounters = Pick<RelayStatus, 'eventStreams' | 'callsLastMinute'>;
@@ -142,21 +144,36 @@ export interface KeyRequestView {
   appUrl?: string;
   /** The scopes the tool asks for; the GM may approve fewer. */
   scopes: string[];
+  /**
+   * The asked-for scopes to grant only knowingly, for the UI to flag: `execute-js` (runs any script in the world as the
+   * GM) and `world:link` (a 2.x module's link, which holds no other scope).
+   */
+  riskyScopes: string[];
   /** The tabletop user the tool asks to act as. */
   userId?: string;
   /** The worlds the tool asks to reach; empty asks for every world. */
   clientIds: string[];
   /** The address the request came from. */
   source: string;
-  status: 'pending' | 'approved' | 'denied' | 'expired' | 'delivered';
+  /** `replaced`: the same tool asked again from the same address, and the newer request (with a new code) took its place. */
+  status: 'pending' | 'approved' | 'denied' | 'expired' | 'delivered' | 'replaced';
+  /** The key made on approval (GET /admin/keys lists it); revoked again if the tool never collects it. */
+  keyId?: string;
   createdAt: string;
   expiresAt: string;
 }
 
-/** POST /admin/key-requests/{code}/approve: what the GM grants, never more than the tool asked for. */
+/**
+ * POST /admin/key-requests/{code}/approve: what the GM grants, never more than the tool asked for (400 otherwise). A field
+ * left out grants what the tool asked.
+ */
 export interface KeyRequestApproval {
+  /** The key's name; the tool's appName by default. */
   name?: string;
+  /** Some or all of the scopes asked for. */
   scopes?: string[];
+  /** The tabletop user the key acts as; may replace the user the tool asked for, never remove it. */
   userId?: string;
+  /** The worlds the key reaches: some of those asked for, or any when the tool asked for every world (empty). */
   clientIds?: string[];
 }

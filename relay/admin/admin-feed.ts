@@ -1,7 +1,15 @@
 import type { PairRequest } from '../auth/pairing.ts';
+import type { KeyRequest } from '../auth/key-requests.ts';
 import type { RelayServices } from '../services.ts';
 import type { EventStream } from '../routing/route.ts';
-import { liveCounters, liveStatus, pairRequestView, pairRequestViews } from './status.ts';
+import {
+  keyRequestView,
+  keyRequestViews,
+  liveCounters,
+  liveStatus,
+  pairRequestView,
+  pairRequestViews,
+} from './status.ts';
 import { activityEntryOf, type ActivityRecord } from './activity.ts';
 
 const STATUS_SETTLE_MS = 100;
@@ -12,8 +20,9 @@ const ACTIVITY_WINDOW_MS = 250;
 const ACTIVITY_BATCH = 20;
 
 /**
- * The settings UI's live feed. It sends changes, never the same thing twice: the status (without pair requests) when it
- * changed, bursts settled first; the waiting pair requests once, then each request that appears or changes on its own;
+ * The settings UI's live feed. It sends changes, never the same thing twice: the status (without pair and key requests)
+ * when it changed, bursts settled first; the waiting pair and key requests once, then each request that appears or
+ * changes on its own;
  * the API calls as they happen, at most one `activity` event per window with the newest calls, so a flood of calls
  * (refused ones cost a caller nothing) keeps the feed to a few KiB a second.
  */
@@ -22,6 +31,7 @@ export function openAdminFeed(services: RelayServices, stream: EventStream): voi
   let lastStatus = JSON.stringify(liveStatus(services));
   stream.send('status', lastStatus);
   send('pair-requests', { pairRequests: pairRequestViews(services) });
+  send('key-requests', { keyRequests: keyRequestViews(services) });
   let pending: NodeJS.Timeout | undefined;
   const onStatus = () => {
     pending ??= setTimeout(() => {
@@ -33,6 +43,7 @@ export function openAdminFeed(services: RelayServices, stream: EventStream): voi
     }, STATUS_SETTLE_MS);
   };
   const onPairRequest = (request: PairRequest) => send('pair-request', pairRequestView(request, services));
+  const onKeyRequest = (request: KeyRequest) => send('key-request', keyRequestView(request));
   const onActivity = followActivity((calls, skipped) =>
     send('activity', { entries: calls.reverse().map(activityEntryOf), skipped }),
   );
@@ -45,6 +56,7 @@ export function openAdminFeed(services: RelayServices, stream: EventStream): voi
   }, COUNTERS_CHECK_MS);
   services.changes.on('status', onStatus);
   services.pairing.on('changed', onPairRequest);
+  services.keyRequests.on('changed', onKeyRequest);
   services.activity.on('entry', onActivity);
   stream.onClose(() => {
     clearTimeout(pending);
@@ -52,6 +64,7 @@ export function openAdminFeed(services: RelayServices, stream: EventStream): voi
     clearInterval(countersCheck);
     services.changes.off('status', onStatus);
     services.pairing.off('changed', onPairRequest);
+    services.keyRequests.off('changed', onKeyRequest);
     services.activity.off('entry', onActivity);
   });
 }

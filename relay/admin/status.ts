@@ -1,6 +1,13 @@
 import type { PairRequest } from '../auth/pairing.ts';
+import { riskyScopesOf, type KeyRequest } from '../auth/key-requests.ts';
 import type { RelayServices } from '../services.ts';
-import type { LiveCounters, LiveStatus, PairRequestView, RelayStatus } from '../../contracts/admin-api.ts';
+import type {
+  KeyRequestView,
+  LiveCounters,
+  LiveStatus,
+  PairRequestView,
+  RelayStatus,
+} from '../../contracts/admin-api.ts';
 
 export function pairRequestView(request: PairRequest, services: RelayServices): PairRequestView {
   const paired = services.pairing.pairedWorldOf(request.world);
@@ -20,12 +27,35 @@ export function pairRequestViews(services: RelayServices): PairRequestView[] {
   return services.pairing.pending().map((request) => pairRequestView(request, services));
 }
 
+/** A key request as the GM sees it: never its polling secret, never the key. */
+export function keyRequestView(request: KeyRequest): KeyRequestView {
+  return {
+    code: request.code,
+    appName: request.appName,
+    ...(request.appDescription ? { appDescription: request.appDescription } : {}),
+    ...(request.appUrl ? { appUrl: request.appUrl } : {}),
+    scopes: request.scopes,
+    riskyScopes: riskyScopesOf(request.scopes),
+    ...(request.userId ? { userId: request.userId } : {}),
+    clientIds: request.clientIds,
+    source: request.source,
+    status: request.status,
+    ...(request.keyId ? { keyId: request.keyId } : {}),
+    createdAt: new Date(request.createdAt).toISOString(),
+    expiresAt: new Date(request.expiresAt).toISOString(),
+  };
+}
+
+export function keyRequestViews(services: RelayServices): KeyRequestView[] {
+  return services.keyRequests.pending().map(keyRequestView);
+}
+
 /** The counters that change with every call and as calls age, which the admin feed also sends on their own. */
 export function liveCounters(services: RelayServices): LiveCounters {
   return { eventStreams: services.events.total(), callsLastMinute: services.activity.callsLastMinute() };
 }
 
-/** The status without the pair requests, which the admin feed sends as events of their own. */
+/** The status without the pair and key requests, which the admin feed sends as events of their own. */
 export function liveStatus(services: RelayServices): LiveStatus {
   const fallback = services.network.portFallback();
   return {
@@ -47,5 +77,5 @@ export function liveStatus(services: RelayServices): LiveStatus {
 
 /** What the tray menu and the settings UI show about the running relay. */
 export function relayStatus(services: RelayServices): RelayStatus {
-  return { ...liveStatus(services), pairRequests: pairRequestViews(services) };
+  return { ...liveStatus(services), pairRequests: pairRequestViews(services), keyRequests: keyRequestViews(services) };
 }

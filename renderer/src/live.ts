@@ -1,5 +1,5 @@
 import { admin, ApiError, type ActivityEntry, type PairRequest, type RelayStatus } from './admin-api.ts';
-import type { LiveCounters, LiveStatus } from '../../contracts/admin-api.ts';
+import type { KeyRequestView, LiveCounters, LiveStatus } from '../../contracts/admin-api.ts';
 
 export type LiveConnection = 'connecting' | 'live' | 'offline';
 
@@ -35,44 +35,65 @@ export function parseEvents(buffer: string): { events: ServerEvent[]; rest: stri
   return { events, rest };
 }
 
+/** Requests waiting for the GM, by code: any status but pending takes one off the list. */
+class WaitingList<T extends { code: string; status: string }> {
+  private readonly requests = new Map<string, T>();
+
+  constructor(requests: readonly T[] = []) {
+    this.replace(requests);
+  }
+
+  replace(requests: readonly T[]): void {
+    this.requests.clear();
+    for (const request of requests) this.requests.set(request.code, request);
+  }
+
+  update(request: T): void {
+    if (request.status === 'pending') this.requests.set(request.code, request);
+    else this.requests.delete(request.code);
+  }
+
+  list(): T[] {
+    return [...this.requests.values()];
+  }
+}
+
 /**
  * Puts the feed's changes back together into the whole status the pages draw: the last `status` event with the
- * `counters` that came after it, and the waiting pair requests kept up to date from `pair-requests` and `pair-request` events.
+ * `counters` that came after it, and the waiting pair and key requests kept up to date from `pair-requests` /
+ * `pair-request` and `key-requests` / `key-request` events.
  */
 export class LiveState {
   private status: LiveStatus | undefined;
-  private readonly requests = new Map<string, PairRequest>();
+  private readonly pairRequests: WaitingList<PairRequest>;
+  private readonly keyRequests: WaitingList<KeyRequestView>;
 
   constructor(initial: RelayStatus) {
-    const { pairRequests, ...status } = initial;
+    const { pairRequests, keyRequests, ...status } = initial;
     this.status = status;
-    for (const request of pairRequests) this.requests.set(request.code, request);
+    this.pairRequests = new WaitingList(pairRequests);
+    this.keyRequests = new WaitingList(keyRequests);
   }
 
   /** Applies one feed event; returns the whole status when the event changed it. */
   apply(event: ServerEvent): RelayStatus | undefined {
-    if (event.event === 'status') this.status = JSON.parse(event.data) as LiveStatus;
-    else if (event.event === 'counters')
-      this.status = this.status && { ...this.status, ...(JSON.parse(event.data) as LiveCounters) };
+    const data: unknown = JSON.parse(event.data);
+    if (event.event === 'status') this.status = data as LiveStatus;
+    else if (event.event === 'counters') this.status = this.status && { ...this.status, ...(data as LiveCounters) };
     else if (event.event === 'pair-requests')
-      this.replaceRequests((JSON.parse(event.data) as { pairRequests: PairRequest[] }).pairRequests);
-    else if (event.event === 'pair-request') this.updateRequest(JSON.parse(event.data) as PairRequest);
+      this.pairRequests.replace((data as { pairRequests: PairRequest[] }).pairRequests);
+    else if (event.event === 'pair-request') this.pairRequests.update(data as PairRequest);
+    else if (event.event === 'key-requests')
+      this.keyRequests.replace((data as { keyRequests: KeyRequestView[] }).keyRequests);
+    else if (event.event === 'key-request') this.keyRequests.update(data as KeyRequestView);
     else return undefined;
     return this.current();
   }
 
   current(): RelayStatus | undefined {
-    return this.status && { ...this.status, pairRequests: [...this.requests.values()] };
-  }
-
-  private replaceRequests(requests: PairRequest[]): void {
-    this.requests.clear();
-    for (const request of requests) this.requests.set(request.code, request);
-  }
-
-  private updateRequest(request: PairRequest): void {
-    if (request.status === 'pending') this.requests.set(request.code, request);
-    else this.requests.delete(request.code);
+    return (
+      this.status && { ...this.status, pairRequests: this.pairRequests.list(), keyRequests: this.keyRequests.list() }
+    );
   }
 }
 
