@@ -37,6 +37,18 @@ function parameterRows(operation: DocumentedOperation): string {
   return `<table><tr><th>Parameter</th><th>In</th><th>Meaning</th></tr>${cells.join('')}</table>`;
 }
 
+/** How a tool gets its key without anyone copying one: the routes' own entries are under Auth and Admin. */
+const KEY_REQUEST_FLOW = `<h2 id="key-requests">Getting a key: key requests</h2>
+<p>A tool need not ask its user to paste a key. It sends <code>POST /auth/key-request</code> with its <code>appName</code> and the
+<code>scopes</code> it needs (no key), and gets a short <code>code</code> such as <code>K7P-4QX</code>, a <code>pollUrl</code>
+and an <code>interval</code>. It shows the code and asks its user to approve it in Tabletop Relay's settings on the GM's
+computer, where the GM checks the code, may grant fewer scopes, bind a player or worlds, then approves or denies
+(<code>/admin/key-requests</code>). Meanwhile the tool polls <code>pollUrl</code> every <code>interval</code> seconds: it
+answers <code>pending</code>, then once <code>approved</code> with <code>apiKey</code>, <code>scopes</code>,
+<code>clientIds</code> and <code>userId</code>, or once <code>denied</code>, and the request is then gone (404); one
+left waiting for 10 minutes answers <code>410 expired</code>. Only the secret in <code>pollUrl</code> collects the key, never the code.
+<code>examples/key-request.mjs</code> in the repository does all of this in one small script.</p>`;
+
 /** A readable page of the API, made from the same document as /openapi.json. */
 function apiPage(document: ReturnType<typeof openApiDocument>): string {
   const paths = document.paths as Record<string, Record<string, DocumentedOperation & { tags: string[] }>>;
@@ -58,7 +70,7 @@ function apiPage(document: ReturnType<typeof openApiDocument>): string {
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}h2{border-bottom:2px solid #ddd;margin-top:2.5rem}
 article{margin:1.2rem 0}.method{display:inline-block;min-width:4.5rem;font-size:.8rem;background:#2c3e50;color:#fff;border-radius:3px;padding:.1rem .4rem;text-align:center}
 table{border-collapse:collapse;width:100%}td,th{border:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}.note{color:#555;font-size:.9rem}nav{line-height:2}</style></head>
-<body><h1>Tabletop Relay API</h1><p>Version ${escapeHtml(String((document.info as { version: string }).version))}. Send the API key in the <code>x-api-key</code> header. The machine-readable document is <a href="/openapi.json">/openapi.json</a>.</p><nav>${index}</nav>${body}</body></html>`;
+<body><h1>Tabletop Relay API</h1><p>Version ${escapeHtml(String((document.info as { version: string }).version))}. Send the API key in the <code>x-api-key</code> header. The machine-readable document is <a href="/openapi.json">/openapi.json</a>.</p>${KEY_REQUEST_FLOW}<nav>${index}</nav>${body}</body></html>`;
 }
 
 export function documentationRoutes(groups: readonly RouteGroup[]): Route[] {
