@@ -1,19 +1,42 @@
 // The admin API as the settings UI sees it. The session cookie from /admin/login authorises every call.
 import type {
   ActivityEntry,
+  KeyRequestApproval,
+  KeyRequestView,
   KnownWorldView,
+  NewOverlayLink,
+  OverlayLinkView,
   PairRequestView,
   RelaySettings,
   RelayStatus,
   StatusWorld,
 } from '../../contracts/admin-api.ts';
 import type { PlayerListEntry } from '../../contracts/world-protocol.ts';
+import type { InvitationView, NewInvitationAnswer } from '../../contracts/invitations.ts';
 
 export type { ActivityEntry, RelaySettings, RelayStatus };
 export type Player = PlayerListEntry;
 export type World = StatusWorld;
 export type PairRequest = PairRequestView;
 export type KnownWorld = KnownWorldView;
+export type Invitation = InvitationView;
+export type NewInvitation = NewInvitationAnswer;
+export type KeyRequest = KeyRequestView;
+export type OverlayLink = OverlayLinkView;
+export type { NewOverlayLink };
+
+/** What the GM chooses for an overlay link when making it (POST /admin/overlay-links). */
+export type OverlayLinkRequest = Pick<OverlayLinkView, 'overlay' | 'clientId'> &
+  Partial<Pick<OverlayLinkView, 'name' | 'userId' | 'actorUuid' | 'hpBars' | 'customCss'>>;
+
+/** What may change on an overlay link afterwards (PATCH /admin/overlay-links/{id}); null clears an optional field. */
+export type OverlayLinkChanges = Partial<{
+  name: string;
+  userId: string | null;
+  actorUuid: string | null;
+  hpBars: boolean;
+  customCss: string;
+}>;
 
 export interface ApiKey {
   id: string;
@@ -84,6 +107,9 @@ export const admin = {
   status: () => call<RelayStatus>('GET', '/admin/status'),
   approve: (code: string) => call<PairRequest>('POST', `/admin/pair-requests/${encodeURIComponent(code)}/approve`),
   deny: (code: string) => call<PairRequest>('POST', `/admin/pair-requests/${encodeURIComponent(code)}/deny`),
+  approveKeyRequest: (code: string, approval: KeyRequestApproval) =>
+    call<KeyRequest>('POST', `/admin/key-requests/${encodeURIComponent(code)}/approve`, approval),
+  denyKeyRequest: (code: string) => call<KeyRequest>('POST', `/admin/key-requests/${encodeURIComponent(code)}/deny`),
   pairingCode: () => call<{ code: string; expiresAt: string; expiresIn: number }>('POST', '/admin/pairing-codes'),
   keys: () => call<{ keys: ApiKey[] }>('GET', '/admin/keys'),
   scopes: () => call<{ scopes: string[]; defaultScopes: string[] }>('GET', '/admin/scopes'),
@@ -92,12 +118,25 @@ export const admin = {
   linkWorld: (link: { clientId: string; name?: string }) => call<WorldLink>('POST', '/admin/world-links', link),
   rotateKey: (id: string) => call<NewKey>('POST', `/admin/keys/${encodeURIComponent(id)}/rotate`),
   revokeKey: (id: string) => call<{ revoked: boolean }>('DELETE', `/admin/keys/${encodeURIComponent(id)}`),
+  invitations: () => call<{ invitations: Invitation[] }>('GET', '/admin/invitations'),
+  createInvitation: (invitation: { clientId: string; userId: string; name?: string }) =>
+    call<NewInvitation>('POST', '/admin/invitations', invitation),
+  revokeInvitation: (id: string) =>
+    call<{ revoked: boolean }>('DELETE', `/admin/invitations/${encodeURIComponent(id)}`),
   knownWorlds: () => call<{ worlds: KnownWorld[] }>('GET', '/admin/worlds'),
   /** null clears the address. */
   setWorldFoundryUrl: (clientId: string, foundryUrl: string | null) =>
     call<KnownWorld>('PATCH', `/admin/worlds/${encodeURIComponent(clientId)}`, { foundryUrl }),
   forgetWorld: (clientId: string) =>
     call<{ forgotten: boolean }>('DELETE', `/admin/worlds/${encodeURIComponent(clientId)}`),
+  overlayLinks: () => call<{ links: OverlayLink[] }>('GET', '/admin/overlay-links'),
+  createOverlayLink: (link: OverlayLinkRequest) => call<NewOverlayLink>('POST', '/admin/overlay-links', link),
+  updateOverlayLink: (id: string, changes: OverlayLinkChanges) =>
+    call<OverlayLink>('PATCH', `/admin/overlay-links/${encodeURIComponent(id)}`, changes),
+  rotateOverlayLink: (id: string) =>
+    call<NewOverlayLink>('POST', `/admin/overlay-links/${encodeURIComponent(id)}/rotate`),
+  revokeOverlayLink: (id: string) =>
+    call<{ revoked: boolean }>('DELETE', `/admin/overlay-links/${encodeURIComponent(id)}`),
   settings: () => call<RelaySettings>('GET', '/admin/settings'),
   updateSettings: (changes: Partial<RelaySettings>) => call<RelaySettings>('PATCH', '/admin/settings', changes),
   activity: () => call<{ entries: ActivityEntry[] }>('GET', '/admin/activity'),

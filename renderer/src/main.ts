@@ -6,10 +6,12 @@ import { accessPage } from './pages/access.ts';
 import { activityPage } from './pages/activity.ts';
 import { capturePage } from './pages/capture.ts';
 import { keysPage } from './pages/keys.ts';
+import { playersPage } from './pages/players.ts';
+import { overlaysPage } from './pages/overlays.ts';
 import { statusPage } from './pages/status.ts';
 import { BRIDGE_NAME, type DesktopBridge } from '../../contracts/desktop-ipc.ts';
 
-const PAGES: Page[] = [statusPage, keysPage, accessPage, capturePage, activityPage];
+const PAGES: Page[] = [statusPage, keysPage, playersPage, overlaysPage, accessPage, capturePage, activityPage];
 
 const state: AppState = {
   status: new Observable<RelayStatus | undefined>(undefined),
@@ -19,7 +21,8 @@ const state: AppState = {
 };
 
 function pageFromHash(): Page {
-  const id = location.hash.replace(/^#\/?/, '');
+  // A page's own part may follow its id: #status/key-request/<code>.
+  const [id] = location.hash.replace(/^#\/?/, '').split('/');
   return PAGES.find((page) => page.id === id) ?? statusPage;
 }
 
@@ -155,9 +158,10 @@ function start(): void {
   state.status.onChange((status) => {
     const badge = document.getElementById('pair-badge');
     if (!badge || !status) return;
-    badge.hidden = status.pairRequests.length === 0;
-    badge.textContent = String(status.pairRequests.length);
-    badge.setAttribute('aria-label', `${status.pairRequests.length} waiting`);
+    const waiting = status.pairRequests.length + status.keyRequests.length;
+    badge.hidden = waiting === 0;
+    badge.textContent = String(waiting);
+    badge.setAttribute('aria-label', `${waiting} waiting`);
   });
   admin.activity().then(
     ({ entries }) => state.activity.set(entries),
