@@ -5,7 +5,7 @@ import { HttpError } from '../errors.ts';
 import type { StreamEvent } from '../events/streams.ts';
 import type { Answer, EventStream } from '../routing/route.ts';
 import type { RelayServices } from '../services.ts';
-import type { WorldConnection } from '../world-link/world-connection.ts';
+import type { Tabletop } from '../world-link/tabletop.ts';
 import { OVERLAY_FEEDS, type ItemFeed, type OverlayFeed, type StateFeed } from './feeds.ts';
 import { recipientOf, type OverlayViewer } from './world.ts';
 
@@ -120,15 +120,34 @@ function stateSender(
     if (building) again = true;
     else timer = setTimeout(() => void build(), COALESCE_MS);
   };
-  const onConnected = (world: WorldConnection) => {
-    if (world.clientId === viewer.clientId) schedule();
-  };
-  services.tabletop.on('world-connected', onConnected);
+  const stopWatching = whenConnected(services.tabletop, viewer.clientId, schedule);
   ending.onEnd(() => {
     ended = true;
     clearTimeout(timer);
-    services.tabletop.off('world-connected', onConnected);
+    stopWatching();
   });
   void build();
   return schedule;
+}
+
+const watchers = new WeakMap<Tabletop, Map<string, Set<() => void>>>();
+
+/**
+ * Calls `listener` each time the world connects again. One listener on the tabletop serves every open overlay, so a
+ * GM with many browser sources does not pile up listeners on it.
+ */
+function whenConnected(tabletop: Tabletop, clientId: string, listener: () => void): () => void {
+  let byWorld = watchers.get(tabletop);
+  if (!byWorld) {
+    const created = new Map<string, Set<() => void>>();
+    tabletop.on('world-connected', (world) => created.get(world.clientId)?.forEach((each) => each()));
+    watchers.set(tabletop, (byWorld = created));
+  }
+  let listeners = byWorld.get(clientId);
+  if (!listeners) byWorld.set(clientId, (listeners = new Set()));
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && byWorld.get(clientId) === listeners) byWorld.delete(clientId);
+  };
 }
