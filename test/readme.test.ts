@@ -4,13 +4,11 @@
 // What differs from a reader's computer, and nothing else:
 // - HOME is a fresh folder, so the default data directory (~/.local/share/tabletop-relay) is the test's own; its
 //   settings.json sets a free port, as a GM would under Access → Port.
-// - `127.0.0.1:3010` and `localhost:3010` in a block become that port; `localhost:8080`, where the OBS recipe serves its
-//   page, becomes the port of the test's own static server.
+// - `127.0.0.1:3010` and `localhost:3010` in a block become that port.
 // - curl is run with --fail-with-body --silent --show-error, so an error status fails the block instead of printing JSON.
 // - Variables a block sets (TOKEN, KEY) reach the blocks after it, as in one terminal.
 // Blocks marked `<!-- readme-test: skip (why) -->` are listed as skipped with their reason (test/readme-blocks.ts).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +24,6 @@ const BLOCK_TIMEOUT_MS = 30_000;
 
 let home: string;
 let port: number;
-let overlayPort: number;
 const running: BackgroundShell[] = [];
 
 function shellOptions(cwd = ROOT): ShellOptions {
@@ -37,10 +34,7 @@ function shellOptions(cwd = ROOT): ShellOptions {
 }
 
 function onTestPorts(text: string): string {
-  return text
-    .replaceAll('127.0.0.1:3010', `127.0.0.1:${port}`)
-    .replaceAll('localhost:3010', `localhost:${port}`)
-    .replaceAll('localhost:8080', `localhost:${overlayPort}`);
+  return text.replaceAll('127.0.0.1:3010', `127.0.0.1:${port}`).replaceAll('localhost:3010', `localhost:${port}`);
 }
 
 /** The script as the test runs it; with `state`, the reader's shell state before and the script's own saved after. */
@@ -87,7 +81,7 @@ function blockName(block: ShellBlock): string {
 
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'tabletop-relay-readme-'));
-  [port, overlayPort] = await Promise.all([freePort(), freePort()]);
+  port = await freePort();
   const dataDir = join(home, '.local', 'share', 'tabletop-relay');
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ port }));
@@ -114,61 +108,67 @@ describe('README shell blocks, in order', () => {
   }
 });
 
-/** Serves one page at /rolls.html, as `python3 -m http.server` would from the recipe's folder. */
-function servePage(html: string): Promise<Server> {
-  return new Promise((resolve) => {
-    const server = createHttpServer((request, response) => {
-      if (request.url !== '/rolls.html') response.writeHead(404).end();
-      else response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-    });
-    server.listen(overlayPort, '127.0.0.1', () => resolve(server));
-  });
+/** The URL options the README's OBS section names, each with the first value it offers (`theme=dark|light|none`). */
+function readmeOverlayOptions(): URLSearchParams {
+  const section = README.slice(README.indexOf('### Streaming with OBS'), README.indexOf("### Players' tools"));
+  const paragraph = section.slice(section.indexOf('Options can also go in the URL'));
+  const options = new URLSearchParams();
+  for (const [, name, value] of paragraph.matchAll(/`(\w+)=([^`|]+)[^`]*`/g))
+    options.set(name!, decodeURIComponent(value!));
+  return options;
 }
 
-describe('the OBS recipe', () => {
+describe('the Streaming with OBS section', () => {
   it(
-    'its page, served from the origin the README allows, shows a roll posted to chat',
+    'an overlay link with the options it names shows a roll posted to chat, and its view and stream answer',
     async () => {
-      const page = README.match(/```html\n([\s\S]*?)\n```/)?.[1];
-      expect(page, 'README.md has the OBS page in an html block').toBeDefined();
+      const options = readmeOverlayOptions();
+      expect([...options.keys()].sort()).toEqual(['accent', 'fontSize', 'hold', 'max', 'position', 'theme']);
       const dataDir = join(home, '.local', 'share', 'tabletop-relay');
       const token = (JSON.parse(readFileSync(join(dataDir, 'admin-token'), 'utf8')) as { token: string }).token;
       const admin = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      const made = await fetch(`http://127.0.0.1:${port}/admin/keys`, {
+      const relay = `http://127.0.0.1:${port}`;
+      const status = (await (await fetch(`${relay}/admin/status`, { headers: admin })).json()) as {
+        worlds: { clientId: string }[];
+      };
+      const made = await fetch(`${relay}/admin/overlay-links`, {
         method: 'POST',
         headers: admin,
-        body: JSON.stringify({ name: 'OBS', scopes: ['events:subscribe'] }),
+        body: JSON.stringify({ overlay: 'dice', clientId: status.worlds[0]!.clientId }),
       });
-      const { key } = (await made.json()) as { key: string };
-      const server = await servePage(onTestPorts(page!).replace("'ttr_…'", `'${key}'`));
+      const { url } = (await made.json()) as { url: string };
+      for (const path of ['/overlays/dice/state', '/overlays/dice/events']) {
+        const answer = await fetch(url.replace('/overlays/dice', path), { signal: AbortSignal.timeout(5000) });
+        expect(answer.status, path).toBe(200);
+        await answer.body?.cancel();
+      }
       const browser = await launchChromium();
       try {
         const overlay = await browser.newPage();
-        const streamOpen = overlay.waitForResponse(
-          (response) => response.url().endsWith('/rolls/subscribe') && response.status() === 200,
-          { timeout: 10_000 },
-        );
-        await overlay.goto(`http://localhost:${overlayPort}/rolls.html`);
-        await streamOpen;
-        const roller = await fetch(`http://127.0.0.1:${port}/admin/keys`, {
+        await overlay.goto(`${url}&${options}`);
+        expect(await overlay.evaluate(() => document.body.className)).toContain(options.get('theme')!);
+        const roller = await fetch(`${relay}/admin/keys`, {
           method: 'POST',
           headers: admin,
           body: JSON.stringify({ name: 'roller', scopes: ['roll:execute'] }),
         });
-        const rolled = await fetch(`http://127.0.0.1:${port}/roll`, {
+        const rolled = await fetch(`${relay}/roll`, {
           method: 'POST',
           headers: { 'x-api-key': ((await roller.json()) as { key: string }).key, 'content-type': 'application/json' },
           body: JSON.stringify({ formula: '1d20+7', createChatMessage: true }),
         });
         const total = ((await rolled.json()) as { data: { roll: { total: number } } }).data.roll.total;
         await overlay.waitForFunction(
-          (text) => document.getElementById('roll')?.textContent?.includes(text),
+          (formula, sum) =>
+            [...document.querySelectorAll('.roll')].some(
+              (roll) => roll.textContent?.includes(formula) && roll.textContent.includes(sum),
+            ),
           { timeout: 10_000 },
-          `1d20+7 = ${total}`,
+          '1d20+7',
+          String(total),
         );
       } finally {
         await browser.close();
-        await new Promise((resolve) => server.close(resolve));
       }
     },
     BLOCK_TIMEOUT_MS,
