@@ -46,14 +46,29 @@ export async function openOverlayStream(harness: WorldHarness, overlay: OverlayN
   return stream;
 }
 
-/** Waits for an event that matches and says how long it took from `since` (a `performance.now()`). */
+/** A moment in a stream: when, and how many events it had received by then. */
+export interface StreamMark {
+  at: number;
+  seen: number;
+}
+
+export function markOf(stream: EventStream): StreamMark {
+  return { at: performance.now(), seen: stream.events.length };
+}
+
+/** Waits for an event received after `mark` that matches, and says how long after the mark it came. */
 export async function eventWithin(
   stream: EventStream,
   name: string,
   where: (data: any) => boolean,
-  since: number,
+  mark: StreamMark,
   timeoutMs = 2000,
 ): Promise<{ data: any; ms: number }> {
-  const event = await stream.next(name, { where, timeoutMs });
-  return { data: event.data, ms: performance.now() - since };
+  for (;;) {
+    const found = stream.events.slice(mark.seen).find((event) => event.name === name && where(event.data));
+    if (found) return { data: found.data, ms: performance.now() - mark.at };
+    if (performance.now() - mark.at > timeoutMs)
+      throw new Error(`no matching '${name}' event; got ${JSON.stringify(stream.events.slice(mark.seen))}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
