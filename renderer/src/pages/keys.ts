@@ -3,6 +3,8 @@ import type { AppState, Page } from '../app-state.ts';
 import { confirmDialog, copyButton, emptyState, h, icon, replaceChildren, toast } from '../dom.ts';
 import { relativeTime, roleName, shortDate } from '../format.ts';
 import { groupScopes, WORLD_LINK_SCOPE } from '../scopes.ts';
+import { overlayLinksSection } from './overlay-links.ts';
+import { keyRequestsSection } from './key-requests.ts';
 
 interface KeysView {
   keys: ApiKey[];
@@ -378,7 +380,10 @@ export const keysPage: Page = {
       { type: 'button', class: 'button button-secondary', id: 'connect-2x-module' },
       'Connect a 2.x module',
     );
-    const element = h('div', { class: 'stack' }, top, list);
+    // Tools' key requests show here too: a request's approvalUrl opens this page.
+    const keyRequests = keyRequestsSection();
+    const overlayLinks = overlayLinksSection(state);
+    const element = h('div', { class: 'stack' }, keyRequests.element, top, list, overlayLinks.element);
     let view: KeysView = { keys: [], scopes: [], defaultScopes: [] };
 
     const showReveal = (key: NewKey, verb: 'created' | 'rotated') => {
@@ -466,7 +471,7 @@ export const keysPage: Page = {
             emptyState(
               'keys',
               'No API keys yet',
-              'Create a key for each tool (a Stream Deck, an OBS overlay, a bot) so you can revoke one without touching the others.',
+              'Create a key for each tool (a Stream Deck, a chat bot, a script) so you can revoke one without touching the others.',
             ),
           ),
         );
@@ -541,12 +546,24 @@ export const keysPage: Page = {
       clearTimeout(pending);
       pending = setTimeout(() => void reload(), 500);
     });
+    let waitingCount = 0;
+    const stopStatus = state.status.follow((status) => {
+      keyRequests.update(status);
+      // An approved request made a key: list it.
+      const waiting = status?.keyRequests.length ?? 0;
+      if (waiting < waitingCount) void reload();
+      waitingCount = waiting;
+    });
+    const tick = setInterval(() => keyRequests.tick(), 1000);
     void reload();
     return {
       element,
       actions: h('div', { class: 'form-actions' }, linkButton, newButton),
       dispose: () => {
+        overlayLinks.dispose();
         stopActivity();
+        stopStatus();
+        clearInterval(tick);
         clearTimeout(pending);
       },
     };

@@ -3,6 +3,7 @@ import type { AppState, Page } from '../app-state.ts';
 import { copyButton, emptyState, h, icon, replaceChildren, toast } from '../dom.ts';
 import { countdown, durationSince, plural, roleName, systemLine } from '../format.ts';
 import { pairedWorldsSection } from './paired-worlds.ts';
+import { keyRequestsSection } from './key-requests.ts';
 import { worldSocketUrl } from '../../../contracts/world-protocol.ts';
 
 function pairRequestCard(request: PairRequest): HTMLElement {
@@ -288,12 +289,17 @@ export const statusPage: Page = {
   subtitle: 'Your worlds and who is asking to connect',
   icon: 'status',
   render(state: AppState) {
+    // Drawn again on every change, apart from the key requests, whose cards keep what the GM ticked and typed.
+    const alerts = h('div', { class: 'stack' });
+    const keyRequests = keyRequestsSection();
     const live = h('div', { class: 'stack' });
     const codeSection = pairingCodeSection();
     const pairedWorlds = pairedWorldsSection(state);
-    const element = h('div', { class: 'stack' }, live, codeSection, pairedWorlds.element);
+    const element = h('div', { class: 'stack' }, alerts, keyRequests.element, live, codeSection, pairedWorlds.element);
     const draw = (status: RelayStatus | undefined) => {
+      keyRequests.update(status);
       if (!status) {
+        replaceChildren(alerts);
         replaceChildren(
           live,
           h(
@@ -305,7 +311,7 @@ export const statusPage: Page = {
         return;
       }
       replaceChildren(
-        live,
+        alerts,
         status.paused
           ? h(
               'div',
@@ -320,6 +326,9 @@ export const statusPage: Page = {
             )
           : null,
         pairRequestsSection(status.pairRequests),
+      );
+      replaceChildren(
+        live,
         status.worlds.length === 0
           ? guide(status)
           : h('section', { class: 'worlds', 'aria-label': 'Connected worlds' }, ...status.worlds.map(worldCard)),
@@ -333,6 +342,7 @@ export const statusPage: Page = {
         node.textContent = countdown(node.dataset.expires!);
       for (const node of element.querySelectorAll<HTMLElement>('[data-since]'))
         node.textContent = durationSince(node.dataset.since!);
+      keyRequests.tick();
     }, 1000);
     return {
       element,
