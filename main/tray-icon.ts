@@ -4,6 +4,7 @@ import { trayStateOf, type TrayState, type TrayStatus } from './tray-status.ts';
 const FILE_OF_STATE: Record<TrayState, string> = {
   'no-world': 'tray-idle',
   connected: 'tray-connected',
+  waiting: 'tray-waiting',
   error: 'tray-error',
 };
 

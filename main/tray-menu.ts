@@ -1,5 +1,5 @@
 import { worldSocketUrl } from '../contracts/world-protocol.ts';
-import type { TrayStatus, TrayWorld } from './tray-status.ts';
+import type { RelaySnapshot, TrayStatus, TrayWorld } from './tray-status.ts';
 
 /** Things the tray menu can do; main/tray.ts maps each to its handler. */
 export type TrayAction =
@@ -20,6 +20,7 @@ export type TrayMenuItem =
   | { type: 'checkbox'; label: string; action: TrayAction; checked: boolean };
 
 const SEPARATOR: TrayMenuItem = { type: 'separator' };
+const MAX_KEY_REQUESTS_LISTED = 3;
 
 /** "2 h 5 min", "12 min", "less than a minute". */
 export function durationSince(since: string, now: Date): string {
@@ -30,6 +31,11 @@ export function durationSince(since: string, now: Date): string {
   if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
   const days = Math.floor(hours / 24);
   return `${days} d ${hours % 24} h`;
+}
+
+/** A tool names itself (up to 100 characters): menus and notifications show the start of a long name. */
+export function shortened(name: string, max = 40): string {
+  return name.length <= max ? name : `${name.slice(0, max - 1).trimEnd()}…`;
 }
 
 function plural(count: number, one: string, many: string): string {
@@ -49,8 +55,17 @@ function worldLines(world: TrayWorld, now: Date): TrayMenuItem[] {
   ];
 }
 
-/** The one-line summary: the tray's tooltip and the menu's first line. */
-export function statusText(status: TrayStatus): string {
+/** "1 key request waiting", "2 pairing requests waiting", "3 requests waiting"; undefined when none waits. */
+export function waitingText(relay: RelaySnapshot): string | undefined {
+  const pairing = relay.pairRequests.length;
+  const keys = relay.keyRequests.length;
+  if (pairing + keys === 0) return undefined;
+  if (pairing === 0) return `${plural(keys, 'key request', 'key requests')} waiting`;
+  if (keys === 0) return `${plural(pairing, 'pairing request', 'pairing requests')} waiting`;
+  return `${plural(pairing + keys, 'request', 'requests')} waiting`;
+}
+
+function relayText(status: TrayStatus): string {
   const { relay } = status;
   if (status.error) return `Tabletop Relay: ${status.error}`;
   if (!relay) return 'Tabletop Relay is starting…';
@@ -62,9 +77,32 @@ export function statusText(status: TrayStatus): string {
   return `Tabletop Relay: ${relay.worlds.length} worlds connected`;
 }
 
+/** The one-line summary: the tray's tooltip (with the requests waiting for the GM) and the menu's first line. */
+export function statusText(status: TrayStatus): string {
+  const waiting = status.relay && !status.error ? waitingText(status.relay) : undefined;
+  return waiting ? `${relayText(status)} · ${waiting}` : relayText(status);
+}
+
+/** The tools waiting for a key, by name and the code they show, so the GM can tell which is which. */
+function keyRequestLines(relay: RelaySnapshot): TrayMenuItem[] {
+  const { keyRequests } = relay;
+  if (keyRequests.length === 0) return [];
+  const shown = keyRequests.slice(0, MAX_KEY_REQUESTS_LISTED);
+  const lines: TrayMenuItem[] = [
+    { type: 'status', label: `${plural(keyRequests.length, 'key request', 'key requests')} waiting` },
+    ...shown.map((request): TrayMenuItem => ({
+      type: 'status',
+      label: `    ${shortened(request.appName)} · ${request.code}`,
+    })),
+  ];
+  if (keyRequests.length > shown.length)
+    lines.push({ type: 'status', label: `    and ${keyRequests.length - shown.length} more` });
+  return lines;
+}
+
 function statusLines(status: TrayStatus): TrayMenuItem[] {
   const { relay } = status;
-  if (!relay || status.error) return [{ type: 'status', label: statusText(status) }];
+  if (!relay || status.error) return [{ type: 'status', label: relayText(status) }];
   const lines: TrayMenuItem[] = [];
   if (relay.portFallback) {
     lines.push(
@@ -81,6 +119,7 @@ function statusLines(status: TrayStatus): TrayMenuItem[] {
       label: `${plural(relay.pairRequests.length, 'pairing request', 'pairing requests')} waiting`,
     });
   }
+  lines.push(...keyRequestLines(relay));
   lines.push(
     { type: 'status', label: `${plural(relay.callsLastMinute, 'API call', 'API calls')} in the last minute` },
     { type: 'status', label: `${plural(relay.eventStreams, 'event stream', 'event streams')} open` },

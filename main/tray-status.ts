@@ -1,5 +1,5 @@
 // What the tray shows: the relay's /admin/status body and the app's own state. No Electron here.
-import type { RelayStatus, StatusWorld } from '../contracts/admin-api.ts';
+import type { KeyRequestView, RelayStatus, StatusWorld } from '../contracts/admin-api.ts';
 import type { PlayerListEntry } from '../contracts/world-protocol.ts';
 
 /** A world as the tray shows it: the status body's world, players optional. */
@@ -11,7 +11,11 @@ export interface RelaySnapshot extends Pick<
 > {
   worlds: TrayWorld[];
   pairRequests: unknown[];
+  keyRequests: TrayKeyRequest[];
 }
+
+/** A tool's key request as the tray and its notification name it. */
+export type TrayKeyRequest = Pick<KeyRequestView, 'code' | 'appName'>;
 
 export interface TrayStatus {
   /** Undefined until the relay has started, and when it could not start. */
@@ -23,9 +27,16 @@ export interface TrayStatus {
   now: Date;
 }
 
-export type TrayState = 'no-world' | 'connected' | 'error';
+export type TrayState = 'no-world' | 'connected' | 'waiting' | 'error';
+
+/** How many requests wait for the GM: worlds asking to pair and tools asking for a key. */
+export function waitingCount(status: TrayStatus): number {
+  const { relay } = status;
+  return relay && !status.error ? relay.pairRequests.length + relay.keyRequests.length : 0;
+}
 
 export function trayStateOf(status: TrayStatus): TrayState {
   if (status.error || !status.relay) return 'error';
+  if (waitingCount(status) > 0) return 'waiting';
   return status.relay.worlds.length > 0 ? 'connected' : 'no-world';
 }

@@ -3,7 +3,7 @@ import { Menu, Tray, nativeImage, type MenuItemConstructorOptions } from 'electr
 import { menuFor, sameMenu, statusText, type TrayAction, type TrayMenuItem } from './tray-menu.ts';
 import { trayIconFor } from './tray-icon.ts';
 import { trayPlatformOf } from './tray-platform.ts';
-import type { TrayStatus } from './tray-status.ts';
+import { waitingCount, type TrayStatus } from './tray-status.ts';
 
 export type TrayHandlers = Record<TrayAction, () => void>;
 
@@ -20,6 +20,12 @@ function toElectron(item: TrayMenuItem, handlers: TrayHandlers): MenuItemConstru
   }
 }
 
+/** The requests waiting for the GM, as a badge beside the icon; nothing when none waits. */
+function countTitle(status: TrayStatus): string {
+  const waiting = waitingCount(status);
+  return waiting > 0 ? String(waiting) : '';
+}
+
 /** The tray icon: applies the pure menu model and icon choice to Electron's Tray, changing only what changed. */
 export class AppTray {
   private readonly tray: Tray;
@@ -28,6 +34,7 @@ export class AppTray {
   private readonly platform: NodeJS.Platform;
   private shownIcon = '';
   private shownTooltip = '';
+  private shownTitle = '';
   private shownMenu: TrayMenuItem[] | undefined;
 
   constructor(
@@ -50,6 +57,11 @@ export class AppTray {
     if (tooltip !== this.shownTooltip) {
       this.tray.setToolTip(tooltip);
       this.shownTooltip = tooltip;
+    }
+    const title = trayPlatformOf(this.platform).countBesideIcon ? countTitle(status) : '';
+    if (title !== this.shownTitle) {
+      this.tray.setTitle(title);
+      this.shownTitle = title;
     }
     const menu = menuFor(status);
     if (sameMenu(this.shownMenu, menu)) return;

@@ -9,6 +9,7 @@ const base = { startAtLogin: false, now: new Date() };
 const relay = {
   worlds: [],
   pairRequests: [],
+  keyRequests: [],
   eventStreams: 0,
   callsLastMinute: 0,
   url: 'http://127.0.0.1:3010',
@@ -21,6 +22,12 @@ const world = { clientId: 'fvtt_a', connectedSince: new Date().toISOString() };
 const STATES: [string, TrayStatus, string][] = [
   ['no world', { ...base, relay }, 'tray-idle'],
   ['a world connected', { ...base, relay: { ...relay, worlds: [world] } }, 'tray-connected'],
+  [
+    'a tool waiting for its key',
+    { ...base, relay: { ...relay, worlds: [world], keyRequests: [{ code: 'K7P-4QX', appName: 'Stream Deck' }] } },
+    'tray-waiting',
+  ],
+  ['a world waiting to pair', { ...base, relay: { ...relay, pairRequests: [{}] } }, 'tray-waiting'],
   ['the relay failed to start', { ...base, error: 'port 3010 is already in use' }, 'tray-error'],
   ['the relay not started yet', { ...base }, 'tray-error'],
 ];

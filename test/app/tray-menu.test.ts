@@ -8,6 +8,7 @@ function relay(overrides: Partial<RelaySnapshot> = {}): RelaySnapshot {
   return {
     worlds: [],
     pairRequests: [],
+    keyRequests: [],
     eventStreams: 0,
     callsLastMinute: 0,
     url: 'http://127.0.0.1:3010',
@@ -128,6 +129,28 @@ describe('menuFor', () => {
       '2 pairing requests waiting',
     );
   });
+
+  it('lists the tools waiting for a key by name and the code they show, three at most', () => {
+    const request = (appName: string, code: string) => ({ appName, code });
+    const one = labels(menuFor(status({ relay: relay({ keyRequests: [request('Stream Deck', 'K7P-4QX')] }) })));
+    expect(one.slice(1, 3)).toEqual(['1 key request waiting', '    Stream Deck · K7P-4QX']);
+
+    const five = ['A', 'B', 'C', 'D', 'E'].map((name, index) => request(`Tool ${name}`, `AAA-00${index}`));
+    const items = labels(menuFor(status({ relay: relay({ keyRequests: five }) })));
+    const first = items.indexOf('5 key requests waiting');
+    expect(items.slice(first + 1, first + 5)).toEqual([
+      '    Tool A · AAA-000',
+      '    Tool B · AAA-001',
+      '    Tool C · AAA-002',
+      '    and 2 more',
+    ]);
+  });
+
+  it('shortens a long tool name', () => {
+    const appName = 'A very long name that a tool gave itself to stand out in the list';
+    const items = labels(menuFor(status({ relay: relay({ keyRequests: [{ appName, code: 'K7P-4QX' }] }) })));
+    expect(items).toContain('    A very long name that a tool gave itsel… · K7P-4QX');
+  });
 });
 
 describe('statusText', () => {
@@ -147,6 +170,19 @@ describe('statusText', () => {
     expect(statusText(status({ relay: undefined }))).toBe('Tabletop Relay is starting…');
     expect(statusText(status({ relay: undefined, error: 'the relay could not start' }))).toBe(
       'Tabletop Relay: the relay could not start',
+    );
+  });
+
+  it('counts the requests waiting for the GM, by kind when only one kind waits', () => {
+    const key = { appName: 'Stream Deck', code: 'K7P-4QX' };
+    expect(statusText(status({ relay: relay({ worlds: [WORLD], keyRequests: [key] }) }))).toBe(
+      'Tabletop Relay: Curse of Strahd connected · 1 key request waiting',
+    );
+    expect(statusText(status({ relay: relay({ pairRequests: [{}, {}] }) }))).toBe(
+      'Tabletop Relay: no world connected · 2 pairing requests waiting',
+    );
+    expect(statusText(status({ relay: relay({ paused: true, pairRequests: [{}], keyRequests: [key, key] }) }))).toBe(
+      'Tabletop Relay is paused · 3 requests waiting',
     );
   });
 

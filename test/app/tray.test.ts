@@ -22,6 +22,9 @@ class RecordingTray extends EventEmitter {
   setToolTip(text: string) {
     calls.push(`setToolTip ${text}`);
   }
+  setTitle(text: string) {
+    calls.push(`setTitle ${text}`);
+  }
   setContextMenu(menu: { items: { label?: string; click?: () => void }[] }) {
     calls.push('setContextMenu');
     this.menu = menu.items;
@@ -41,6 +44,7 @@ const NOW = new Date('2026-03-01T20:00:00Z');
 const relay = (overrides: Partial<RelaySnapshot> = {}): RelaySnapshot => ({
   worlds: [],
   pairRequests: [],
+  keyRequests: [],
   eventStreams: 0,
   callsLastMinute: 0,
   url: 'http://127.0.0.1:3010',
@@ -116,6 +120,28 @@ describe('AppTray', () => {
       const actions = handlers();
       new AppTray('/assets', actions, status(), platform);
       expect(trays.at(-1)!.listenerCount('click')).toBe(0);
+    }
+  });
+
+  it('on macOS counts the requests waiting beside the icon, and clears the count when none waits', () => {
+    const tray = new AppTray('/assets', handlers(), status(), 'darwin');
+    expect(calls.filter((call) => call.startsWith('setTitle'))).toEqual([]);
+    const keyRequests = [{ appName: 'Stream Deck', code: 'K7P-4QX' }];
+    tray.update(status({ relay: relay({ keyRequests, pairRequests: [{}] }) }));
+    tray.update(status({ relay: relay({ keyRequests, pairRequests: [{}] }) }));
+    expect(calls).toContain('setImage /assets/tray/tray-waitingTemplate.png');
+    tray.update(status());
+    expect(calls.filter((call) => call.startsWith('setTitle'))).toEqual(['setTitle 2', 'setTitle ']);
+  });
+
+  it('elsewhere shows the waiting icon and the count in the tooltip, without a title', () => {
+    for (const platform of ['linux', 'win32'] as const) {
+      calls.length = 0;
+      const tray = new AppTray('/assets', handlers(), status(), platform);
+      tray.update(status({ relay: relay({ keyRequests: [{ appName: 'Stream Deck', code: 'K7P-4QX' }] }) }));
+      expect(calls).toContain('setImage /assets/tray/tray-waiting.png');
+      expect(calls).toContain('setToolTip Tabletop Relay: no world connected · 1 key request waiting');
+      expect(calls.filter((call) => call.startsWith('setTitle'))).toEqual([]);
     }
   });
 
