@@ -6,6 +6,8 @@ import { createRelay } from '../relay/relay.ts';
 import { createAutostart } from './autostart.ts';
 import { electronLauncher } from './capture/electron-browser.ts';
 import { registerDesktopBridge } from './desktop-bridge.ts';
+import { KeyRequestNotices, keyRequestPage } from './key-request-notices.ts';
+import { showNotification } from './notification.ts';
 import { createFileLogger } from './logger.ts';
 import { chooseSecrets } from './secrets.ts';
 import { moveRelaySettings, openDesktopStore } from './store.ts';
@@ -13,6 +15,9 @@ import { AppTray } from './tray.ts';
 import type { StartedApp } from './startup.ts';
 import type { TrayStatus } from './tray-status.ts';
 import { SettingsWindow } from './windows.ts';
+
+/** electron-builder.yml's appId, which its Windows installer gives the Start menu shortcut. */
+const APP_USER_MODEL_ID = 'org.tabletoprelay.desktop';
 
 /** Starts the relay, the tray and the settings window; needs Electron's `ready`. */
 export async function startDesktopApp(): Promise<StartedApp> {
@@ -76,9 +81,10 @@ export async function startDesktopApp(): Promise<StartedApp> {
     return appInfo();
   };
 
+  const iconPath = join(app.getAppPath(), 'assets', 'icon.png');
   const settingsWindow = new SettingsWindow({
     preloadPath: join(import.meta.dirname, 'preload.cjs'),
-    iconPath: join(app.getAppPath(), 'assets', 'icon.png'),
+    iconPath,
     relayUrl: () => relay.url,
     loginUrl: () => relay.createAdminLoginUrl(),
     logger,
@@ -104,8 +110,18 @@ export async function startDesktopApp(): Promise<StartedApp> {
     statusNow(),
   );
 
+  // Windows shows an app's notifications only under its Application User Model ID, the installer's shortcut's
+  // (https://www.electronjs.org/docs/latest/tutorial/notifications#windows).
+  if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
+  const keyRequestNotices = new KeyRequestNotices(
+    (notice, onClick) => showNotification(notice, onClick, iconPath),
+    (code) => settingsWindow.open(keyRequestPage(code)),
+  );
+
   function refreshTray(): void {
-    tray.update(statusNow());
+    const status = statusNow();
+    tray.update(status);
+    keyRequestNotices.update(status.relay?.keyRequests ?? []);
   }
   relay.services.changes.on('status', refreshTray);
   // "Connected for" and "calls in the last minute" change with time alone.
@@ -129,6 +145,7 @@ export async function startDesktopApp(): Promise<StartedApp> {
     if (stopped) return;
     event.preventDefault();
     stopped = true;
+    keyRequestNotices.close();
     tray.destroy();
     relay.stop().finally(() => app.quit());
   });

@@ -48,7 +48,8 @@ export class SettingsWindow {
     this.options = options;
   }
 
-  open(): void {
+  /** `page` is the settings UI's fragment to land on, e.g. `status/key-request/K7P-4QX`; the Status page otherwise. */
+  open(page?: string): void {
     const open = this.window && !this.window.isDestroyed() ? this.window : undefined;
     if (open) {
       if (open.isMinimized()) open.restore();
@@ -56,8 +57,9 @@ export class SettingsWindow {
       open.focus();
     }
     const window = open ?? this.create();
+    // The login answers with a redirect that has no fragment, so the browser keeps this one (RFC 9110 §10.2.2).
     window
-      .loadURL(this.options.loginUrl())
+      .loadURL(page ? `${this.options.loginUrl()}#${page}` : this.options.loginUrl())
       .catch((error: unknown) => this.options.logger.error('Could not load the settings', error));
   }
 

@@ -160,6 +160,45 @@ describe('the desktop app, started as Electron starts it', () => {
     expect((await clients()).status).toBe(200);
   });
 
+  it("raises a notification and the tray's badge for a tool's key request; the click opens the settings on it", async () => {
+    const asked = await request(`${relayUrl}/auth/key-request`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ appName: 'Stream Deck', scopes: ['roll:execute'] }),
+    });
+    expect(asked.status).toBe(201);
+    const code: string = asked.body.code;
+    const title = 'Stream Deck asks for an API key';
+    const shown = await app.waitFor('the notification', (state) =>
+      state.notifications.find((notice) => notice.title === title && !notice.closed),
+    );
+    expect(shown.body).toBe(`Open Tabletop Relay to approve it. The tool shows the code ${code}.`);
+    const tray = await app.waitFor('the waiting tray icon', trayShowing('tray-waiting'));
+    expect(tray.toolTip).toMatch(/ connected · 1 key request waiting$/);
+    expect(tray.menu.map((item) => item.label)).toContain(`    Stream Deck · ${code}`);
+
+    await app.call('clickNotification', title);
+    const window = await app.waitFor('the settings window on the request', (state) =>
+      state.windows.find(
+        (candidate) => candidate.visible && candidate.focused && candidate.url.endsWith(`#status/key-request/${code}`),
+      ),
+    );
+    const focused = `document.activeElement?.dataset.code`;
+    const deadline = Date.now() + 5000;
+    while ((await app.call('evaluate', window.id, focused)) !== code && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await app.call('evaluate', window.id, focused)).toBe(code);
+    await app.call('screenshot', window.id, join(SCREENSHOTS, 'settings-window-key-request.png'));
+
+    await app.call('evaluate', window.id, `document.activeElement.querySelector('[data-action="deny"]').click()`);
+    await app.waitFor('the notification taken down', (state) =>
+      state.notifications.every((notice) => notice.title !== title || notice.closed),
+    );
+    await app.waitFor('the connected tray icon', trayShowing('tray-connected'));
+    // Shown once, however often the status changed while the request waited.
+    expect((await app.state()).notifications.filter((notice) => notice.title === title)).toHaveLength(1);
+  });
+
   it('writes the XDG autostart entry for Start at login, and removes it again', async () => {
     const entry = join(home.configHome, 'autostart', 'tabletop-relay.desktop');
     await app.call('clickMenuItem', 'Start at login');
