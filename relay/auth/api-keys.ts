@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { JsonFile } from '../storage/json-file.ts';
-import { hashSecret, randomSecret } from './secrets.ts';
+import { HashedRecords, newSecret } from './hashed-records.ts';
 import type { Scope } from './scopes.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 import { refuseMixedWorldLink } from './world-link.ts';
@@ -32,67 +31,47 @@ export interface NewApiKey {
 export type ApiKeyView = Omit<ApiKeyRecord, 'hash'>;
 
 const KEY_PREFIX = 'ttr_';
-const RECENT_KEYS = 1024;
 
 /** What happened to a key: its holder's open sockets and streams must end when it is revoked, rotated or changed. */
 export type ApiKeyChange = 'updated' | 'rotated' | 'revoked';
 
 export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKeyChange] }> {
-  private readonly file: JsonFile<ApiKeyRecord[]>;
-  private readonly byHash = new Map<string, ApiKeyRecord>();
-  /** Keys seen recently, so a call costs no hashing; emptied whenever a key is revoked or replaced. */
-  private readonly recent = new Map<string, ApiKeyRecord>();
-  /** Epoch ms of each key's last use, kept apart because it changes on every call. */
-  private readonly lastUsed = new Map<string, number>();
-  private lastUsedUnstored = false;
-
-  private readonly log: RelayLog;
+  private readonly records: HashedRecords<ApiKeyRecord>;
 
   constructor(path: string, log: RelayLog = consoleLog) {
     super();
-    this.log = log;
-    this.file = new JsonFile(path, { log });
-    for (const record of this.file.read([])) this.byHash.set(record.hash, record);
+    this.records = new HashedRecords(path, 'API keys', log);
   }
 
   create(input: NewApiKey): { key: string; record: ApiKeyView } {
     refuseMixedWorldLink(input.scopes);
-    const key = randomSecret(KEY_PREFIX);
+    const { secret: key, hash, prefix } = newSecret(KEY_PREFIX);
     const record: ApiKeyRecord = {
       id: randomUUID(),
       name: input.name,
-      hash: hashSecret(key),
-      prefix: key.slice(0, KEY_PREFIX.length + 6),
+      hash,
+      prefix,
       scopes: [...new Set(input.scopes)],
       ...(input.userId ? { userId: input.userId } : {}),
       ...(input.worldIds?.length ? { worldIds: [...new Set(input.worldIds)] } : {}),
       createdAt: new Date().toISOString(),
     };
-    this.store([...this.byHash.values(), record]);
+    this.records.add(record);
     return { key, record: this.viewOf(record) };
   }
 
   /** The key's record, or undefined when the key is unknown or revoked. Marks the key as used. */
   verify(key: string): ApiKeyRecord | undefined {
-    let record = this.recent.get(key);
-    if (!record) {
-      record = this.byHash.get(hashSecret(key));
-      if (!record) return undefined;
-      if (this.recent.size >= RECENT_KEYS) this.recent.clear();
-      this.recent.set(key, record);
-    }
-    this.lastUsed.set(record.id, Date.now());
-    this.lastUsedUnstored = true;
-    return record;
+    return this.records.use(key);
   }
 
   list(): ApiKeyView[] {
-    return [...this.byHash.values()].map((record) => this.viewOf(record));
+    return this.records.all().map((record) => this.viewOf(record));
   }
 
   update(id: string, changes: Partial<NewApiKey>): ApiKeyView | undefined {
     refuseMixedWorldLink(changes.scopes);
-    const record = this.recordOf(id);
+    const record = this.records.withId(id);
     if (!record) return undefined;
     const updated: ApiKeyRecord = { ...record };
     if (changes.name !== undefined) updated.name = changes.name;
@@ -100,71 +79,38 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
     if (changes.userId !== undefined) setOptional(updated, 'userId', changes.userId || undefined);
     if (changes.worldIds !== undefined)
       setOptional(updated, 'worldIds', changes.worldIds.length ? changes.worldIds : undefined);
-    this.store(this.replaced(record, updated));
+    this.records.replace(record, updated);
     this.emit('changed', id, 'updated');
     return this.viewOf(updated);
   }
 
   revoke(id: string): boolean {
-    const record = this.recordOf(id);
+    const record = this.records.withId(id);
     if (!record) return false;
-    this.store(this.replaced(record, undefined));
+    this.records.replace(record, undefined);
     this.emit('changed', id, 'revoked');
     return true;
   }
 
   /** Issues a new key for the same record; the old key stops working at once. */
   rotate(id: string): { key: string; record: ApiKeyView } | undefined {
-    const record = this.recordOf(id);
+    const record = this.records.withId(id);
     if (!record) return undefined;
-    const key = randomSecret(KEY_PREFIX);
-    const rotated: ApiKeyRecord = { ...record, hash: hashSecret(key), prefix: key.slice(0, KEY_PREFIX.length + 6) };
-    this.store(this.replaced(record, rotated));
+    const { secret: key, hash, prefix } = newSecret(KEY_PREFIX);
+    const rotated: ApiKeyRecord = { ...record, hash, prefix };
+    this.records.replace(record, rotated);
     this.emit('changed', id, 'rotated');
     return { key, record: this.viewOf(rotated) };
   }
 
   /** Stores last-used times, which change on every call and are written only now and then. Never throws. */
   flush(): void {
-    if (!this.lastUsedUnstored) return;
-    try {
-      this.store([...this.byHash.values()]);
-    } catch (error) {
-      this.log.error(
-        `Could not store when API keys were last used: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-  }
-
-  private recordOf(id: string): ApiKeyRecord | undefined {
-    for (const record of this.byHash.values()) if (record.id === id) return record;
-    return undefined;
-  }
-
-  /** Every record, with one replaced by another or (undefined) left out. */
-  private replaced(record: ApiKeyRecord, replacement: ApiKeyRecord | undefined): ApiKeyRecord[] {
-    return [...this.byHash.values()].flatMap((candidate) =>
-      candidate !== record ? [candidate] : replacement ? [replacement] : [],
-    );
-  }
-
-  /** Writes the next set of keys, then makes it current: a failed write changes nothing, and no event fires. */
-  private store(records: ApiKeyRecord[]): void {
-    this.file.write(records.map((record) => ({ ...record, ...this.lastUsedOf(record) })));
-    this.byHash.clear();
-    for (const record of records) this.byHash.set(record.hash, record);
-    this.recent.clear();
-    this.lastUsedUnstored = false;
-  }
-
-  private lastUsedOf(record: ApiKeyRecord): Pick<ApiKeyRecord, 'lastUsedAt'> {
-    const lastUsed = this.lastUsed.get(record.id);
-    return lastUsed === undefined ? {} : { lastUsedAt: new Date(lastUsed).toISOString() };
+    this.records.flush();
   }
 
   private viewOf(record: ApiKeyRecord): ApiKeyView {
     const { hash: _hash, ...view } = record;
-    return { ...view, ...this.lastUsedOf(record) };
+    return { ...view, ...this.records.lastUseOf(record) };
   }
 }
 
