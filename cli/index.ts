@@ -7,7 +7,7 @@ import { createRelay, DEFAULT_HOST, DEFAULT_PORT, type Relay } from '../relay/re
 import { worldSocketUrl } from '../contracts/world-protocol.ts';
 import { DEMO_MODULE_SETTINGS, readModuleSettings, type DemoModuleSetting } from './module-settings.ts';
 import { openInBrowser } from './open-browser.ts';
-import { SETTINGS_UI_DIR } from './project-folder.ts';
+import { INTEGRATION_PACKAGE_DIRS, SETTINGS_UI_DIR } from './project-folder.ts';
 import { DataDirError, dataDirProblem, prepareDataDir } from '../relay/storage/data-dir.ts';
 import { RELAY_VERSION } from '../relay/version.ts';
 import { OVERLAYS } from '../contracts/overlays.ts';
@@ -187,6 +187,7 @@ async function startRelay(options: CliOptions, dataDir: string): Promise<Relay> 
       host: options.host,
       settings: options.lan ? { lanAccess: true } : {},
       settingsUi: { dir: SETTINGS_UI_DIR },
+      integrationPackages: INTEGRATION_PACKAGE_DIRS,
     });
   } catch (error) {
     stop(error instanceof DataDirError ? error.message : dataDirProblem(dataDir, error));

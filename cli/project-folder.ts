@@ -14,5 +14,10 @@ function projectFolder(from: string): string {
   return folder;
 }
 
+const DIST = join(projectFolder(import.meta.dirname), 'dist');
+
 /** The settings UI's built files (npm run serve and npm run demo build them first). */
-export const SETTINGS_UI_DIR = join(projectFolder(import.meta.dirname), 'dist', 'renderer');
+export const SETTINGS_UI_DIR = join(DIST, 'renderer');
+
+/** Where npm run build:streamdeck and npm run build:companion put the files the settings UI offers for download. */
+export const INTEGRATION_PACKAGE_DIRS = { streamDeck: join(DIST, 'streamdeck'), companion: join(DIST, 'companion') };

@@ -33,6 +33,7 @@ import { consoleLog, type RelayLog } from './log.ts';
 import { Tabletop } from './world-link/tabletop.ts';
 import { CaptureService, type CaptureOptions } from './capture/capture-service.ts';
 import { LanDiscovery } from './discovery/lan-discovery.ts';
+import type { IntegrationPackageFolders } from './admin/integration-packages.ts';
 
 export const DEFAULT_PORT = DEFAULT_SETTINGS.port;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -70,6 +71,8 @@ export interface RelayOptions {
   keyRequestPollIntervalMs?: number;
   /** The folder of the settings UI's built files (index.html, app.js, …), served at /admin/; none without it. */
   settingsUi?: { dir: string };
+  /** The folders the Stream Deck plugin and the Companion module package are built into; downloads 404 without them. */
+  integrationPackages?: IntegrationPackageFolders;
 }
 
 export interface Relay {
@@ -210,6 +213,7 @@ export function createRelay(options: RelayOptions): Relay {
     log,
     timeoutOverrideMs: options.timeoutOverrideMs,
     settingsUiDir: options.settingsUi?.dir,
+    integrationPackages: options.integrationPackages,
   };
   if (options.capture !== false) {
     services.capture = new CaptureService(

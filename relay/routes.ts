@@ -1,6 +1,7 @@
 import { adminRoutes } from './admin/routes.ts';
 import { apiKeyRoutes } from './admin/api-key-routes.ts';
 import { captureRoutes } from './admin/capture-routes.ts';
+import { downloadRoutes } from './admin/download-routes.ts';
 import { keyRequestAdminRoutes } from './admin/key-request-routes.ts';
 import { overlayLinkRoutes } from './admin/overlay-link-routes.ts';
 import { worldLinkRoutes } from './admin/world-link-routes.ts';
@@ -48,6 +49,7 @@ export const routeGroups: RouteGroup[] = [
       ...keyRequestAdminRoutes,
       ...overlayLinkRoutes,
       ...invitationRoutes,
+      ...downloadRoutes,
     ],
   },
   { name: 'Clients', routes: clientRoutes },

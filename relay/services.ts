@@ -15,6 +15,7 @@ import type { RateLimiter } from './routing/rate-limit.ts';
 import type { RelayLog } from './log.ts';
 import type { Settings } from './storage/settings.ts';
 import type { Tabletop } from './world-link/tabletop.ts';
+import type { IntegrationPackageFolders } from './admin/integration-packages.ts';
 
 export interface RelayNetwork {
   /** The local base URL, e.g. http://127.0.0.1:3010. */
@@ -64,6 +65,8 @@ export interface RelayServices {
   changes: EventEmitter<{ status: [] }>;
   /** The settings UI's built files, where the overlay pages' script and style sheet are too (overlays/). */
   settingsUiDir?: string;
+  /** Where the Stream Deck plugin and the Companion module package are built, for the settings UI's downloads. */
+  integrationPackages?: IntegrationPackageFolders;
   /** Browser capture (GET /sheet in an offscreen page, GM sessions); absent where no browser may be driven. */
   capture?: CaptureService;
   /** Where the relay's own log lines go. */
