@@ -1,4 +1,10 @@
-import { connectSandbox, createSandboxWorld, type SandboxLink, type SandboxWorld } from '../../sandbox/index.ts';
+import {
+  connectSandbox,
+  createSandboxWorld,
+  type ConnectOptions,
+  type SandboxLink,
+  type SandboxWorld,
+} from '../../sandbox/index.ts';
 import type { RelayOptions } from '../../relay/relay.ts';
 import type { Scope } from '../../relay/auth/scopes.ts';
 import type { WorldRequest } from '../../contracts/world-protocol.ts';
@@ -30,7 +36,13 @@ export const ON_FOUNDRY_14 = Number.parseInt(FOUNDRY_VERSION, 10) >= 14;
 
 /** A relay on a free loopback port with a seeded sandbox world connected over the real protocol. */
 export async function startRelayWithWorld(
-  options: { seed?: number; foundryVersion?: string; relay?: Partial<RelayOptions> } = {},
+  options: {
+    seed?: number;
+    foundryVersion?: string;
+    relay?: Partial<RelayOptions>;
+    /** How the world's link comes back after the relay went away: by default it does not. */
+    link?: Pick<ConnectOptions, 'reconnect' | 'reconnectBaseDelayMs'>;
+  } = {},
 ): Promise<WorldHarness> {
   const relay = await startTestRelay(options.relay);
   const world = createSandboxWorld({
@@ -38,7 +50,12 @@ export async function startRelayWithWorld(
     foundryVersion: options.foundryVersion ?? FOUNDRY_VERSION,
   });
   const { token } = relay.relay.services.connectionTokens.issue(SANDBOX_CLIENT_ID, 'Sandbox world', 'demo');
-  const link = await connectSandbox(world, { relayUrl: relay.wsUrl, clientId: SANDBOX_CLIENT_ID, token });
+  const link = await connectSandbox(world, {
+    relayUrl: relay.wsUrl,
+    clientId: SANDBOX_CLIENT_ID,
+    token,
+    ...options.link,
+  });
   const key = await relay.createKey();
   const streams: EventStream[] = [];
   const close = relay.close;
