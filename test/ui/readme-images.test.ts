@@ -1,4 +1,5 @@
-// The README's two screenshots, made by the settings UI in real Chromium: a world asking to pair, and a key just made.
+// The README's screenshots, made by the settings UI in real Chromium: a world asking to pair, a tool asking for a key,
+// and a key just made.
 // Each run renders them into test/ui/screenshots/; UPDATE_README_IMAGES=1 also writes them to docs/images/, the committed
 // copies the README shows (a pairing code, a key and a port differ on every run, so a plain test run leaves git clean).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
@@ -77,6 +78,32 @@ describe('README screenshots', () => {
     await page.waitForSelector(`.world[data-client-id="${result.clientId}"]`, { timeout: 5000 });
   }, 20_000);
 
+  it('a tool asking for an API key, with its code, scopes and bindings, on the Status page', async () => {
+    const asked = await fetch(`${relay.baseUrl}/auth/key-request`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        appName: 'Stream Deck',
+        appDescription: 'Rolls, the next turn and the session music from the buttons on your desk',
+        appUrl: 'https://github.com/tabletop-relay/stream-deck',
+        scopes: ['world:info', 'roll:read', 'roll:execute', 'encounter:manage', 'playlist:control', 'execute-js'],
+      }),
+    });
+    expect(asked.status).toBe(201);
+    const { code } = (await asked.json()) as { code: string };
+    const card = `.key-request[data-code="${code}"]`;
+    await page.waitForSelector(`${card} [data-action="approve"]`, { timeout: 5000 });
+    await page.evaluate(() => {
+      const top = document.querySelector('.key-requests-card')!.getBoundingClientRect().top;
+      window.scrollTo(0, window.scrollY + top - 16);
+    });
+    pngSize(await capture('key-request'));
+    expectReadmeImage('key-request');
+
+    await page.click(`${card} [data-action="deny"]`);
+    await page.waitForFunction((selector) => !document.querySelector(selector), { timeout: 5000 }, card);
+  });
+
   it('a key for a Stream Deck, made in the form and shown once on the API keys page', async () => {
     await relay.admin('POST', '/admin/keys', { name: 'OBS overlay', scopes: ['events:subscribe', 'roll:read'] });
     await page.click('a[data-page="keys"]');
@@ -97,6 +124,7 @@ describe('README screenshots', () => {
 
   it('are the ones the README shows', () => {
     const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-    for (const name of ['pair-request', 'api-keys']) expect(readme).toContain(`](docs/images/${name}.png)`);
+    for (const name of ['pair-request', 'key-request', 'api-keys'])
+      expect(readme).toContain(`](docs/images/${name}.png)`);
   });
 });
