@@ -17,7 +17,7 @@ interface LayerRule {
 }
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const SOURCE_FOLDERS = ['relay', 'cli', 'contracts', 'sandbox', 'main', 'renderer/src', 'overlays'];
+const SOURCE_FOLDERS = ['relay', 'cli', 'contracts', 'sandbox', 'main', 'renderer/src', 'overlays', 'integrations'];
 
 /**
  * The module names a file imports: static imports and `export ... from` (type-only ones too) and dynamic `import()`.
@@ -78,6 +78,13 @@ const LAYERS = {
   overlays: { files: 'overlays', refuses: onlyFrom('overlays', 'contracts') },
   contracts: { files: 'contracts', refuses: onlyFrom('contracts') },
   errors: { files: 'relay/errors.ts', refuses: () => 'the bottom of the relay imports nothing' },
+  // The deck integrations reach the relay over HTTP only; their packages (Elgato's SDK) are theirs to import.
+  integrations: {
+    files: 'integrations',
+    refuses: refusing('relay', 'sandbox', 'main', 'renderer', 'cli', 'overlays', 'test', 'scripts'),
+  },
+  // The client core runs in any host on Node's own fetch: no package, no built-in module.
+  integrationsClient: { files: 'integrations/client', refuses: onlyFrom('integrations/client', 'contracts') },
 } satisfies Record<string, LayerRule>;
 
 /** Each import the rule refuses, as one readable line. */
@@ -204,6 +211,14 @@ describe('layering of the source folders', () => {
 
   it('relay/errors.ts imports nothing', () => {
     expect(breaches(imports, LAYERS.errors)).toEqual([]);
+  });
+
+  it('integrations/ imports only integrations/, contracts/ and packages: it reaches the relay over HTTP', () => {
+    expect(breaches(imports, LAYERS.integrations)).toEqual([]);
+  });
+
+  it('integrations/client/ imports only itself and contracts/: no package, no Electron, no built-in module', () => {
+    expect(breaches(imports, LAYERS.integrationsClient)).toEqual([]);
   });
 });
 
