@@ -83,6 +83,33 @@ export interface OverlayOptions {
   hold: number;
 }
 
+/** The limits of the numeric options (a value outside is a 400). */
+export const OVERLAY_OPTION_LIMITS = {
+  fontSize: { min: 10, max: 96 },
+  max: { min: 1, max: 50 },
+  hold: { min: 0, max: 3600 },
+} as const;
+
+/** How each overlay looks without options: how many items it shows, and how long a feed's item stays. */
+const LIST_DEFAULTS: Record<OverlayName, Pick<OverlayOptions, 'max' | 'hold'>> = {
+  dice: { max: 5, hold: 15 },
+  chat: { max: 6, hold: 30 },
+  initiative: { max: 12, hold: 0 },
+  'now-playing': { max: 1, hold: 0 },
+  'character-card': { max: 1, hold: 0 },
+};
+
+/** The options a page takes when its URL names none. */
+export function defaultOverlayOptions(overlay: OverlayName): OverlayOptions {
+  return {
+    theme: 'dark',
+    accent: '#e0a84a',
+    fontSize: 24,
+    ...LIST_DEFAULTS[overlay],
+    position: OVERLAYS[overlay].position,
+  };
+}
+
 /** What the relay writes into an overlay page for its script (as JSON in a `<script type="application/json">`). */
 export interface OverlayPageConfig {
   overlay: OverlayName;

@@ -1,6 +1,8 @@
 // An overlay's page: the HTML OBS loads, carrying its configuration for overlay.js, and the options a URL may set.
 import { z } from 'zod';
 import {
+  defaultOverlayOptions,
+  OVERLAY_OPTION_LIMITS,
   OVERLAY_POSITIONS,
   OVERLAY_THEMES,
   OVERLAYS,
@@ -10,15 +12,6 @@ import {
 } from '../../contracts/overlays.ts';
 import { flag, number, oneOf, wholeNumber } from '../routing/parameters.ts';
 import type { AnswerHeaders } from '../routing/route.ts';
-
-/** What each overlay looks like without options: how many items, and how long a feed's item stays. */
-const DEFAULTS: Record<OverlayName, Pick<OverlayOptions, 'max' | 'hold'>> = {
-  dice: { max: 5, hold: 15 },
-  chat: { max: 6, hold: 30 },
-  initiative: { max: 12, hold: 0 },
-  'now-playing': { max: 1, hold: 0 },
-  'character-card': { max: 1, hold: 0 },
-};
 
 const HEX_COLOUR = /^#?([0-9a-f]{6})$/i;
 
@@ -32,16 +25,15 @@ const colour = () =>
 
 /** The page's options (OverlayOptions), each defaulted; a bad one is a 400 that names it. */
 export function pageParameters(overlay: OverlayName) {
-  const defaults = DEFAULTS[overlay];
+  const defaults = defaultOverlayOptions(overlay);
+  const limits = OVERLAY_OPTION_LIMITS;
   const options = {
-    theme: oneOf(OVERLAY_THEMES).default('dark').describe('dark, light, or none (text only, no panels)'),
-    accent: colour().default('#e0a84a').describe('Accent colour, #rrggbb'),
-    fontSize: wholeNumber({ min: 10, max: 96 }).default(24).describe('Base font size in pixels at 1080p'),
-    max: wholeNumber({ min: 1, max: 50 }).default(defaults.max).describe('The most items shown at once'),
-    position: oneOf(OVERLAY_POSITIONS).default(OVERLAYS[overlay].position).describe('The corner the overlay sits in'),
-    hold: number({ min: 0, max: 3600 })
-      .default(defaults.hold)
-      .describe('Seconds an item stays before it fades out; 0 keeps it'),
+    theme: oneOf(OVERLAY_THEMES).default(defaults.theme).describe('dark, light, or none (text only, no panels)'),
+    accent: colour().default(defaults.accent).describe('Accent colour, #rrggbb'),
+    fontSize: wholeNumber(limits.fontSize).default(defaults.fontSize).describe('Base font size in pixels at 1080p'),
+    max: wholeNumber(limits.max).default(defaults.max).describe('The most items shown at once'),
+    position: oneOf(OVERLAY_POSITIONS).default(defaults.position).describe('The corner the overlay sits in'),
+    hold: number(limits.hold).default(defaults.hold).describe('Seconds an item stays before it fades out; 0 keeps it'),
   };
   if (overlay !== 'character-card') return z.object(options);
   return z.object({

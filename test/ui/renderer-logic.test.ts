@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { LiveState, parseEvents } from '../../renderer/src/live.ts';
 import type { PairRequest, RelayStatus } from '../../renderer/src/admin-api.ts';
 import { groupScopes, isWriteScope } from '../../renderer/src/scopes.ts';
-import { defaultOptions, fitScale, overlayUrl } from '../../renderer/src/overlay-url.ts';
+import { fitScale, overlayUrl } from '../../renderer/src/overlay-url.ts';
+import { defaultOverlayOptions } from '../../contracts/overlays.ts';
 import { DEFAULT_SCOPES, SCOPES, TOOL_SCOPES } from '../../relay/auth/scopes.ts';
 
 describe('parseEvents', () => {
@@ -108,7 +109,7 @@ describe('overlayUrl', () => {
   const link = 'http://127.0.0.1:7777/overlays/dice?link=ttol_secret';
 
   it('puts the options after the link, the accent escaped, and leaves out those the overlay does not take', () => {
-    const dice = new URL(overlayUrl(link, 'dice', { ...defaultOptions('dice'), accent: '#3fb8af' }));
+    const dice = new URL(overlayUrl(link, 'dice', { ...defaultOverlayOptions('dice'), accent: '#3fb8af' }));
     expect(dice.search).toBe(
       '?link=ttol_secret&theme=dark&accent=%233fb8af&fontSize=24&max=5&hold=15&position=bottom-right',
     );
@@ -116,14 +117,14 @@ describe('overlayUrl', () => {
       overlayUrl(
         'http://127.0.0.1:7777/overlays/character-card?link=x',
         'character-card',
-        defaultOptions('character-card'),
+        defaultOverlayOptions('character-card'),
       ),
     );
     expect([...card.searchParams.keys()]).toEqual(['link', 'theme', 'accent', 'fontSize', 'position']);
   });
 
   it('moves the URL to a LAN address for OBS on another computer, path and query kept', () => {
-    expect(overlayUrl(link, 'dice', defaultOptions('dice'), 'http://192.168.1.20:7777')).toMatch(
+    expect(overlayUrl(link, 'dice', defaultOverlayOptions('dice'), 'http://192.168.1.20:7777')).toMatch(
       /^http:\/\/192\.168\.1\.20:7777\/overlays\/dice\?link=ttol_secret&theme=dark/,
     );
   });

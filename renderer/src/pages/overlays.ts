@@ -10,10 +10,12 @@ import {
 import type { AppState, Page } from '../app-state.ts';
 import { confirmDialog, copyText, emptyState, h, icon, replaceChildren, toast } from '../dom.ts';
 import { roleName } from '../format.ts';
-import { defaultOptions, fitScale, OPTION_LIMITS, overlayUrl, takesOption } from '../overlay-url.ts';
+import { fitScale, overlayUrl, takesOption } from '../overlay-url.ts';
 import { newestFirst, overlayLinksTable, revokeOverlayLink, viewerName, worldTitle } from './overlay-links.ts';
 import {
+  defaultOverlayOptions,
   OVERLAY_NAMES,
+  OVERLAY_OPTION_LIMITS,
   OVERLAY_POSITIONS,
   OVERLAY_THEMES,
   OVERLAYS,
@@ -333,7 +335,7 @@ function studio(
   const overlay = link.overlay;
   const description = OVERLAYS[overlay];
   const size = created.size;
-  const options: OverlayOptions = defaultOptions(overlay);
+  const options: OverlayOptions = defaultOverlayOptions(overlay);
   let origin: string | undefined;
 
   const urlField = h('input', {
@@ -433,20 +435,22 @@ function studio(
       field(
         'overlay-font-size',
         'Font size',
-        numberInput('overlay-font-size', options.fontSize, OPTION_LIMITS.fontSize, (value) => set('fontSize', value)),
+        numberInput('overlay-font-size', options.fontSize, OVERLAY_OPTION_LIMITS.fontSize, (value) =>
+          set('fontSize', value),
+        ),
       ),
       takesOption(overlay, 'max')
         ? field(
             'overlay-max',
             'Max items',
-            numberInput('overlay-max', options.max, OPTION_LIMITS.max, (value) => set('max', value)),
+            numberInput('overlay-max', options.max, OVERLAY_OPTION_LIMITS.max, (value) => set('max', value)),
           )
         : null,
       takesOption(overlay, 'hold')
         ? field(
             'overlay-hold',
             'Hold (s)',
-            numberInput('overlay-hold', options.hold, OPTION_LIMITS.hold, (value) => set('hold', value)),
+            numberInput('overlay-hold', options.hold, OVERLAY_OPTION_LIMITS.hold, (value) => set('hold', value)),
           )
         : null,
       field('overlay-position', 'Position', position),
