@@ -1,0 +1,27 @@
+import { InstanceStatus } from '@companion-module/base';
+import type { WorldSnapshot } from '../client/world-state.ts';
+
+export interface ConnectionStatus {
+  status: InstanceStatus;
+  message: string | null;
+}
+
+export const NO_KEY_MESSAGE = 'No API key: make one in Tabletop Relay (API keys) and paste it in this connection';
+
+/** The connection's status as Companion shows it, from the world as last seen; the message never holds the key. */
+export function connectionStatus(hasKey: boolean, snapshot: WorldSnapshot): ConnectionStatus {
+  if (!hasKey) return { status: InstanceStatus.BadConfig, message: NO_KEY_MESSAGE };
+  if (snapshot.worldConnected) return { status: InstanceStatus.Ok, message: snapshot.worldTitle ?? null };
+  const failure = snapshot.failure;
+  switch (failure?.kind) {
+    case 'relay-off':
+      return { status: InstanceStatus.ConnectionFailure, message: failure.detail };
+    case 'no-key':
+      return { status: InstanceStatus.AuthenticationFailure, message: failure.detail };
+    case 'not-allowed':
+      return { status: InstanceStatus.InsufficientPermissions, message: failure.detail };
+  }
+  if (snapshot.relayUp)
+    return { status: InstanceStatus.Disconnected, message: 'No Foundry world is connected to Tabletop Relay' };
+  return { status: InstanceStatus.Connecting, message: null };
+}
