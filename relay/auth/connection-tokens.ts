@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { JsonFile } from '../storage/json-file.ts';
+import { HashedRecords } from './hashed-records.ts';
 import { hashSecret, randomHex } from './secrets.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 
@@ -21,12 +21,10 @@ export type ConnectionTokenView = Omit<ConnectionTokenRecord, 'hash'>;
 
 /** The secrets a world's module uses to open /relay (module-protocol.md §3). Stored hashed. */
 export class ConnectionTokens {
-  private readonly file: JsonFile<ConnectionTokenRecord[]>;
-  private readonly byHash = new Map<string, ConnectionTokenRecord>();
+  private readonly records: HashedRecords<ConnectionTokenRecord>;
 
   constructor(path: string, log: RelayLog = consoleLog) {
-    this.file = new JsonFile(path, { log });
-    for (const record of this.file.read([])) this.byHash.set(record.hash, record);
+    this.records = new HashedRecords(path, 'connection tokens', log);
   }
 
   issue(
@@ -45,37 +43,28 @@ export class ConnectionTokens {
       createdAt: new Date().toISOString(),
       ...(origin ? { origin } : {}),
     };
-    this.store([...this.byHash.values(), record]);
+    this.records.add(record);
     return { token, record: viewOf(record) };
   }
 
   verify(token: string): ConnectionTokenRecord | undefined {
-    return this.byHash.get(hashSecret(token));
+    return this.records.withSecret(token);
   }
 
   list(): ConnectionTokenView[] {
-    return [...this.byHash.values()].map(viewOf);
+    return this.records.all().map(viewOf);
   }
 
   revoke(id: string): ConnectionTokenView | undefined {
-    for (const record of this.byHash.values()) {
-      if (record.id !== id) continue;
-      this.store([...this.byHash.values()].filter((candidate) => candidate !== record));
-      return viewOf(record);
-    }
-    return undefined;
+    const record = this.records.withId(id);
+    if (!record) return undefined;
+    this.records.replace(record, undefined);
+    return viewOf(record);
   }
 
   revokeToken(token: string): ConnectionTokenView | undefined {
     const record = this.verify(token);
     return record && this.revoke(record.id);
-  }
-
-  /** Writes the next set of tokens, then makes it current: a failed write changes nothing. */
-  private store(records: ConnectionTokenRecord[]): void {
-    this.file.write(records);
-    this.byHash.clear();
-    for (const record of records) this.byHash.set(record.hash, record);
   }
 }
 

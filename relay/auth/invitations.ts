@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { JsonFile } from '../storage/json-file.ts';
 import { HttpError, RetryLater } from '../errors.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 import { SourceBuckets } from './pairing-limits.ts';
+import { HashedRecords } from './hashed-records.ts';
 import { hashSecret, randomSecret } from './secrets.ts';
 import type { InvitationView } from '../../contracts/invitations.ts';
 
@@ -46,14 +46,12 @@ export const NOT_AN_INVITATION =
  * tabletop user in one world. Stored hashed in `invitations.json`; valid until used or revoked.
  */
 export class Invitations extends EventEmitter<{ changed: [] }> {
-  private readonly file: JsonFile<InvitationRecord[]>;
-  private records: InvitationRecord[];
+  private readonly records: HashedRecords<InvitationRecord>;
   private readonly exchanges = new SourceBuckets(EXCHANGE_BURST, EXCHANGE_REFILL_MS);
 
   constructor(path: string, log: RelayLog = consoleLog) {
     super();
-    this.file = new JsonFile(path, { log });
-    this.records = this.file.read([]);
+    this.records = new HashedRecords(path, 'invitations', log);
   }
 
   /** A new invitation and its secret, which only this answer holds. */
@@ -66,18 +64,18 @@ export class Invitations extends EventEmitter<{ changed: [] }> {
       status: 'open',
       createdAt: new Date().toISOString(),
     };
-    this.store([...this.records, record]);
+    this.store([...this.records.all(), record]);
     return { secret, record: viewOf(record) };
   }
 
   list(): InvitationView[] {
-    return this.records.map(viewOf);
+    return this.records.all().map(viewOf);
   }
 
   /** Forgets an invitation: its link stops working. A key already made from it stays, on the keys page. */
   revoke(id: string): boolean {
-    if (!this.records.some((record) => record.id === id)) return false;
-    this.store(this.records.filter((record) => record.id !== id));
+    if (!this.records.withId(id)) return false;
+    this.store(this.records.all().filter((record) => record.id !== id));
     return true;
   }
 
@@ -97,8 +95,7 @@ export class Invitations extends EventEmitter<{ changed: [] }> {
    * keys of it; when `makeKey` fails the invitation is open again.
    */
   redeem<T extends { keyId: string }>(secret: string, makeKey: (invitation: InvitationView) => T): T {
-    const hash = hashSecret(secret);
-    const record = this.records.find((candidate) => candidate.hash === hash);
+    const record = this.records.withSecret(secret);
     if (!record) throw new HttpError(404, NOT_AN_INVITATION);
     if (record.status === 'used') throw new HttpError(410, ALREADY_USED);
     const used: InvitationRecord = { ...record, status: 'used', usedAt: new Date().toISOString() };
@@ -115,7 +112,7 @@ export class Invitations extends EventEmitter<{ changed: [] }> {
   }
 
   private replaced(record: InvitationRecord, replacement: InvitationRecord): InvitationRecord[] {
-    return this.records.map((candidate) => (candidate === record ? replacement : candidate));
+    return this.records.all().map((candidate) => (candidate === record ? replacement : candidate));
   }
 
   private withUsedCapped(records: InvitationRecord[]): InvitationRecord[] {
@@ -129,8 +126,7 @@ export class Invitations extends EventEmitter<{ changed: [] }> {
 
   /** Writes the next list, then makes it current: a failed write changes nothing. */
   private store(records: InvitationRecord[]): void {
-    this.file.write(records);
-    this.records = records;
+    this.records.store(records);
     this.emit('changed');
   }
 }
