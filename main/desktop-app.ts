@@ -19,6 +19,15 @@ import { SettingsWindow } from './windows.ts';
 /** electron-builder.yml's appId, which its Windows installer gives the Start menu shortcut. */
 const APP_USER_MODEL_ID = 'org.tabletoprelay.desktop';
 
+/**
+ * The Stream Deck plugin and Companion package the settings UI offers: packed beside the app's archive (electron-builder.yml's
+ * extraResources), or in the project's dist/ when the app runs from a build (dist/app/main here, dist/streamdeck there).
+ */
+function integrationPackageFolders(): { streamDeck: string; companion: string } {
+  const folder = app.isPackaged ? join(process.resourcesPath, 'integrations') : join(import.meta.dirname, '..', '..');
+  return { streamDeck: join(folder, 'streamdeck'), companion: join(folder, 'companion') };
+}
+
 /** Starts the relay, the tray and the settings window; needs Electron's `ready`. */
 export async function startDesktopApp(): Promise<StartedApp> {
   const logger = createFileLogger({ folder: app.getPath('logs') });
@@ -43,6 +52,7 @@ export async function startDesktopApp(): Promise<StartedApp> {
     },
     // The build puts the settings UI next to the compiled main: dist/app/renderer beside dist/app/main.
     settingsUi: { dir: join(import.meta.dirname, '..', 'renderer') },
+    integrationPackages: integrationPackageFolders(),
   });
   try {
     moveRelaySettings(store, relay.services.settings);
