@@ -7,29 +7,12 @@ import { keyFileSecrets } from '../../relay/capture/secrets.ts';
 import { StorageWriteError } from '../../relay/storage/json-file.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { mountTinyDisk, temporaryFilesIn, type TinyDisk } from './tiny-disk.ts';
+import { injectedWriter } from './short-writes.ts';
 
-// The injected failing writer, for where no tmpfs can be mounted: while on, each write to a file is cut to half its
-// bytes, and the next write to it fails with ENOSPC, as a disk that fills up in the middle of a write does.
-const injected = vi.hoisted(() => ({ shortWrites: false, cut: new Set<number>() }));
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  const writeSync = (descriptor: number, data: string | NodeJS.ArrayBufferView, ...rest: any[]): number => {
-    if (!injected.shortWrites) return (fs.writeSync as (...args: unknown[]) => number)(descriptor, data, ...rest);
-    if (injected.cut.has(descriptor))
-      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
-    injected.cut.add(descriptor);
-    const bytes =
-      typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    const offset = typeof data === 'string' ? 0 : ((rest[0] as number | undefined) ?? 0);
-    const length = typeof data === 'string' ? bytes.length : ((rest[1] as number | undefined) ?? bytes.length - offset);
-    return fs.writeSync(descriptor, bytes, offset, Math.ceil(length / 2));
-  };
-  const closeSync = (descriptor: number) => {
-    injected.cut.delete(descriptor);
-    fs.closeSync(descriptor);
-  };
-  return { ...fs, writeSync, closeSync };
-});
+// The injected failing writer of item 02 (short-writes.ts), for where no tmpfs can be mounted.
+vi.mock('node:fs', async (importOriginal) =>
+  (await import('./short-writes.ts')).withShortWrites(await importOriginal<typeof import('node:fs')>()),
+);
 
 const KEY_COUNT = 10;
 let harness: TestRelay | undefined;
@@ -37,7 +20,7 @@ let disk: TinyDisk | undefined;
 let plainDir: string | undefined;
 
 afterEach(async () => {
-  injected.shortWrites = false;
+  injectedWriter.shortWrites = false;
   disk?.empty();
   await harness?.close();
   disk?.unmount();
@@ -110,16 +93,16 @@ describe('item 02: a full disk never destroys the key store', () => {
     plainDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-short-writes-'));
     harness = await startTestRelay({ dataDir: plainDir, capture: false });
     await createKeyOnFullDisk(harness, plainDir, () => {
-      injected.shortWrites = true;
+      injectedWriter.shortWrites = true;
     });
   });
 
   it('the capture password key is never left cut short: sealing fails, then works once there is room', () => {
     plainDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-short-writes-'));
-    injected.shortWrites = true;
+    injectedWriter.shortWrites = true;
     expect(() => keyFileSecrets(plainDir!).seal('hunter2')).toThrow(StorageWriteError);
     expect(readdirSync(plainDir)).toEqual([]);
-    injected.shortWrites = false;
+    injectedWriter.shortWrites = false;
     const secrets = keyFileSecrets(plainDir);
     expect(keyFileSecrets(plainDir).open(secrets.seal('hunter2'))).toBe('hunter2');
   });

@@ -23,29 +23,12 @@ import { ApiSocket, within } from '../harness/client-api.ts';
 import { EventStream } from '../harness/sse.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
+import { injectedWriter } from './short-writes.ts';
 
-// The injected failing writer of item 02: while on, each write to a file is cut to half its bytes and the next write
-// to it fails with ENOSPC, as a disk that fills up in the middle of a write does.
-const injected = vi.hoisted(() => ({ shortWrites: false, cut: new Set<number>() }));
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  const writeSync = (descriptor: number, data: string | NodeJS.ArrayBufferView, ...rest: any[]): number => {
-    if (!injected.shortWrites) return (fs.writeSync as (...args: unknown[]) => number)(descriptor, data, ...rest);
-    if (injected.cut.has(descriptor))
-      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' });
-    injected.cut.add(descriptor);
-    const bytes =
-      typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    const offset = typeof data === 'string' ? 0 : ((rest[0] as number | undefined) ?? 0);
-    const length = typeof data === 'string' ? bytes.length : ((rest[1] as number | undefined) ?? bytes.length - offset);
-    return fs.writeSync(descriptor, bytes, offset, Math.ceil(length / 2));
-  };
-  const closeSync = (descriptor: number) => {
-    injected.cut.delete(descriptor);
-    fs.closeSync(descriptor);
-  };
-  return { ...fs, writeSync, closeSync };
-});
+// The injected failing writer of item 02 (short-writes.ts), for where no tmpfs can be mounted.
+vi.mock('node:fs', async (importOriginal) =>
+  (await import('./short-writes.ts')).withShortWrites(await importOriginal<typeof import('node:fs')>()),
+);
 
 const AT_ONCE_MS = 1000;
 const OTHER_WORLD = 'fvtt_otherworld0test';
@@ -365,7 +348,7 @@ describe('item 16: a full disk changes no overlay link', () => {
   let relay: TestRelay | undefined;
   let dataDir: string | undefined;
   afterEach(async () => {
-    injected.shortWrites = false;
+    injectedWriter.shortWrites = false;
     await relay?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     relay = dataDir = undefined;
@@ -393,7 +376,7 @@ describe('item 16: a full disk changes no overlay link', () => {
     const list = async () => (await relay!.admin('GET', '/admin/overlay-links')).body.links;
     const listed = await list();
 
-    injected.shortWrites = true;
+    injectedWriter.shortWrites = true;
     const id = made[0]!.record.id;
     const attempts = [
       relay.admin('POST', '/admin/overlay-links', { overlay: 'chat', clientId: 'fvtt_diskworld00001' }),
@@ -407,14 +390,14 @@ describe('item 16: a full disk changes no overlay link', () => {
       expect(answer.body.error).toMatch(/^The disk is full: nothing was changed/);
       expect(answer.body.link).toBeUndefined();
     }
-    injected.shortWrites = false;
+    injectedWriter.shortWrites = false;
 
     expect(readFileSync(file).equals(before)).toBe(true);
     expect(await list()).toEqual(listed);
     for (const { link, record } of made) expect(relay.relay.services.overlayLinks.verify(link)?.id).toBe(record.id);
-    injected.shortWrites = true;
+    injectedWriter.shortWrites = true;
     await relay.restart();
-    injected.shortWrites = false;
+    injectedWriter.shortWrites = false;
     expect(JSON.stringify(errors.mock.calls)).not.toMatch(/ttol_[\w-]{8}/);
     for (const { link, record } of made) expect(relay.relay.services.overlayLinks.verify(link)?.id).toBe(record.id);
   });
