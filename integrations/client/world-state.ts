@@ -229,7 +229,8 @@ export class WorldWatcher {
 
   #onStreamState(state: StreamState): void {
     if (state.open) {
-      this.#update({ relayUp: true });
+      const stale = this.#snapshot.failure?.kind === 'relay-off';
+      this.#update({ relayUp: true, ...(stale ? { failure: undefined } : {}) });
       return;
     }
     if (state.failure.kind === 'relay-off' && !this.#streams.some((stream) => stream.open)) {
