@@ -7,12 +7,20 @@ import { waitingCount, type TrayStatus } from './tray-status.ts';
 
 export type TrayHandlers = Record<TrayAction, () => void>;
 
+/**
+ * Status lines carry names others chose (a world's title, a tool's name). Electron reads `&` in a label as an access-key
+ * marker on Windows and Linux and shows `&&` as one `&`, so a name's own `&` is doubled to stay as written.
+ */
+function literalLabel(text: string): string {
+  return text.replaceAll('&', '&&');
+}
+
 function toElectron(item: TrayMenuItem, handlers: TrayHandlers): MenuItemConstructorOptions {
   switch (item.type) {
     case 'separator':
       return { type: 'separator' };
     case 'status':
-      return { label: item.label, enabled: false };
+      return { label: literalLabel(item.label), enabled: false };
     case 'action':
       return { label: item.label, enabled: item.enabled ?? true, click: handlers[item.action] };
     case 'checkbox':

@@ -108,6 +108,14 @@ describe('AppTray', () => {
     expect(calls).toContain('setToolTip Tabletop Relay: The Keep connected');
   });
 
+  it("shows an & in a world's title as written, not as an access key (Electron's && is one &)", () => {
+    const tray = new AppTray('/assets', handlers(), status(), 'win32');
+    tray.update(status({ relay: relay({ worlds: [{ ...WORLD, worldTitle: 'Dungeons & Drakes' }] }) }));
+    const labels = trays[0]!.menu.map((item) => item.label);
+    expect(labels).toContain('Dungeons && Drakes');
+    expect(labels).toContain('Copy local URL');
+  });
+
   it('on Windows a left click opens the settings', () => {
     const actions = handlers();
     new AppTray('/assets', actions, status(), 'win32');
