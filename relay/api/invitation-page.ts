@@ -1,18 +1,17 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { localRoute, type Route } from '../routing/route.ts';
 import { text } from '../routing/parameters.ts';
 import { PLAYER_SCOPES } from '../auth/scopes.ts';
 import { INVITATION_PAGE_PATH } from '../auth/invitations.ts';
 import type { InvitationExchange } from '../../contracts/invitations.ts';
-import { LOGO, STYLE as PAIR_PAGE_STYLE } from './pair-page.ts';
+import { framedPage, pageHeaders, PAGE_STYLE } from './page-frame.ts';
 
 // The page a player's invitation link opens (http://<LAN address>:<port>/invite#<secret>). The secret is in the
 // fragment, which the browser never sends: the page is the same for everyone, and its script takes the secret out of
 // the address bar at once, then trades it, when the player asks, for a key (POST /auth/invitation, once). A link
 // preview that fetches the page gets nothing, and one that runs it does not press the button.
 
-const STYLE = `${PAIR_PAGE_STYLE}
+const STYLE = `${PAGE_STYLE}
 .pill-ready { background: var(--accent-soft); color: var(--accent); }
 .pill-done { background: var(--success-soft); color: var(--success); }
 .pill-failed, .pill-missing { background: var(--danger-soft); color: var(--danger); }
@@ -100,18 +99,7 @@ window.addEventListener('hashchange', () => {
 });
 `;
 
-function sha256(source: string): string {
-  return `'sha256-${createHash('sha256').update(source).digest('base64')}'`;
-}
-
-/** Only this page's own style and script run; it talks to the relay only; it is never framed, cached or referred from. */
-const PAGE_HEADERS = {
-  'Content-Security-Policy': `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-};
+const PAGE_HEADERS = pageHeaders(STYLE, SCRIPT);
 
 function copyField(id: string, label: string, field: string): string {
   return `<div class="field"><label class="label" for="${id}">${label}</label>
@@ -119,20 +107,13 @@ function copyField(id: string, label: string, field: string): string {
 <button type="button" class="button button-secondary" data-copy="${id}">Copy</button></div></div>`;
 }
 
-const PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>Your invitation · Tabletop Relay</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main data-state="missing">
-<div class="brand">${LOGO}<span>Tabletop Relay</span></div>
-<section class="card" aria-live="polite">
-<div class="card-header"><h1>Your invitation</h1>
+const PAGE = framedPage({
+  title: 'Your invitation',
+  style: STYLE,
+  script: SCRIPT,
+  state: 'missing',
+  cardClass: 'card',
+  card: `<div class="card-header"><h1>Your invitation</h1>
 <p class="muted small">Your GM runs Tabletop Relay in front of their Foundry world. This page gives your device a key of its own.</p></div>
 <div class="state" data-for="ready" hidden>
 <span class="pill pill-ready"><span class="dot"></span>Ready</span>
@@ -156,13 +137,9 @@ ${copyField('api-key', 'API key', 'key')}
 <div class="state" data-for="missing">
 <span class="pill pill-missing"><span class="dot"></span>No invitation here</span>
 <p>This page holds no invitation (it shows one only right after you open the link). Open the invitation link or scan the QR code from your GM again.</p>
-</div>
-</section>
-</main>
-<script>${SCRIPT}</script>
-</body>
-</html>
-`;
+</div>`,
+  noReferrer: true,
+});
 
 /** The key's answer: shown once, so no cache may keep it. */
 const NO_STORE = { 'Cache-Control': 'no-store' };

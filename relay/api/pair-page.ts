@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { localRoute, type CallContext, type Route } from '../routing/route.ts';
 import { text } from '../routing/parameters.ts';
@@ -6,6 +5,7 @@ import type { PairPageState } from '../auth/pairing.ts';
 import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
 import { escapeHtml } from '../http/html.ts';
+import { framedPage, pageHeaders, PAGE_STYLE } from './page-frame.ts';
 
 // The page the module opens in a new tab when it asks to pair (pairUrl of POST /auth/pair-request). It follows the
 // request by itself through GET /pair/{code}/state, which never hands out the pairing code: the module's own poll
@@ -16,46 +16,14 @@ type ShownState = PairPageState | 'unknown';
 
 const UNKNOWN_REQUEST = 'Unknown pairing request; start pairing again from the module';
 
-/** The settings UI's look (renderer/styles.css), inline: the page may be opened on another computer than the relay's. */
-export const STYLE = `
-:root { color-scheme: light dark; --bg: #f4f5f8; --surface: #fff; --border: #e3e5ec; --border-strong: #cfd3dd; --text: #1c1f2a;
-  --muted: #626879; --accent: #4f46e5; --accent-hover: #4338ca; --accent-soft: #eef0ff; --success: #15803d; --success-soft: #e8f7ee;
-  --warning: #b45309; --warning-soft: #fff6e5; --danger: #c62828; --danger-soft: #fdecec; --radius: 10px;
-  --shadow: 0 1px 2px rgba(20, 24, 40, .05), 0 1px 1px rgba(20, 24, 40, .03);
-  --mono: ui-monospace, 'SF Mono', 'Cascadia Code', 'JetBrains Mono', Menlo, Consolas, monospace;
-  font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', sans-serif; color: var(--text); background: var(--bg); }
-@media (prefers-color-scheme: dark) { :root { --bg: #15161c; --surface: #1d1f27; --border: #2d303c; --border-strong: #3b3f4d; --text: #e8e9ef;
-  --muted: #9aa0b2; --accent: #818cf8; --accent-hover: #a5b4fc; --accent-soft: #262a4a; --success: #4ade80; --success-soft: #15301f;
-  --warning: #fbbf24; --warning-soft: #33280f; --danger: #f87171; --danger-soft: #3a1a1a; } }
-* { box-sizing: border-box; }
-body { margin: 0; }
-h1, h2, p { margin: 0; }
-[hidden] { display: none !important; }
-code { font-family: var(--mono); font-size: .92em; }
-a { color: var(--accent); }
-main { max-width: 34rem; margin: 4rem auto; padding: 0 1rem; display: grid; gap: 16px; }
-.brand { display: flex; align-items: center; gap: 10px; font-weight: 650; font-size: 15px; }
-.brand svg { width: 28px; height: 28px; }
-.card { background: var(--surface); border: 1px solid var(--border); border-radius: var(--radius); padding: 20px 22px; box-shadow: var(--shadow); }
-.card-header { display: grid; gap: 4px; margin-bottom: 16px; }
-h1 { font-size: 18px; font-weight: 650; }
-.state { display: grid; gap: 10px; }
-.state h2 { font-size: 15.5px; font-weight: 650; }
-.muted { color: var(--muted); }
-.small { font-size: 12.5px; }
-.pill { justify-self: start; display: inline-flex; align-items: center; gap: 6px; padding: 3px 10px; border-radius: 999px; font-size: 12.5px; font-weight: 600; }
+const STYLE = `${PAGE_STYLE}
 .pill-waiting { background: var(--warning-soft); color: var(--warning); }
 .pill-approved { background: var(--accent-soft); color: var(--accent); }
 .pill-paired { background: var(--success-soft); color: var(--success); }
 .pill-denied, .pill-expired, .pill-unknown { background: var(--danger-soft); color: var(--danger); }
-.dot { width: 8px; height: 8px; border-radius: 50%; background: currentColor; }
 .pill-waiting .dot, .pill-approved .dot { animation: pulse 1.4s ease-in-out infinite; }
 @keyframes pulse { 50% { opacity: .3; } }
-@media (prefers-reduced-motion: reduce) { .dot { animation: none !important; } }
 .card-paired { border-color: #86d5a3; }
-.button { justify-self: start; display: inline-flex; align-items: center; height: 36px; padding: 0 14px; border-radius: 8px; font-weight: 560;
-  text-decoration: none; background: var(--accent); color: #fff; }
-.button:hover { background: var(--accent-hover); }
 `;
 
 /** Shows the state the relay reports, every 2 s until it cannot change any more; a 429 waits as long as it says. */
@@ -81,11 +49,6 @@ async function follow() {
 }
 setTimeout(follow, 2000);
 `;
-
-export const LOGO = `<svg viewBox="0 0 64 64" aria-hidden="true"><rect width="64" height="64" rx="14" fill="#4f46e5"/>
-<g fill="none" stroke="#fff" stroke-width="3.2" stroke-linejoin="round" stroke-linecap="round"><path d="M32 10 51 21v22L32 54 13 43V21z"/>
-<path d="M32 20 43 39H21z"/><path d="M32 10v10M51 21l-8 18M13 21l8 18M21 39l-8 4M43 39l8 4M21 39l11 15 11-15"/></g>
-<circle cx="50" cy="50" r="7" fill="#34d399" stroke="#4338ca" stroke-width="3"/></svg>`;
 
 const SECTIONS: Record<ShownState, { pill: string; body: string }> = {
   waiting: {
@@ -120,18 +83,7 @@ const SECTIONS: Record<ShownState, { pill: string; body: string }> = {
   },
 };
 
-function sha256(text: string): string {
-  return `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-}
-
-/** Only this page's own style and script run, and it can talk to the relay only. */
-const PAGE_HEADERS = {
-  'Content-Security-Policy': `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-};
+const PAGE_HEADERS = pageHeaders(STYLE, SCRIPT);
 
 function pairPage(code: string, worldTitle: string | undefined, state: ShownState): string {
   const sections = (Object.entries(SECTIONS) as [ShownState, (typeof SECTIONS)[ShownState]][])
@@ -144,26 +96,15 @@ ${body}
     )
     .join('\n');
   const title = worldTitle ? `Pair “${escapeHtml(worldTitle)}”` : 'Pair your world';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Tabletop Relay</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main data-state="${state}">
-<div class="brand">${LOGO}<span>Tabletop Relay</span></div>
-<section class="card${state === 'paired' ? ' card-paired' : ''}" aria-live="polite">
-<div class="card-header"><h1>${title}</h1><p class="muted small">Request <code>${escapeHtml(code)}</code></p></div>
-${sections}
-</section>
-</main>
-<script>${SCRIPT}</script>
-</body>
-</html>
-`;
+  return framedPage({
+    title,
+    style: STYLE,
+    script: SCRIPT,
+    state,
+    cardClass: `card${state === 'paired' ? ' card-paired' : ''}`,
+    card: `<div class="card-header"><h1>${title}</h1><p class="muted small">Request <code>${escapeHtml(code)}</code></p></div>
+${sections}`,
+  });
 }
 
 /** The request's state for this caller; an unknown code shows as such. */
