@@ -40,7 +40,10 @@ export type Scope = (typeof SCOPES)[number];
 /** Every scope a tool's key may hold: all but `world:link`, which a 2.x module's key holds alone (auth/world-link.ts). */
 export const TOOL_SCOPES: readonly Scope[] = SCOPES.filter((scope) => scope !== 'world:link');
 
-/** Read-only scopes a new key gets when its creator names none. `execute-js` is never among them. */
+/**
+ * Read-only scopes a new key gets when its creator names none. `execute-js` is never among them, nor `dnd5e`, whose
+ * routes change actors too (rests, currency, experience, item charges).
+ */
 export const DEFAULT_SCOPES: readonly Scope[] = [
   'entity:read',
   'roll:read',
@@ -58,19 +61,13 @@ export const DEFAULT_SCOPES: readonly Scope[] = [
   'events:subscribe',
   'search',
   'structure:read',
-  'dnd5e',
 ];
 
 /**
- * What a player's key from an invitation holds: the read-only scopes but `dnd5e` (whose routes change actors too), plus
- * rolling dice and writing chat. It acts as its player in one world, so the world still applies that player's
+ * What a player's key from an invitation holds: the read-only scopes, plus rolling dice and writing chat. It acts as its player in one world, so the world still applies that player's
  * permissions; it never holds `execute-js`, `world:link`, `session:manage` or any other write scope.
  */
-export const PLAYER_SCOPES: readonly Scope[] = [
-  ...DEFAULT_SCOPES.filter((scope) => scope !== 'dnd5e'),
-  'roll:execute',
-  'chat:write',
-];
+export const PLAYER_SCOPES: readonly Scope[] = [...DEFAULT_SCOPES, 'roll:execute', 'chat:write'];
 
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);

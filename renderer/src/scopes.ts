@@ -32,11 +32,11 @@ export const DANGEROUS_SCOPES = ['execute-js'];
 export const WORLD_LINK_SCOPE = 'world:link';
 
 /**
- * Whether a scope lets a tool change the world (write, roll, run a macro, manage combat, play music, start sessions)
- * rather than only read it: what a key request flags for the GM.
+ * Whether a scope lets a tool change the world (write, roll, run a macro, manage combat, play music, start sessions,
+ * the game system's actions such as rests and currency) rather than only read it: what a key request flags for the GM.
  */
 export function isWriteScope(scope: string): boolean {
-  return /:(write|execute|manage|control)$/.test(scope);
+  return /:(write|execute|manage|control)$/.test(scope) || scope === 'dnd5e';
 }
 
 function prefixOf(scope: string): string {
