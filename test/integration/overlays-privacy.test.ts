@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluateRoll } from '../../sandbox/dice.ts';
-import { createChatMessage } from '../../sandbox/world/chat.ts';
+import { postRoll, userIdsByName } from '../harness/chat-rolls.ts';
 import type { EventStream } from '../harness/sse.ts';
 import { getOverlay, makeOverlayLink, openOverlayStream } from '../harness/overlays.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
@@ -8,22 +7,15 @@ import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 // A stream's audience sees what the link's user sees, and never another player's or the GM's private roll.
 
 let harness: WorldHarness;
-const ids: Record<string, string> = {};
+let ids: Record<string, string>;
 beforeAll(async () => {
   harness = await startRelayWithWorld();
-  for (const user of harness.world.game.users.contents) ids[user.name] = user.id;
+  ids = userIdsByName(harness);
 });
 afterAll(() => harness.close());
 
-/** A roll posted to chat as Foundry does it for each roll mode: whispered to `whisper` (user names), or public. */
 function roll(author: string, formula: string, whisper: string[] = []): string {
-  const message = createChatMessage(harness.world.game, {
-    authorId: ids[author]!,
-    speaker: { alias: author },
-    whisper: whisper.map((name) => ids[name]!),
-    rolls: [evaluateRoll(formula, harness.world.game.diceRandom)],
-  });
-  return message.id;
+  return postRoll(harness, author, formula, whisper);
 }
 
 interface Viewer {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluateRoll } from '../../sandbox/dice.ts';
-import { createChatMessage } from '../../sandbox/world/chat.ts';
+import { postRoll, userIdsByName } from '../harness/chat-rolls.ts';
 import { eventWithin, getOverlay, makeOverlayLink, markOf, openOverlayStream } from '../harness/overlays.ts';
 import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
 
@@ -9,19 +8,15 @@ import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world
 // user may not observe; and no world event reaches the page as it came, only views built for the link.
 
 let harness: WorldHarness;
-const ids: Record<string, string> = {};
+let ids: Record<string, string>;
 beforeAll(async () => {
   harness = await startRelayWithWorld();
-  for (const user of harness.world.game.users.contents) ids[user.name] = user.id;
+  ids = userIdsByName(harness);
 });
 afterAll(() => harness.close());
 
 function whisperedRoll(author: string, recipients: string[]): string {
-  return createChatMessage(harness.world.game, {
-    authorId: ids[author]!,
-    whisper: recipients.map((name) => ids[name]!),
-    rolls: [evaluateRoll('1d20', harness.world.game.diceRandom)],
-  }).id;
+  return postRoll(harness, author, '1d20', recipients);
 }
 
 describe('item 20: what an overlay shows its audience', () => {
