@@ -17,3 +17,22 @@ export interface IntegrationPackageView {
   /** The file's name and size and when it was built; absent when it was not built. */
   file?: { name: string; bytes: number; builtAt: string };
 }
+
+/**
+ * The scopes the plugin asks for through its key request and the Companion module needs, for the settings UI's "Make a
+ * key for Companion" (integrations/client/actions.ts DECK_SCOPES; test/ui/stream-deck-ui.test.ts keeps them equal).
+ */
+export const DECK_KEY_SCOPES = [
+  'roll:execute',
+  'roll:read',
+  'encounter:read',
+  'encounter:manage',
+  'playlist:control',
+  'macro:execute',
+  'entity:read',
+  'events:subscribe',
+  'clients:read',
+] as const;
+
+/** Where the plugin and the module look for the relay until told otherwise: its default port on this computer. */
+export const DECK_DEFAULT_RELAY_URL = 'http://127.0.0.1:3010';

@@ -13,6 +13,7 @@ import type {
 } from '../../contracts/admin-api.ts';
 import type { PlayerListEntry } from '../../contracts/world-protocol.ts';
 import type { InvitationView, NewInvitationAnswer } from '../../contracts/invitations.ts';
+import type { IntegrationPackageView } from '../../contracts/integration-packages.ts';
 
 export type { ActivityEntry, RelaySettings, RelayStatus };
 export type Player = PlayerListEntry;
@@ -24,6 +25,7 @@ export type NewInvitation = NewInvitationAnswer;
 export type KeyRequest = KeyRequestView;
 export type OverlayLink = OverlayLinkView;
 export type { NewOverlayLink };
+export type IntegrationPackage = IntegrationPackageView;
 
 /** What the GM chooses for an overlay link when making it (POST /admin/overlay-links). */
 export type OverlayLinkRequest = Pick<OverlayLinkView, 'overlay' | 'clientId'> &
@@ -144,4 +146,6 @@ export const admin = {
   saveCapture: (settings: { foundryUrl: string; username: string; password?: string }) =>
     call<CaptureSettings>('PUT', '/admin/capture', settings),
   testCapture: async (): Promise<Blob> => (await send('POST', '/admin/capture/test')).blob(),
+  /** The Stream Deck plugin and the Companion package: whether each was built; each `path` downloads it. */
+  downloads: () => call<{ packages: IntegrationPackage[] }>('GET', '/admin/downloads'),
 };

@@ -56,6 +56,11 @@ const ICONS: Record<string, string> = {
   'now-playing': '<path d="M9 18V5.5l11-2.5v13"/><circle cx="6" cy="18" r="3"/><circle cx="17" cy="16" r="3"/>',
   'character-card':
     '<rect x="3" y="5" width="18" height="14" rx="2"/><circle cx="9" cy="11" r="2.5"/><path d="M5.5 16.5a3.5 3.5 0 0 1 7 0M15 10h3M15 14h3"/>',
+  'stream-deck':
+    '<rect x="3" y="4.5" width="18" height="15" rx="3"/><rect x="6.5" y="8" width="4" height="3.5" rx="0.8"/><rect x="13.5" y="8" width="4" height="3.5" rx="0.8"/><rect x="6.5" y="13" width="4" height="3.5" rx="0.8"/><rect x="13.5" y="13" width="4" height="3.5" rx="0.8"/>',
+  companion:
+    '<rect x="2.5" y="6" width="19" height="12" rx="2.5"/><path d="M6.5 10h2M11 10h2M15.5 10h2M6.5 14h2M11 14h2M15.5 14h2"/>',
+  download: '<path d="M12 4v11M7 10.5l5 4.5 5-4.5M5 20h14"/>',
   chat: '<path d="M4 5h16v11H9.5L4 20z"/><path d="M8 9h8M8 12.5h5"/>',
 };
 

@@ -9,9 +9,19 @@ import { keysPage } from './pages/keys.ts';
 import { playersPage } from './pages/players.ts';
 import { overlaysPage } from './pages/overlays.ts';
 import { statusPage } from './pages/status.ts';
+import { streamDeckPage } from './pages/stream-deck.ts';
 import { BRIDGE_NAME, type DesktopBridge } from '../../contracts/desktop-ipc.ts';
 
-const PAGES: Page[] = [statusPage, keysPage, playersPage, overlaysPage, accessPage, capturePage, activityPage];
+const PAGES: Page[] = [
+  statusPage,
+  keysPage,
+  playersPage,
+  overlaysPage,
+  streamDeckPage,
+  accessPage,
+  capturePage,
+  activityPage,
+];
 
 const state: AppState = {
   status: new Observable<RelayStatus | undefined>(undefined),
