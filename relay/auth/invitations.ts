@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { HttpError, RetryLater } from '../errors.ts';
+import { HttpError } from '../errors.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 import { SourceBuckets } from './pairing-limits.ts';
 import { HashedRecords } from './hashed-records.ts';
@@ -81,13 +81,7 @@ export class Invitations extends EventEmitter<{ changed: [] }> {
 
   /** Counts one exchange against its source address; throws a 429 once the address must wait. */
   admit(source: string, now = Date.now()): void {
-    const decision = this.exchanges.take(source, now);
-    if (!decision.allowed) {
-      throw new RetryLater(
-        'Too many invitation links tried from this address; try again in {seconds} s',
-        decision.retryAfterSeconds,
-      );
-    }
+    this.exchanges.admit(source, now, 'Too many invitation links tried from this address; try again in {seconds} s');
   }
 
   /**

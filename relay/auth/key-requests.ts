@@ -5,7 +5,7 @@ import type { Scope } from './scopes.ts';
 import { refuseMixedWorldLink, WORLD_LINK_SCOPE } from './world-link.ts';
 import { HttpError, RetryLater } from '../errors.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
-import { SourceBuckets } from './pairing-limits.ts';
+import { refuseTooManyWaiting, SourceBuckets } from './pairing-limits.ts';
 
 const DEFAULT_LIFETIME_MS = 10 * 60_000;
 /** However late the GM approves, the tool has at least this long to collect its key. */
@@ -14,9 +14,6 @@ const DEFAULT_POLL_INTERVAL_MS = 3_000;
 /** A poll this much early (at most a quarter of the interval) still counts as on time: timers and networks are not exact. */
 const POLL_EARLY_TOLERANCE_MS = 250;
 
-/** Key requests waiting for the GM, from everyone together and from one address. */
-const MAX_PENDING_REQUESTS = 20;
-const MAX_PENDING_PER_SOURCE = 3;
 /** Key requests one address may send: this many at once, then one more every REQUEST_REFILL_MS (10 per 15 minutes). */
 const REQUEST_BURST = 10;
 const REQUEST_REFILL_MS = 90_000;
@@ -112,28 +109,15 @@ export class KeyRequests extends EventEmitter<{ changed: [KeyRequest] }> {
   request(ask: KeyRequestAsk, source: string, now = Date.now()): { request: KeyRequest; secret: string } {
     refuseMixedWorldLink(ask.scopes);
     this.forgetOld(now);
-    const limited = this.requestBuckets.take(source, now);
-    if (!limited.allowed) {
-      throw new RetryLater(
-        'Too many key requests from this address; try again in {seconds} s',
-        limited.retryAfterSeconds,
-      );
-    }
+    this.requestBuckets.admit(source, now, 'Too many key requests from this address; try again in {seconds} s');
     const pending = this.pending(now);
     const earlier = pending.find((request) => request.source === source && sameAsk(request, ask));
-    const fromSource = pending.filter((request) => request.source === source && request !== earlier);
-    if (fromSource.length >= MAX_PENDING_PER_SOURCE) {
-      throw new RetryLater(
-        `${MAX_PENDING_PER_SOURCE} key requests from this address are already waiting; approve or deny them in Tabletop Relay's settings, or try again in {seconds} s`,
-        (fromSource[0]!.expiresAt - now) / 1000,
-      );
-    }
-    if (pending.length - (earlier ? 1 : 0) >= MAX_PENDING_REQUESTS) {
-      throw new RetryLater(
-        `${MAX_PENDING_REQUESTS} key requests are already waiting; deny the ones you do not know in Tabletop Relay's settings, or try again in {seconds} s`,
-        (pending[0]!.expiresAt - now) / 1000,
-      );
-    }
+    refuseTooManyWaiting(
+      pending.filter((request) => request !== earlier),
+      source,
+      'key requests',
+      now,
+    );
     if (earlier) this.replace(earlier);
     const held: HeldRequest = {
       request: {

@@ -1,6 +1,36 @@
 import { RetryLater } from '../errors.ts';
 import { msUntilToken, TokenBucket } from '../token-bucket.ts';
 
+/** Requests waiting for the GM (to pair, for a key), from everyone together and from one address. */
+const MAX_WAITING_REQUESTS = 20;
+const MAX_WAITING_PER_SOURCE = 3;
+
+/**
+ * Refuses (429) one more request for the GM while MAX_WAITING_PER_SOURCE wait from its address or MAX_WAITING_REQUESTS
+ * in all, and says when the oldest of them runs out. `waiting`: oldest first, without a request the new one replaces;
+ * `what` names them in the answer, e.g. "pair requests".
+ */
+export function refuseTooManyWaiting(
+  waiting: readonly { source: string; expiresAt: number }[],
+  source: string,
+  what: string,
+  now: number,
+): void {
+  const fromSource = waiting.filter((request) => request.source === source);
+  if (fromSource.length >= MAX_WAITING_PER_SOURCE) {
+    throw new RetryLater(
+      `${MAX_WAITING_PER_SOURCE} ${what} from this address are already waiting; approve or deny them in Tabletop Relay's settings, or try again in {seconds} s`,
+      (fromSource[0]!.expiresAt - now) / 1000,
+    );
+  }
+  if (waiting.length >= MAX_WAITING_REQUESTS) {
+    throw new RetryLater(
+      `${MAX_WAITING_REQUESTS} ${what} are already waiting; deny the ones you do not know in Tabletop Relay's settings, or try again in {seconds} s`,
+      (waiting[0]!.expiresAt - now) / 1000,
+    );
+  }
+}
+
 /** Above this many sources, the ones with nothing to remember are dropped so a spread of addresses costs little memory. */
 const PRUNE_ABOVE = 1_000;
 
@@ -15,13 +45,13 @@ export class SourceBuckets {
     this.perMs = 1 / refillMs;
   }
 
-  /** Takes one token, or answers how many seconds until one is there. */
-  take(source: string, now: number): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
+  /** Takes one token, or throws a 429 with `message`, whose {seconds} says how long until one is there. */
+  admit(source: string, now: number, message: string): void {
     if (this.buckets.size > PRUNE_ABOVE) this.pruneFull(now);
     let bucket = this.buckets.get(source);
     if (!bucket) this.buckets.set(source, (bucket = new TokenBucket(this.burst, now)));
     const { taken, tokens } = bucket.take(now, this.perMs);
-    return taken ? { allowed: true } : { allowed: false, retryAfterSeconds: msUntilToken(tokens, this.perMs) / 1000 };
+    if (!taken) throw new RetryLater(message, msUntilToken(tokens, this.perMs) / 1000);
   }
 
   private pruneFull(now: number): void {

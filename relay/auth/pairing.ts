@@ -2,10 +2,10 @@ import { EventEmitter } from 'node:events';
 import { randomCode, randomHex } from './secrets.ts';
 import type { ConnectionTokens } from './connection-tokens.ts';
 import type { KnownWorld, KnownWorlds } from './known-worlds.ts';
-import { HttpError, RetryLater } from '../errors.ts';
+import { HttpError } from '../errors.ts';
 import { JsonFile } from '../storage/json-file.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
-import { CodeGuessLimits, SourceBuckets } from './pairing-limits.ts';
+import { CodeGuessLimits, refuseTooManyWaiting, SourceBuckets } from './pairing-limits.ts';
 
 const REQUEST_LIFETIME_MS = 10 * 60_000;
 const APPROVED_CODE_LIFETIME_MS = 5 * 60_000;
@@ -16,9 +16,6 @@ const REQUEST_CODE_LENGTH = 16;
 /** The module's "Enter Code" box takes exactly 6 characters (module-protocol.md §3.4): the attempt limits guard these. */
 const PAIRING_CODE_LENGTH = 6;
 
-/** Pair requests waiting for the GM, from everyone together and from one address. */
-const MAX_PENDING_REQUESTS = 20;
-const MAX_PENDING_PER_SOURCE = 3;
 /** Pair requests one address may send: this many at once, then one more every REQUEST_REFILL_MS. */
 const REQUEST_BURST = 10;
 const REQUEST_REFILL_MS = 6_000;
@@ -142,31 +139,20 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
     now = Date.now(),
   ): { request: PairRequest; created: boolean } {
     this.forgetExpired(now);
-    const limited = this.requestBuckets.take(options.source, now);
-    if (!limited.allowed) {
-      throw new RetryLater(
-        'Too many pair requests from this address; try again in {seconds} s',
-        limited.retryAfterSeconds,
-      );
-    }
+    this.requestBuckets.admit(
+      options.source,
+      now,
+      'Too many pair requests from this address; try again in {seconds} s',
+    );
     const pending = this.pending(now);
-    const fromSource = pending.filter((request) => request.source === options.source);
-    const same = fromSource.find(
-      (request) => request.upgradeOnly === options.upgradeOnly && sameRequestedWorld(request.world, world),
+    const same = pending.find(
+      (request) =>
+        request.source === options.source &&
+        request.upgradeOnly === options.upgradeOnly &&
+        sameRequestedWorld(request.world, world),
     );
     if (same) return { request: same, created: false };
-    if (fromSource.length >= MAX_PENDING_PER_SOURCE) {
-      throw new RetryLater(
-        `${MAX_PENDING_PER_SOURCE} pair requests from this address are already waiting; approve or deny them in Tabletop Relay's settings, or try again in {seconds} s`,
-        (fromSource[0]!.expiresAt - now) / 1000,
-      );
-    }
-    if (pending.length >= MAX_PENDING_REQUESTS) {
-      throw new RetryLater(
-        `${MAX_PENDING_REQUESTS} pair requests are already waiting; deny the ones you do not know in Tabletop Relay's settings, or try again in {seconds} s`,
-        (pending[0]!.expiresAt - now) / 1000,
-      );
-    }
+    refuseTooManyWaiting(pending, options.source, 'pair requests', now);
     const request: PairRequest = {
       code: this.unusedCode(REQUEST_CODE_LENGTH, this.requests),
       status: 'pending',
