@@ -35,6 +35,8 @@ export class RelayEventStream {
   #abort: AbortController | undefined;
   #wake: (() => void) | undefined;
   #open = false;
+  /** Set while this stream itself cut its connection to make a new one: no failure to tell. */
+  #cutOnPurpose = false;
 
   constructor(options: EventStreamOptions) {
     this.#options = options;
@@ -58,6 +60,7 @@ export class RelayEventStream {
 
   /** Connects again at once instead of waiting out the backoff (after the key or the relay's address changed). */
   reconnectNow(): void {
+    if (this.#abort && !this.#abort.signal.aborted) this.#cutOnPurpose = true;
     this.#abort?.abort();
     this.#wake?.();
   }
@@ -84,6 +87,7 @@ export class RelayEventStream {
     }
     const abort = new AbortController();
     this.#abort = abort;
+    this.#cutOnPurpose = false;
     const connectTimer = setTimeout(() => abort.abort(new DOMException('timeout', 'TimeoutError')), client.timeoutMs);
     try {
       const response = await fetch(client.url(path, query), {
@@ -98,10 +102,12 @@ export class RelayEventStream {
       }
       this.#setOpen();
       await this.#read(response.body, abort);
-      this.#setClosed(failure('relay-off', 0, `The event stream ${path} ended`));
+      if (this.#cutOnPurpose || this.#stopped) this.#open = false;
+      else this.#setClosed(failure('relay-off', 0, `The event stream ${path} ended`));
       return true;
     } catch (error) {
       clearTimeout(connectTimer);
+      if (this.#cutOnPurpose || this.#stopped) return false;
       const name = (error as { name?: string }).name;
       const detail = name === 'TimeoutError' ? 'did not answer in time' : 'is not running';
       const wasOpen = this.#open;

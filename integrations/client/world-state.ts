@@ -157,6 +157,10 @@ export class WorldWatcher {
     ];
   }
 
+  get running(): boolean {
+    return this.#running;
+  }
+
   get snapshot(): WorldSnapshot {
     return this.#snapshot;
   }

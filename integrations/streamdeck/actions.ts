@@ -4,6 +4,7 @@ import streamDeck, {
   type DialRotateEvent,
   type DidReceiveSettingsEvent,
   type KeyDownEvent,
+  type SendToPluginEvent,
   type WillAppearEvent,
   type WillDisappearEvent,
 } from '@elgato/streamdeck';
@@ -30,6 +31,7 @@ const VOLUME_STEP = 0.05;
 const NAME_LENGTH = 10;
 
 type Settings = Record<string, string | boolean | undefined>;
+type InspectorRequest = { request?: string };
 
 function text(settings: Record<string, unknown>, name: string): string {
   const value = settings[name];
@@ -68,6 +70,13 @@ abstract class DeckAction extends SingletonAction<Settings> implements KeyDrawer
   override onDidReceiveSettings(event: DidReceiveSettingsEvent<Settings>): void {
     this.settled(event.payload.settings);
     this.deck.settingsChanged(event.action, event.payload.settings, this);
+  }
+
+  /** The property inspector asks for the world's playlists, to offer them by name. */
+  override async onSendToPlugin(event: SendToPluginEvent<InspectorRequest, Settings>): Promise<void> {
+    if (event.payload.request !== 'playlists') return;
+    const playlists = this.deck.snapshot.playlists.map(({ id, name }) => ({ id, name }));
+    await streamDeck.ui.sendToPropertyInspector({ playlists });
   }
 }
 

@@ -1,4 +1,4 @@
-import streamDeck, { type Action, type DialAction, type FeedbackPayload, type KeyAction } from '@elgato/streamdeck';
+import streamDeck, { type Action, type FeedbackPayload } from '@elgato/streamdeck';
 import {
   DECK_SCOPES,
   DEFAULT_RELAY_URL,
@@ -102,8 +102,8 @@ export class Deck {
     if (apiKey) {
       this.#cancelRequest();
       this.#setSetup({ phase: 'ready' });
-      this.watcher.start();
-      this.watcher.restart();
+      if (this.watcher.running) this.watcher.restart();
+      else this.watcher.start();
     } else {
       this.watcher.stop();
       this.askForKey();
@@ -239,14 +239,24 @@ export class Deck {
 
   #viewOf(visible: Visible): KeyView {
     const setup = this.#setup;
-    if (setup.phase === 'approving') return { title: APPROVE_TITLE, image: approvalImage(setup.code) };
+    if (setup.phase === 'approving')
+      return {
+        title: APPROVE_TITLE,
+        image: approvalImage(setup.code),
+        feedback: { title: 'Approve in Tabletop Relay', value: setup.code },
+      };
     if (setup.phase === 'refused') return { title: setup.reason, image: OFFLINE_IMAGE };
     const snapshot = this.watcher.snapshot;
     const relayOff =
       setup.phase === 'relay-off' ||
       (setup.phase === 'ready' && !snapshot.relayUp && snapshot.failure?.kind === 'relay-off');
     if (relayOff) return visible.drawer.offlineView?.() ?? { title: '', image: OFFLINE_IMAGE };
-    if (visible.flash) return { ...visible.drawer.view(visible.settings, snapshot, this), ...visible.flash.view };
+    if (visible.flash) {
+      const usual = visible.drawer.view(visible.settings, snapshot, this);
+      const flashed = visible.flash.view.title;
+      const feedback = usual.feedback && flashed !== undefined ? { ...usual.feedback, value: flashed } : usual.feedback;
+      return { ...usual, ...visible.flash.view, feedback };
+    }
     if (setup.phase === 'starting') return {};
     return visible.drawer.view(visible.settings, snapshot, this);
   }
@@ -254,14 +264,20 @@ export class Deck {
   /** Sends what changed since the last drawing of this key; the deck never hears the same drawing twice. */
   async #send(action: Action, view: KeyView): Promise<void> {
     const before = this.#sent.get(action.id) ?? {};
-    this.#sent.set(action.id, view);
-    const drawn = action as KeyAction | DialAction;
     try {
-      if (view.title !== before.title) await drawn.setTitle(view.title ?? '');
-      if (view.image !== before.image) await drawn.setImage(view.image);
-      if (view.state !== undefined && view.state !== before.state && action.isKey()) await action.setState(view.state);
-      if (view.feedback && JSON.stringify(view.feedback) !== JSON.stringify(before.feedback) && action.isDial())
-        await action.setFeedback(view.feedback);
+      if (action.isDial()) {
+        // A dial's title is its touch strip's: the drawing's feedback, or its title there.
+        const feedback = view.feedback ?? { title: (view.title ?? '').replace(/\n/g, ' '), value: '' };
+        this.#sent.set(action.id, { ...view, feedback });
+        if (JSON.stringify(feedback) !== JSON.stringify(before.feedback)) await action.setFeedback(feedback);
+        if (view.image !== before.image) await action.setImage(view.image);
+        return;
+      }
+      this.#sent.set(action.id, view);
+      if (!action.isKey()) return;
+      if (view.title !== before.title) await action.setTitle(view.title ?? '');
+      if (view.image !== before.image) await action.setImage(view.image);
+      if (view.state !== undefined && view.state !== before.state) await action.setState(view.state);
     } catch (error) {
       this.client.log.warn(`Drawing a key failed: ${String(error)}`);
     }
