@@ -85,22 +85,17 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
   }
 
   revoke(id: string): boolean {
-    const record = this.records.withId(id);
-    if (!record) return false;
-    this.records.replace(record, undefined);
+    if (!this.records.remove(id)) return false;
     this.emit('changed', id, 'revoked');
     return true;
   }
 
   /** Issues a new key for the same record; the old key stops working at once. */
   rotate(id: string): { key: string; record: ApiKeyView } | undefined {
-    const record = this.records.withId(id);
-    if (!record) return undefined;
-    const { secret: key, hash, prefix } = newSecret(KEY_PREFIX);
-    const rotated: ApiKeyRecord = { ...record, hash, prefix };
-    this.records.replace(record, rotated);
+    const rotated = this.records.renew(id, KEY_PREFIX);
+    if (!rotated) return undefined;
     this.emit('changed', id, 'rotated');
-    return { key, record: this.viewOf(rotated) };
+    return { key: rotated.secret, record: this.viewOf(rotated.record) };
   }
 
   /** Stores last-used times, which change on every call and are written only now and then. Never throws. */

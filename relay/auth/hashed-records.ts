@@ -98,6 +98,24 @@ export class HashedRecords<R extends HashedRecord> {
     if (!replacement) this.lastUsed.delete(record.id);
   }
 
+  /** Leaves the record out: its secret stops working at once. False when no record has this id. */
+  remove(id: string): boolean {
+    const record = this.withId(id);
+    if (!record) return false;
+    this.replace(record, undefined);
+    return true;
+  }
+
+  /** Gives the record a new secret: the old one stops working at once. Undefined when no record has this id. */
+  renew(id: string, prefix: string): { secret: string; record: R } | undefined {
+    const record = this.withId(id);
+    if (!record) return undefined;
+    const { secret, ...hashed } = newSecret(prefix);
+    const renewed: R = { ...record, ...hashed };
+    this.replace(record, renewed);
+    return { secret, record: renewed };
+  }
+
   /** Writes the next set of records, then makes it current. */
   store(records: R[]): void {
     this.file.write(records.map((record) => ({ ...record, ...this.lastUseOf(record) })));

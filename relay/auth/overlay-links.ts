@@ -95,22 +95,17 @@ export class OverlayLinks extends EventEmitter<{ changed: [id: string, change: O
   }
 
   revoke(id: string): boolean {
-    const record = this.records.withId(id);
-    if (!record) return false;
-    this.records.replace(record, undefined);
+    if (!this.records.remove(id)) return false;
     this.emit('changed', id, 'revoked');
     return true;
   }
 
   /** Issues a new secret for the same link; the old URL stops working at once. */
   rotate(id: string): { link: string; record: OverlayLinkView } | undefined {
-    const record = this.records.withId(id);
-    if (!record) return undefined;
-    const { secret: link, hash, prefix } = newSecret(OVERLAY_LINK_PREFIX);
-    const rotated: OverlayLinkRecord = { ...record, hash, prefix };
-    this.records.replace(record, rotated);
+    const rotated = this.records.renew(id, OVERLAY_LINK_PREFIX);
+    if (!rotated) return undefined;
     this.emit('changed', id, 'rotated');
-    return { link, record: this.viewOf(rotated) };
+    return { link: rotated.secret, record: this.viewOf(rotated.record) };
   }
 
   /** Stores last-used times, which change on every call and are written only now and then. Never throws. */
