@@ -9,6 +9,8 @@ export type ModuleConfig = {
   clientId: string;
   /** Actor UUIDs whose hit points become variables, comma- or line-separated, each optionally `Label=UUID`. */
   trackedActors: string;
+  /** With no API key, ask the relay for one through a key request the GM approves (absent in older configs: yes). */
+  requestKey?: boolean;
 };
 
 /** Kept in Companion's secrets store, never in the config its web UI reports (`secret-text`, module-base 2). */
@@ -30,8 +32,9 @@ export function configFields(): SomeCompanionConfigField[] {
       id: 'intro',
       label: 'Tabletop Relay',
       value:
-        'Runs on the GM\u2019s computer next to Foundry. Make an API key in its settings (API keys \u2192 New API key) ' +
-        `with the scopes ${DECK_SCOPES.join(', ')} and paste it below.`,
+        'Runs on the GM\u2019s computer next to Foundry. Leave the API key empty to ask it for one (approve the code the ' +
+        'status shows in its settings), or make one there (API keys \u2192 New API key) with the scopes ' +
+        `${DECK_SCOPES.join(', ')} and paste it below.`,
       width: 12,
     },
     {
@@ -44,6 +47,14 @@ export function configFields(): SomeCompanionConfigField[] {
       width: 8,
     },
     { type: 'secret-text', id: 'apiKey', label: 'API key', description: 'Starts with ttr_', width: 8 },
+    {
+      type: 'checkbox',
+      id: 'requestKey',
+      label: 'Without a key, ask Tabletop Relay for one',
+      description: 'The connection\u2019s status shows a code; approve it in Tabletop Relay and the key is saved here',
+      default: true,
+      width: 8,
+    },
     {
       type: 'textinput',
       id: 'clientId',

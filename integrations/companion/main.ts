@@ -14,7 +14,8 @@ import { actionDefinitions, type ActionContext } from './actions.ts';
 import { configFields, trackedActors, type ModuleConfig, type ModuleSecrets, type TrackedActor } from './config.ts';
 import { FEEDBACK_INPUTS, feedbackDefinitions, type FeedbackId } from './feedbacks.ts';
 import { presetDefinitions } from './presets.ts';
-import { connectionStatus, type ConnectionStatus } from './status.ts';
+import { keyFromTheRelay } from './key-setup.ts';
+import { connectionStatus, KEY_REQUEST_MESSAGES, NO_KEY_MESSAGE, type ConnectionStatus } from './status.ts';
 import type { ModuleTypes } from './types.ts';
 import { changedValues, variableDefinitions, variableValues } from './variables.ts';
 import { choicesOf } from './world-view.ts';
@@ -34,6 +35,8 @@ export default class TabletopRelayInstance extends InstanceBase<ModuleTypes> {
   #watcher: WorldWatcher | undefined;
   #stopWatching: (() => void) | undefined;
   #actors: TrackedActor[] = [];
+  #keyRequest: AbortController | undefined;
+  #noKeyMessage = NO_KEY_MESSAGE;
   #shown: Shown = { values: {}, feedbackInputs: {} };
 
   async init(config: ModuleConfig, _isFirstInit: boolean, secrets: ModuleSecrets | undefined): Promise<void> {
@@ -74,6 +77,8 @@ export default class TabletopRelayInstance extends InstanceBase<ModuleTypes> {
     this.#actors = trackedActors(config);
     this.#shown = { values: {}, feedbackInputs: {} };
     this.setVariableDefinitions(variableDefinitions(this.#actors));
+    this.#noKeyMessage = NO_KEY_MESSAGE;
+    if (!apiKey && config.requestKey !== false) this.#askForKey(config);
     if (apiKey) {
       const watcher = new WorldWatcher(client);
       this.#watcher = watcher;
@@ -85,7 +90,34 @@ export default class TabletopRelayInstance extends InstanceBase<ModuleTypes> {
     this.#show();
   }
 
+  /** The key-request flow: the status shows the code to approve; the approved key is saved as the connection's. */
+  #askForKey(config: ModuleConfig): void {
+    const abort = new AbortController();
+    this.#keyRequest = abort;
+    this.#noKeyMessage = KEY_REQUEST_MESSAGES.asking;
+    const said = (message: string) => {
+      this.#noKeyMessage = message;
+      this.#show();
+    };
+    void keyFromTheRelay({
+      relayUrl: this.#client.relayUrl,
+      clientId: this.#client.clientId,
+      log: this.#client.log,
+      signal: abort.signal,
+      onPending: (code) => said(KEY_REQUEST_MESSAGES.pending(code)),
+    }).then((outcome) => {
+      if (abort.signal.aborted || outcome === undefined) return;
+      if (outcome.status === 'approved') {
+        this.saveConfig(config, { apiKey: outcome.apiKey });
+        this.#connect(config, { apiKey: outcome.apiKey });
+      } else
+        said(outcome.status === 'denied' ? KEY_REQUEST_MESSAGES.denied : KEY_REQUEST_MESSAGES.failed(outcome.detail));
+    });
+  }
+
   #disconnect(): void {
+    this.#keyRequest?.abort();
+    this.#keyRequest = undefined;
     this.#stopWatching?.();
     this.#watcher?.stop();
     this.#stopWatching = undefined;
@@ -95,7 +127,7 @@ export default class TabletopRelayInstance extends InstanceBase<ModuleTypes> {
   /** Hands Companion what changed in the world: status, variables, definitions whose choices moved, feedbacks. */
   #show(): void {
     const snapshot = this.#snapshot;
-    this.#showStatus(connectionStatus(this.#client.hasKey, snapshot));
+    this.#showStatus(connectionStatus(this.#client.hasKey, snapshot, this.#noKeyMessage));
     this.#showDefinitions(snapshot);
     const values = variableValues(snapshot, this.#actors);
     const changed = changedValues(values, this.#shown.values);

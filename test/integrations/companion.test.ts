@@ -6,6 +6,7 @@ import { InstanceStatus } from '@companion-module/base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DECK_SCOPES } from '../../integrations/client/actions.ts';
 import { GREEN, AMBER, RED } from '../../integrations/companion/feedbacks.ts';
+import { NO_KEY_MESSAGE } from '../../integrations/companion/status.ts';
 import TabletopRelayInstance from '../../integrations/companion/main.ts';
 import { DEFAULT_SETTINGS } from '../../relay/storage/settings.ts';
 import { combatantName } from '../../sandbox/events.ts';
@@ -275,18 +276,47 @@ describe('Companion module without a usable key', () => {
   });
   afterAll(() => harness.close());
 
-  it('says BadConfig "no API key" when none is set, and asks nothing of the relay', async () => {
+  it('says BadConfig "no API key" when none is set and it may not ask for one, and asks nothing of the relay', async () => {
+    const host = await CompanionHost.start(
+      TabletopRelayInstance,
+      { relayUrl: harness.baseUrl, clientId: '', trackedActors: '', requestKey: false },
+      { apiKey: '' },
+    );
+    expect(host.status).toEqual({ status: InstanceStatus.BadConfig, message: NO_KEY_MESSAGE });
+    await host.runAction('next-turn');
+    const activity = await harness.admin('GET', '/admin/activity');
+    expect(activity.status).toBe(200);
+    expect(activity.body.entries).toEqual([]);
+    expect((await harness.admin('GET', '/admin/key-requests')).body.keyRequests).toEqual([]);
+    await host.destroy();
+  });
+
+  it("asks the relay for a key with the deck's scopes, shows the code, and saves the key the GM approves", async () => {
     const host = await CompanionHost.start(
       TabletopRelayInstance,
       { relayUrl: harness.baseUrl, clientId: '', trackedActors: '' },
       { apiKey: '' },
     );
-    expect(host.status?.status).toBe(InstanceStatus.BadConfig);
+    const { value: code } = await waitFor('a code to approve', () =>
+      host.status?.status === InstanceStatus.BadConfig
+        ? /approve the request (\S+) in Tabletop Relay/.exec(host.status.message ?? '')?.[1]
+        : undefined,
+    );
     expect(host.status?.message).toMatch(/no API key/i);
-    await host.runAction('next-turn');
-    const activity = await harness.admin('GET', '/admin/activity');
-    expect(activity.status).toBe(200);
-    expect(activity.body.entries).toEqual([]);
+    const waiting = await harness.admin('GET', '/admin/key-requests');
+    const request = waiting.body.keyRequests.find((entry: { code: string }) => entry.code === code);
+    expect(request.appName).toBe('Bitfocus Companion');
+    expect([...request.scopes].sort()).toEqual([...DECK_SCOPES].sort());
+
+    expect((await harness.admin('POST', `/admin/key-requests/${code}/approve`, {})).status).toBe(200);
+    const { value: saved } = await waitFor('the key saved', () => host.savedConfigs[0]);
+    const apiKey = (saved.secrets as { apiKey: string }).apiKey;
+    expect(apiKey).toMatch(/^ttr_/);
+    expect(saved.config).toMatchObject({ relayUrl: harness.baseUrl });
+    await waitFor('the world connected', () => host.status?.status === InstanceStatus.Ok);
+    await host.runAction('roll', { formula: '1d4', flavor: '' });
+    expect((await harness.get('/lastroll')).body.data.formula).toBe('1d4');
+    for (const line of host.logs) expect(line.message).not.toContain(apiKey);
     await host.destroy();
   });
 
