@@ -60,10 +60,13 @@ export const OFFLINE_IMAGE = dataUrl(
   `<svg xmlns="http://www.w3.org/2000/svg" width="72" height="72" viewBox="0 0 72 72"><rect width="72" height="72" fill="#2a2b33"/><g transform="translate(24 8) scale(0.75)" fill="none" stroke="${MUTED}" stroke-width="2.6" stroke-linecap="round" stroke-linejoin="round">${D20}<path d="M2 2l28 28"/></g>${lines(['Relay', 'offline'], MUTED, 48, 11)}</svg>`,
 );
 
-/** The image every key shows while the GM has yet to approve the plugin's key request: the code to check. */
+/**
+ * The image every key shows while the GM has yet to approve the plugin's key request: the code to check at the top,
+ * above the key's title ("Approve in Tabletop Relay").
+ */
 export function approvalImage(code: string): string {
   return dataUrl(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="72" height="72" viewBox="0 0 72 72"><rect width="72" height="72" fill="${BACKGROUND}"/><rect x="3" y="3" width="66" height="66" rx="8" fill="none" stroke="${AMBER}" stroke-width="2"/>${lines(['Approve', 'code'], MUTED, 20, 10)}${lines([code], AMBER, 52, 13)}</svg>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="72" height="72" viewBox="0 0 72 72"><rect width="72" height="72" fill="${BACKGROUND}"/><rect x="2" y="2" width="68" height="68" rx="8" fill="none" stroke="${AMBER}" stroke-width="2"/>${lines([code], AMBER, 18, 12)}</svg>`,
   );
 }
 
