@@ -27,7 +27,8 @@ export function connectionStatus(
   const failure = snapshot.failure;
   switch (failure?.kind) {
     case 'relay-off':
-      return { status: InstanceStatus.ConnectionFailure, message: failure.detail };
+      // Each stream and the presence check say it their own way ("(ECONNREFUSED)", "(/rolls/subscribe)"): one message.
+      return { status: InstanceStatus.ConnectionFailure, message: failure.detail.replace(/ \([^()]*\)$/, '') };
     case 'no-key':
       return { status: InstanceStatus.AuthenticationFailure, message: failure.detail };
     case 'not-allowed':
