@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import type { Answer } from './http.ts';
+import type { CallContext } from '../../relay/routing/route.ts';
 
 /**
  * One HTTP call on loopback from a chosen source address (any of 127.0.0.0/8 on Linux), so a test can play several
@@ -47,4 +48,17 @@ export function callFrom<T = any>(
     outgoing.on('error', reject);
     outgoing.end(text);
   });
+}
+
+/**
+ * What a route sees of an HTTP call from another machine on the LAN, for where no network namespace can be made to
+ * send a real one. `authorization` is the only header it carries.
+ */
+export function lanCallContext(relayOrigin: string, authorization?: string): CallContext {
+  return {
+    transport: 'http',
+    remoteAddress: '192.168.1.20',
+    relayOrigin,
+    header: (name) => (name === 'authorization' ? authorization : undefined),
+  };
 }

@@ -10,6 +10,7 @@ import type { LocalRoute } from '../../relay/routing/route.ts';
 import { buildRenderer, RENDERER_OUT } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { call } from '../harness/http.ts';
+import { lanCallContext } from '../harness/from-address.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { createLanPeer, type LanPeer } from '../ui/lan-peer.ts';
 import { serveOtherOriginPage, type OtherOriginPage } from './other-origin-page.ts';
@@ -277,12 +278,7 @@ describe('item 07: the admin API refuses other web pages, takes changes as JSON 
     } else {
       // No network namespace could be made here: the route is called with another machine's socket address instead.
       const login = adminRoutes.find((route) => route.path === '/admin/login') as LocalRoute;
-      const call = {
-        transport: 'http',
-        remoteAddress: '192.168.1.20',
-        relayOrigin: relay.baseUrl,
-        header: () => undefined,
-      };
+      const call = lanCallContext(relay.baseUrl);
       await expect(async () =>
         login.handle({
           parameters: { code: url.searchParams.get('code')! },

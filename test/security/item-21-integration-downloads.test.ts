@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../harness/http.ts';
+import { lanCallContext } from '../harness/from-address.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { createLanPeer, type LanPeer } from '../ui/lan-peer.ts';
 import { checkAdmin } from '../../relay/routing/access.ts';
@@ -82,12 +83,7 @@ describe('item 21: the integration downloads', () => {
       await relay.admin('PATCH', '/admin/settings', { lanAccess: false });
     } else {
       // No network namespace could be made here: the admin check is asked with another machine's socket address.
-      const lanCall = {
-        transport: 'http' as const,
-        remoteAddress: '192.168.1.20',
-        relayOrigin: relay.baseUrl,
-        header: (name: string) => (name === 'authorization' ? `Bearer ${relay.relay.adminToken}` : undefined),
-      };
+      const lanCall = lanCallContext(relay.baseUrl, `Bearer ${relay.relay.adminToken}`);
       expect(() => checkAdmin({ method: 'GET', call: lanCall, hasQuery: false }, relay.relay.services)).toThrow(
         /only on this computer/,
       );
