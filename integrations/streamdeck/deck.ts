@@ -76,7 +76,20 @@ export class Deck {
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
-    this.watcher.onChange(() => this.redrawAll());
+    let relayWasUp = false;
+    this.watcher.onChange((snapshot) => {
+      // A failure shown on a key is stale once the relay is back.
+      if (snapshot.relayUp && !relayWasUp) this.#dropFlashes();
+      relayWasUp = snapshot.relayUp;
+      this.redrawAll();
+    });
+  }
+
+  #dropFlashes(): void {
+    for (const visible of this.#visible.values()) {
+      if (visible.flash) clearTimeout(visible.flash.timer);
+      visible.flash = undefined;
+    }
   }
 
   get setup(): Setup {
