@@ -41,7 +41,16 @@ describe("a local handler's context", () => {
     ['admin', 'GET', '/admin/scopes', () => relay.admin('GET', '/admin/scopes')],
   ])('holds no request or response of the transport (%s route %s %s)', async (_access, method, path, act) => {
     const [context] = await watching(method, path, act);
-    expect(Object.keys(context!).sort()).toEqual(['call', 'headers', 'key', 'parameters', 'services']);
+    expect(Object.keys(context!).sort()).toEqual([
+      'call',
+      'headers',
+      'key',
+      'link',
+      'linkSecret',
+      'parameters',
+      'services',
+    ]);
+    expect(context).toMatchObject({ link: undefined, linkSecret: undefined });
     const { call } = context!;
     expect(Object.keys(call).sort()).toEqual(['header', 'relayOrigin', 'remoteAddress', 'transport']);
     expect(call).toMatchObject({ transport: 'http', remoteAddress: '127.0.0.1', relayOrigin: relay.baseUrl });
