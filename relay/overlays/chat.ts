@@ -31,7 +31,10 @@ export function plainText(html: string): string {
 }
 
 function decoded(name: string): string | undefined {
-  if (name[0] !== '#') return ENTITIES[name.toLowerCase()];
+  if (name[0] !== '#') {
+    const named = name.toLowerCase();
+    return Object.hasOwn(ENTITIES, named) ? ENTITIES[named] : undefined;
+  }
   const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
   return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : undefined;
 }

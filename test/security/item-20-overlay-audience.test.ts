@@ -42,6 +42,17 @@ describe('item 20: what an overlay shows its audience', () => {
     }
   });
 
+  it("a world's chat text naming an object's property (&constructor;) shows as written, never as the relay's code", async () => {
+    const { link } = await makeOverlayLink(harness, 'chat');
+    const said = harness.world.simulate.chat('Alice', 'The &constructor; &toString; &lt;b&gt; rune').id;
+    await expect
+      .poll(async () => {
+        const lines = (await getOverlay(harness, 'chat', '/state', link)).body as { id: string; text: string }[];
+        return lines.find((line) => line.id === said)?.text;
+      })
+      .toBe('The &constructor; &toString; <b> rune');
+  });
+
   it('a hidden combatant never shows, and HP only on a link allowed HP bars, only for actors its user observes', async () => {
     const combat = harness.world.simulate.startCombat();
     const combatants = combat.collection('Combatant').contents;
