@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { localRoute, type Route } from '../routing/route.ts';
 import { text } from '../routing/parameters.ts';
+import { refuseOtherPages } from '../routing/access.ts';
 import { PLAYER_SCOPES } from '../auth/scopes.ts';
 import { INVITATION_PAGE_PATH } from '../auth/invitations.ts';
 import type { InvitationExchange } from '../../contracts/invitations.ts';
@@ -161,12 +162,15 @@ export const invitationPageRoutes: Route[] = [
     summary:
       "Trade an invitation's secret, once, for an API key bound to the invited player in one world, with player scopes",
     access: 'public',
+    admit: (call, services) => {
+      refuseOtherPages(call, services, 'Invitations');
+      services.invitations.admit(call.remoteAddress);
+    },
     from: 'body',
     parameters: z.object({
       secret: text().max(200, { error: 'is too long' }).describe("The secret from the invitation link's fragment"),
     }),
     handle: ({ parameters, call, services }) => {
-      services.invitations.admit(call.remoteAddress);
       const exchanged = services.invitations.redeem(parameters.secret, (invitation) => {
         const { key, record } = services.keys.create({
           name: invitation.name,

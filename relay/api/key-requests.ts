@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { text, textList } from '../routing/parameters.ts';
 import { localRoute, type Answer, type Route } from '../routing/route.ts';
 import { knownScopes } from '../admin/scope-list.ts';
+import { refuseOtherPages } from '../routing/access.ts';
 import type { KeyRequestPoll } from '../auth/key-requests.ts';
 import type { RelayServices } from '../services.ts';
 
@@ -19,8 +20,11 @@ const pollSecret = text()
   .max(100, { error: 'is too long' })
   .describe('The secret at the end of the pollUrl the request answered with (never the short code)');
 
+/** Answers that hold a poll secret or a key: no cache (a proxy, a web tool's browser) may keep them. */
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
 function pollAnswer(poll: KeyRequestPoll): Answer {
-  return { status: poll.status === 'expired' ? 410 : 200, body: poll };
+  return { status: poll.status === 'expired' ? 410 : 200, body: poll, headers: NO_STORE };
 }
 
 function poll(services: RelayServices, secret: string): Answer {
@@ -36,6 +40,10 @@ export const keyRequestRoutes: Route[] = [
     summary:
       "A tool asks for an API key; it shows its user the short code, the GM approves it in Tabletop Relay's settings, and the tool polls pollUrl to collect the key once",
     access: 'public',
+    admit: (call, services) => {
+      refuseOtherPages(call, services, 'Key requests');
+      services.keyRequests.admit(call.remoteAddress);
+    },
     from: 'body',
     parameters: z.object({
       appName: text()
@@ -73,6 +81,7 @@ export const keyRequestRoutes: Route[] = [
           expiresAt: new Date(request.expiresAt).toISOString(),
           approvalUrl: `${services.network.url()}${KEY_REQUEST_APPROVAL_PAGE}`,
         },
+        headers: NO_STORE,
       };
     },
   }),

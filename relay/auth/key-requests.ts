@@ -101,15 +101,19 @@ export class KeyRequests extends EventEmitter<{ changed: [KeyRequest] }> {
     this.log = options.log ?? consoleLog;
   }
 
+  /** Counts one request against its source address, before its body is read; a 429 once the address must wait. */
+  admit(source: string, now = Date.now()): void {
+    this.requestBuckets.admit(source, now, 'Too many key requests from this address; try again in {seconds} s');
+  }
+
   /**
-   * A tool asks for a key. The same tool (same address, name, scopes, user and worlds) asking again while its request
-   * waits replaces that request: the GM sees one card, with the new code. Otherwise the per-address rate and the caps
-   * on waiting requests apply (429).
+   * A tool asks for a key, once admitted. The same tool (same address, name, scopes, user and worlds) asking again while
+   * its request waits replaces that request: the GM sees one card, with the new code. Otherwise the caps on waiting
+   * requests apply (429).
    */
   request(ask: KeyRequestAsk, source: string, now = Date.now()): { request: KeyRequest; secret: string } {
     refuseMixedWorldLink(ask.scopes);
     this.forgetOld(now);
-    this.requestBuckets.admit(source, now, 'Too many key requests from this address; try again in {seconds} s');
     const pending = this.pending(now);
     const earlier = pending.find((request) => request.source === source && sameAsk(request, ask));
     refuseTooManyWaiting(

@@ -8,6 +8,7 @@ import type { RelayServices } from '../services.ts';
 import { HttpError } from '../errors.ts';
 import { ADMIN_COOKIE, cookieValue } from '../admin/admin-sessions.ts';
 import { isLoopback } from '../http/addresses.ts';
+import { corsAllows } from '../http/request-gate.ts';
 
 /** The key a caller presented (the `x-api-key` header); none, or one the relay does not know, is the 401 that says so. */
 export function verifiedKey(presented: unknown, services: RelayServices): ApiKeyRecord {
@@ -70,6 +71,21 @@ export function keyOfLink(link: OverlayLinkRecord): ApiKeyRecord {
   };
   KEYS_OF_LINKS.set(link, key);
   return key;
+}
+
+/**
+ * A public route that makes something (a key request, a key from an invitation) is refused to a web page of another
+ * origin than the relay's own or one the GM allowed: every page in the GM's browser calls from this computer's
+ * address, as its local tools do, and a page's form needs no permission to post. Tools send no `Origin`.
+ */
+export function refuseOtherPages(call: CallContext, services: RelayServices, what: string): void {
+  const origin = call.header('origin');
+  if (origin === undefined || origin === call.relayOrigin) return;
+  if (corsAllows(services.settings.get().corsOrigins, origin)) return;
+  throw new HttpError(
+    403,
+    `${what} from other web pages are refused (${origin}); a tool sends no Origin, and a web tool's origin must be allowed in the settings UI (Access → Browser access)`,
+  );
 }
 
 /** What the admin check looks at besides the headers: a change must not take parameters from the query string. */

@@ -58,8 +58,8 @@ export interface CallInput {
 
 /**
  * Runs one call of any route, for any transport, in the one order every call takes: access (key and scope, overlay
- * link, public, or admin) → pause → rate limit → body → caller and bindings → parameters and declared headers → the
- * world's, the stream's or the local handler's answer → the activity log. Resolves with the answer for the adapter to write, or
+ * link, admin, or a public route's own admission) → pause → rate limit → body → caller and bindings → parameters and
+ * declared headers → the world's, the stream's or the local handler's answer → the activity log. Resolves with the answer for the adapter to write, or
  * throws the HttpError to answer with. A call of a keyed route is logged answered or refused, with the refusal's reason.
  *
  * An adapter turns its input into a `CallInput`, awaits `runCall`, then writes the `CallAnswer` (JSON, HTML, bytes,
@@ -70,6 +70,7 @@ export async function runCall(input: CallInput, services: RelayServices): Promis
   if (typeof access !== 'object') {
     if (access === 'admin')
       checkAdmin({ method: input.route.method, call: input.call, hasQuery: hasFields(input.query) }, services);
+    else input.route.admit?.(input.call, services);
     return answer(input, undefined, services);
   }
   const started = performance.now();

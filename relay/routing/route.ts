@@ -55,6 +55,11 @@ interface RouteBase<S extends ParameterSchema, H extends HeaderSchema = HeaderSc
   headers?: H;
   /** The media type of a successful answer when it is not JSON. */
   produces?: MediaType;
+  /**
+   * A public route's own check of who may call it and how often (a web page's origin, a per-address rate), run before
+   * its body is read: a refused caller costs the relay no body.
+   */
+  admit?: (call: CallContext, services: RelayServices) => void;
 }
 
 /** A route answered by the world: its parameters become a request message and the world's result the answer. */

@@ -148,17 +148,16 @@ describe('key requests with a world connected', () => {
   });
 
   it('refuses unknown scopes by name and flags execute-js and world:link for the GM', async () => {
-    const unknown = await call(harness.baseUrl, 'POST', '/auth/key-request', {
-      body: { appName: 'Bot', scopes: ['roll:execute', 'roll:everything'] },
-    });
+    // Refused asks count against their address's rate too (it is taken before the body is read): another address.
+    const askFromElsewhere = (body: unknown) =>
+      callFrom('127.0.4.1', harness.baseUrl, 'POST', '/auth/key-request', body);
+    const unknown = await askFromElsewhere({ appName: 'Bot', scopes: ['roll:execute', 'roll:everything'] });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toContain('roll:everything');
-    const missing = await call(harness.baseUrl, 'POST', '/auth/key-request', { body: { scopes: ['roll:read'] } });
+    const missing = await askFromElsewhere({ scopes: ['roll:read'] });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toContain('appName');
-    const mixed = await call(harness.baseUrl, 'POST', '/auth/key-request', {
-      body: { appName: 'Bot', scopes: ['world:link', 'roll:read'] },
-    });
+    const mixed = await askFromElsewhere({ appName: 'Bot', scopes: ['world:link', 'roll:read'] });
     expect(mixed.status).toBe(400);
     const risky = await ask(harness, { appName: 'Script runner', scopes: ['execute-js', 'roll:read'] });
     const listed = await harness.admin('GET', '/admin/key-requests');

@@ -5,6 +5,7 @@ import { callFrom } from '../harness/from-address.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { createLanPeer, type LanPeer } from '../ui/lan-peer.ts';
 import { checkAdmin } from '../../relay/routing/access.ts';
+import { answerBeforeTheBody } from './unfinished-body.ts';
 
 const TOOL = { appName: 'Stream Deck', scopes: ['roll:execute', 'playlist:control'] };
 
@@ -27,6 +28,15 @@ async function ask(body: unknown = TOOL): Promise<{ code: string; pollUrl: strin
   expect(answer.status, answer.text).toBe(201);
   return answer.body;
 }
+
+/** What a web page's <form method=post> sends: a simple request, which no browser asks the relay about first. */
+const FORM = {
+  body: 'appName=Stream+Deck&scopes=roll%3Aexecute&scopes=playlist%3Acontrol',
+  contentType: 'application/x-www-form-urlencoded',
+};
+
+const waitingCodes = async () =>
+  (await relay.admin('GET', '/admin/key-requests')).body.keyRequests.map((request: { code: string }) => request.code);
 
 const keyCount = async () => (await relay.admin('GET', '/admin/keys')).body.keys.length as number;
 
@@ -136,13 +146,63 @@ describe('item 17: key requests give a key only to the tool that asked, once, af
   });
 
   it('an approved key is delivered once: of two polls at the same moment one gets it, the other nothing', async () => {
-    const tool = await ask();
+    const asked = await call(relay.baseUrl, 'POST', '/auth/key-request', { body: TOOL });
+    expect(asked.headers.get('cache-control')).toBe('no-store');
+    const tool = asked.body;
     await relay.admin('POST', `/admin/key-requests/${tool.code}/approve`, {});
     const path = new URL(tool.pollUrl).pathname;
     const polls = await Promise.all([call(relay.baseUrl, 'GET', path), call(relay.baseUrl, 'GET', path)]);
     expect(polls.map((answer) => answer.status).sort()).toEqual([200, 404]);
-    expect(polls.filter((answer) => answer.text.includes('ttr_'))).toHaveLength(1);
+    const delivered = polls.filter((answer) => answer.text.includes('ttr_'));
+    expect(delivered).toHaveLength(1);
+    // No cache between the tool and the relay (a proxy, a web tool's browser) may keep the key.
+    expect(delivered[0]!.headers.get('cache-control')).toBe('no-store');
     expect((await call(relay.baseUrl, 'GET', path)).status).toBe(404);
+  });
+
+  it("a web page in the GM's browser cannot raise a key request: no card, no notification, no slot of this computer", async () => {
+    // Tools on this computer (the Stream Deck plugin, Companion) ask from 127.0.0.1, as every page in the GM's browser
+    // would: a page's form must neither raise cards nor replace a waiting tool's request nor use up the address's slots.
+    const plugin = await ask({ appName: 'Stream Deck', scopes: ['roll:execute', 'playlist:control'] });
+    for (const origin of ['http://evil.example', 'http://127.0.0.1:1', 'null']) {
+      const refused = await call(relay.baseUrl, 'POST', '/auth/key-request', {
+        body: FORM.body,
+        headers: { 'content-type': FORM.contentType, origin, 'sec-fetch-site': 'cross-site' },
+      });
+      expect(refused.status, origin).toBe(403);
+      expect(refused.body.error).toMatch(/^Key requests from other web pages are refused \(.+\)/);
+      expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    expect(await waitingCodes()).toEqual([plugin.code]);
+    expect(
+      await answerBeforeTheBody(relay.baseUrl, '/auth/key-request', { headers: { origin: 'http://evil.example' } }),
+    ).toBe(403);
+    // The relay's own pages and the origins the GM allowed may still ask, as tools without an Origin do.
+    const ownPage = await call(relay.baseUrl, 'POST', '/auth/key-request', {
+      body: { appName: 'Own page', scopes: ['roll:execute'] },
+      headers: { origin: relay.baseUrl },
+    });
+    expect(ownPage.status).toBe(201);
+    await relay.admin('PATCH', '/admin/settings', { corsOrigins: ['http://tool.example'] });
+    try {
+      const allowed = await callFrom('127.0.3.90', relay.baseUrl, 'POST', '/auth/key-request', TOOL);
+      expect(allowed.status).toBe(201);
+      const allowedPage = await call(relay.baseUrl, 'POST', '/auth/key-request', {
+        body: FORM.body,
+        headers: { 'content-type': FORM.contentType, origin: 'http://tool.example' },
+      });
+      expect(allowedPage.status).toBe(201);
+    } finally {
+      await relay.admin('PATCH', '/admin/settings', { corsOrigins: [] });
+    }
+  });
+
+  it('an address that keeps asking is turned away before the relay reads its body', async () => {
+    const flooder = '127.0.3.91';
+    for (let request = 0; request < 10; request += 1)
+      expect((await callFrom(flooder, relay.baseUrl, 'POST', '/auth/key-request', TOOL)).status).toBe(201);
+    expect(await answerBeforeTheBody(relay.baseUrl, '/auth/key-request', { source: flooder })).toBe(429);
+    expect(await answerBeforeTheBody(relay.baseUrl, '/auth/key-request', { source: '127.0.3.92' })).toBe('no answer');
   });
 
   it('a key the tool never collects is revoked when its request runs out, and when the relay stops', async () => {

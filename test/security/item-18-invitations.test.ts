@@ -6,8 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.ts';
 import type { RelayLog } from '../../relay/log.ts';
 import { callFrom } from '../harness/from-address.ts';
+import { call } from '../harness/http.ts';
 import { readAdminFeed } from '../harness/admin-feed.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
+import { answerBeforeTheBody } from './unfinished-body.ts';
 
 const logLines: string[] = [];
 const capturingLog: RelayLog = {
@@ -87,6 +89,29 @@ describe('item 18: player invitations', () => {
     expect((await harness.api(key, 'GET', '/world-info', { query: { clientId: 'fvtt_elsewhere' } })).status).not.toBe(
       200,
     );
+  });
+
+  it('another web page cannot spend an invitation, and an address that keeps trying waits before its body is read', async () => {
+    const { id, secret } = await invitationLink();
+    for (const origin of ['http://evil.example', 'null']) {
+      const refused = await call(harness.baseUrl, 'POST', '/auth/invitation', {
+        body: `secret=${encodeURIComponent(secret)}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      });
+      expect(refused.status, origin).toBe(403);
+      expect(refused.body.key).toBeUndefined();
+    }
+    const invitations = (await harness.admin('GET', '/admin/invitations')).body.invitations;
+    expect(invitations.find((invitation: { id: string }) => invitation.id === id).status).toBe('open');
+    // The relay's own invitation page still trades it.
+    const own = await call(harness.baseUrl, 'POST', '/auth/invitation', {
+      body: { secret },
+      headers: { origin: harness.baseUrl },
+    });
+    expect(own.status).toBe(201);
+
+    for (let guess = 0; guess < 5; guess += 1) await exchangeFrom('127.0.0.88', `ttr_inv_${'B'.repeat(42)}${guess}`);
+    expect(await answerBeforeTheBody(harness.baseUrl, '/auth/invitation', { source: '127.0.0.88' })).toBe(429);
   });
 
   it('the secret never reaches the activity feed or a log line, whatever a caller does with it', async () => {
