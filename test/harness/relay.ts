@@ -22,7 +22,8 @@ export interface TestRelay {
     name?: string;
   }): Promise<string>;
   api<T = any>(key: string | undefined, method: string, path: string, options?: CallOptions): Promise<Answer<T>>;
-  restart(): Promise<void>;
+  /** Stops the relay and starts it again on the same port, after `downForMs` without a relay (50 ms by default). */
+  restart(options?: { downForMs?: number }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,11 +59,11 @@ export async function startTestRelay(options: Partial<RelayOptions> = {}): Promi
         ...callOptions,
         headers: { ...(key ? { 'x-api-key': key } : {}), ...callOptions.headers },
       }),
-    async restart() {
+    async restart({ downForMs = 50 } = {}) {
       const port = relay.port;
       await relay.stop();
       // Lets the HTTP client see its pooled connections to the old server close before it reuses one.
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, downForMs));
       relay = make(port);
       await relay.start();
     },
