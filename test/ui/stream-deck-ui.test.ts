@@ -4,11 +4,12 @@
 // stream-deck-page.png (UPDATE_README_IMAGES=1 writes it; otherwise test/ui/screenshots/ only).
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRenderer } from '../../scripts/build.ts';
 import { buildCompanion } from '../../scripts/build-companion.ts';
+import { buildStreamDeck } from '../../scripts/build-streamdeck.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { DECK_DEFAULT_RELAY_URL, DECK_KEY_SCOPES } from '../../contracts/integration-packages.ts';
 import { DECK_SCOPES } from '../../integrations/client/actions.ts';
@@ -25,6 +26,7 @@ const HEIGHT = 768;
 let builds: string;
 let downloads: string;
 let companionFile: string;
+let pluginFile: string;
 let relay: TestRelay;
 let unbuilt: TestRelay;
 let browser: Browser;
@@ -36,8 +38,14 @@ beforeAll(async () => {
   downloads = join(builds, 'downloaded');
   mkdirSync(downloads);
   mkdirSync(RENDERED, { recursive: true });
-  const [companion] = await Promise.all([buildCompanion(join(builds, 'companion')), buildRenderer()]);
+  // Built by the scripts behind npm run build:companion and build:streamdeck, into folders of this test's own.
+  const [companion, plugin] = await Promise.all([
+    buildCompanion(join(builds, 'companion')),
+    buildStreamDeck(join(builds, 'streamdeck')),
+    buildRenderer(),
+  ]);
   companionFile = companion.tgz;
+  pluginFile = plugin.pluginFile;
   [relay, unbuilt, browser] = await Promise.all([
     startTestRelay({
       integrationPackages: { streamDeck: join(builds, 'streamdeck'), companion: join(builds, 'companion') },
@@ -88,6 +96,7 @@ describe('Settings UI: Stream Deck page', () => {
     expect(companion).toContain('Bitfocus Companion module');
     expect(companion).toContain('Companion 4.3 or later');
     expect(companion).toContain('Modules → Import module package');
+    expect(companion).toContain('the request from Bitfocus Companion appears here');
     for (const name of ['stream-deck', 'companion']) {
       const labels = await page.$$eval(`.deck-package[data-package="${name}"] .deck-fact-label`, (nodes) =>
         nodes.map((node) => node.textContent),
@@ -100,8 +109,11 @@ describe('Settings UI: Stream Deck page', () => {
     expect(notes).toContain(`this relay is at ${relay.baseUrl}: set that as their Relay URL`);
   });
 
-  it('downloads the Companion package by a click: 200, its own name, the bytes its build wrote', async () => {
-    const link = '.deck-package[data-package="companion"] a[data-download]';
+  it.each([
+    ['stream-deck', 'application/octet-stream', () => pluginFile],
+    ['companion', 'application/gzip', () => companionFile],
+  ])('downloads the %s file by a click: 200, its own name, the bytes its build wrote', async (name, type, built) => {
+    const link = `.deck-package[data-package="${name}"] a[data-download]`;
     const href = await page.$eval(link, (anchor) => (anchor as HTMLAnchorElement).href);
     const answer = await page.evaluate(async (url) => {
       const response = await fetch(url);
@@ -111,17 +123,15 @@ describe('Settings UI: Stream Deck page', () => {
         disposition: response.headers.get('content-disposition'),
       };
     }, href);
-    const name = companionFile.split('/').pop()!;
-    expect(answer).toEqual({
-      status: 200,
-      type: 'application/gzip',
-      disposition: `attachment; filename="${name}"`,
-    });
+    const fileName = basename(built());
+    expect(answer).toEqual({ status: 200, type, disposition: `attachment; filename="${fileName}"` });
+    if (name === 'stream-deck') expect(fileName).toBe('org.tabletoprelay.deck.streamDeckPlugin');
+    expect(await page.$eval(`.deck-package[data-package="${name}"] .deck-file-name`, (node) => node.textContent)).toBe(
+      fileName,
+    );
     await page.click(link);
-    expect(await downloaded(name)).toEqual(readFileSync(companionFile));
+    expect(await downloaded(fileName)).toEqual(readFileSync(built()));
   });
-
-  it.todo('downloads the Stream Deck plugin by a click (until npm run build:streamdeck exists)');
 
   it('makes a key for Companion with exactly the scopes the deck needs, shown once', async () => {
     expect([...DECK_KEY_SCOPES].sort()).toEqual([...DECK_SCOPES].sort());

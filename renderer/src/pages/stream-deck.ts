@@ -29,9 +29,10 @@ const TEXT: Record<IntegrationPackageName, PackageText> = {
   companion: {
     icon: 'companion',
     host: 'For Bitfocus Companion 4.3 or later',
-    whatItIs: 'The same actions for Companion, plus feedbacks, variables and ready-made presets.',
+    whatItIs: 'The same actions for Companion, with feedbacks, variables and presets.',
     install: 'In Companion, Modules → Import module package; then add a Tabletop Relay connection.',
-    firstUse: 'The connection needs an API key: Make a key gives one with just the scopes it needs.',
+    firstUse:
+      'Its status shows a code and the request from Bitfocus Companion appears here; or Make a key and paste it.',
   },
 };
 
@@ -199,7 +200,7 @@ function addressNote(status: RelayStatus | undefined): HTMLElement {
         {},
         h('strong', {}, 'The guide. '),
         h('code', {}, 'docs/STREAM-DECK.md'),
-        ' in the Tabletop Relay folder pictures each key and gives the scopes each action needs, Companion’s feedbacks, variables and presets, and fixes for a key showing the offline image or “Not allowed”.',
+        ' in the Tabletop Relay folder: each key pictured, the scopes each action needs, Companion’s variables and presets, and troubleshooting.',
       ),
     ),
   );
