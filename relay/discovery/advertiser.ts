@@ -157,14 +157,10 @@ export class DiscoveryAdvertiser {
     });
   }
 
-  /** A query is answered on the interface whose network it came from; one from no known network, on every one. */
-  private answers(responder: Responder, source: string): boolean {
-    if (onNetworkOf(responder.lanInterface, source)) return true;
-    return ![...this.responders.values()].some((other) => onNetworkOf(other.lanInterface, source));
-  }
-
   private answer(responder: Responder, query: makeMulticastDns.QueryPacket, source: RemoteInfo): void {
-    if (this.port === undefined || !this.answers(responder, source.address)) return;
+    // Only a query from the interface's own network is answered, there (RFC 6762 §11): one from no network of this
+    // computer came through a router, a VPN or a forged address, and learns nothing.
+    if (this.port === undefined || !onNetworkOf(responder.lanInterface, source.address)) return;
     const reply = replyTo(query.questions, this.records(responder.lanInterface.address, this.port));
     if (!reply) return;
     // A querier not on the mDNS port is a plain DNS resolver (RFC 6762 §6.7): it is answered directly, question included.

@@ -2,9 +2,11 @@
 // where the relay is: which worlds the GM runs, a key or token, the computer's addresses on other networks; or the
 // relay is advertised while the GM has not opened it to the LAN.
 import { execFileSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 import { discoveryRoutes } from '../../relay/api/discovery.ts';
+import { DiscoveryAdvertiser } from '../../relay/discovery/advertiser.ts';
 import type { LocalRoute } from '../../relay/routing/route.ts';
 import { createLanPeer, type LanPeer } from '../ui/lan-peer.ts';
 
@@ -74,6 +76,28 @@ describe('item 19: what LAN discovery reveals', () => {
     }
   });
 
+  it('answers no query from off its networks: what a routed or far-away sender asks gets nothing back', async () => {
+    // mDNS is link-local (RFC 6762 §11): a query whose sender is on none of this computer's networks came through a
+    // router, a VPN or a forged address, and must not learn the relay, its port or an address of this computer.
+    const computerName = `item-19-${process.pid}`;
+    const mdnsPort = await freeUdpPort();
+    const advertiser = new DiscoveryAdvertiser({
+      log: { info: () => {}, warn: () => {}, error: () => {} },
+      interfaces: () => [{ address: '127.0.0.1', netmask: '255.255.255.255' }],
+      computerName,
+      mdnsPort,
+    });
+    try {
+      await advertiser.advertise(41_019);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await answeredFrom('127.0.0.1', mdnsPort, computerName)).toBe(true);
+      for (const stranger of ['127.0.0.19', '127.1.2.3'])
+        expect(await answeredFrom(stranger, mdnsPort, computerName), stranger).toBe(false);
+    } finally {
+      await advertiser.withdraw();
+    }
+  });
+
   it('nothing is advertised, and no mDNS socket is open, while LAN access is off', async () => {
     expect(mdnsSocketsOfThisProcess()).toEqual([]);
     await relay.admin('PATCH', '/admin/settings', { lanAccess: true });
@@ -82,3 +106,32 @@ describe('item 19: what LAN discovery reveals', () => {
     await expect.poll(mdnsSocketsOfThisProcess).toEqual([]);
   });
 });
+
+async function freeUdpPort(): Promise<number> {
+  const socket = createSocket('udp4');
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  const { port } = socket.address();
+  await new Promise<void>((resolve) => socket.close(resolve));
+  return port;
+}
+
+/** Asks the advertiser on `mdnsPort` for its service, as a DNS resolver at `source` would; true when it answered. */
+async function answeredFrom(source: string, mdnsPort: number, computerName: string): Promise<boolean> {
+  const resolver = createSocket('udp4');
+  try {
+    await new Promise<void>((resolve) => resolver.bind(0, source, resolve));
+    const answered = new Promise<boolean>((resolve) => {
+      resolver.on('message', (message) => message.includes(Buffer.from(computerName)) && resolve(true));
+      setTimeout(() => resolve(false), 1000);
+    });
+    const labels = '_tabletop-relay._tcp.local'
+      .split('.')
+      .map((label) => Buffer.concat([Buffer.from([label.length]), Buffer.from(label)]));
+    const question = Buffer.concat([...labels, Buffer.from([0, 0, 12, 0, 1])]);
+    const header = Buffer.from([0x12, 0x34, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
+    resolver.send(Buffer.concat([header, question]), mdnsPort, '127.0.0.1');
+    return await answered;
+  } finally {
+    resolver.close();
+  }
+}
