@@ -108,7 +108,12 @@ beforeAll(async () => {
   work = mkdtempSync(join(root, 'dist', 'package-check-'));
   project = join(work, 'project');
   copyProject(project);
-  await promisify(execFile)(process.execPath, [join(project, 'scripts', 'build.ts')], { cwd: project });
+  // As npm run package:app does: the app, then the Stream Deck plugin and the Companion package the app offers.
+  await Promise.all(
+    ['build.ts', 'build-streamdeck.ts', 'build-companion.ts'].map((script) =>
+      promisify(execFile)(process.execPath, [join(project, 'scripts', script)], { cwd: project }),
+    ),
+  );
   run = await packageLinuxDir(project, join(work, 'out'));
   const archive = join(run.appOutDir, 'resources', 'app.asar');
   files = archiveFiles(archive);
@@ -157,6 +162,16 @@ describe('npm run package:app, unpacked Linux build with a stand-in Electron', (
     const linked = [...page.matchAll(/(?:src|href)="([^":]+)"/g)].map((match) => match[1]!);
     expect(linked).toEqual(expect.arrayContaining(['app.js', 'styles.css']));
     for (const file of linked) expect(paths, file).toContain(`${SETTINGS_UI}/${file}`);
+  });
+
+  it('carries the Stream Deck plugin and the Companion package beside the archive, where the app hands them to the relay', () => {
+    const integrations = join(run.appOutDir, 'resources', 'integrations');
+    expect(readdirSync(join(integrations, 'streamdeck'))).toEqual(['org.tabletoprelay.deck.streamDeckPlugin']);
+    expect(readdirSync(join(integrations, 'companion'))).toEqual([
+      expect.stringMatching(/^tabletop-relay-[\d.]+\.tgz$/),
+    ]);
+    const desktopApp = readFileSync(join(unpacked, 'dist', 'app', 'main', 'desktop-app.js'), 'utf8');
+    expect(desktopApp).toContain("join(process.resourcesPath, 'integrations')");
   });
 
   it('holds every icon of the project: the app icon and each tray image', () => {
