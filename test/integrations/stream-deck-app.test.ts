@@ -82,6 +82,49 @@ describe('the Stream Deck app stand-in', () => {
     await app.waitFor(() => app.title(key.context) === 'awake', { what: 'systemDidWakeUp' });
   });
 
+  it("sends each event with the documented fields: a key's, and a dial's own events without state", () => {
+    const sent = (event: string, controller: string) =>
+      app.events.find(
+        ({ message }) =>
+          message.event === event && (message.payload as { controller?: string }).controller === controller,
+      )!.message;
+    const identity = { action: expect.any(String), context: expect.stringMatching(/^[0-9A-F]{32}$/) };
+    const device = expect.stringMatching(/^[0-9A-F]{32}$/);
+    const place = { coordinates: { column: expect.any(Number), row: expect.any(Number) }, resources: {} };
+    expect(sent('willAppear', 'Keypad')).toEqual({
+      event: 'willAppear',
+      ...identity,
+      device,
+      payload: { controller: 'Keypad', isInMultiAction: false, settings: expect.any(Object), ...place },
+    });
+    const toggled = app.events.find(({ message }) => message.event === 'keyUp' && message.action === action('toggle'));
+    expect(toggled!.message.payload).toMatchObject({ isInMultiAction: false, state: 0 });
+    expect(sent('willAppear', 'Encoder')).toEqual({
+      event: 'willAppear',
+      ...identity,
+      device,
+      payload: { controller: 'Encoder', isInMultiAction: false, settings: {}, ...place },
+    });
+    expect(sent('dialRotate', 'Encoder')).toEqual({
+      event: 'dialRotate',
+      ...identity,
+      device,
+      payload: { controller: 'Encoder', settings: {}, ...place, ticks: -3, pressed: false },
+    });
+    expect(sent('touchTap', 'Encoder').payload).toEqual({
+      controller: 'Encoder',
+      settings: {},
+      ...place,
+      tapPos: [20, 40],
+      hold: false,
+    });
+    const connected = app.events.filter(({ message }) => message.event === 'deviceDidConnect');
+    expect(connected.map(({ message }) => message.deviceInfo)).toEqual([
+      { name: 'Stream Deck', type: 0, size: { columns: 5, rows: 3 } },
+      { name: 'Stream Deck +', type: 7, size: { columns: 4, rows: 2 } },
+    ]);
+  });
+
   it('found nothing undocumented in what the SDK sent', () => {
     expect(app.rejected).toEqual([]);
     expect(app.crashes).toEqual([]);

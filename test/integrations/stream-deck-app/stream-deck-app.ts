@@ -25,6 +25,7 @@ const APP_VERSION = '7.1.1.22340';
 /** "-registerEvent": the event name the plugin must send its UUID with once connected. */
 const REGISTER_EVENT = 'registerPlugin';
 const START_TIMEOUT_MS = 10_000;
+const DIAL_EVENTS = new Set(['dialDown', 'dialUp', 'dialRotate', 'touchTap']);
 
 type JsonObject = Record<string, unknown>;
 
@@ -76,6 +77,8 @@ export class StreamDeckApp {
   readonly plugin: PluginFolder;
   readonly pluginUUID: string;
   readonly devices = DEVICES;
+  /** Every event the app sent the plugin, in order. */
+  readonly events: Array<{ at: number; message: Record<string, unknown> }> = [];
   /** Every command the plugin sent, in order. */
   readonly commands: RecordedCommand[] = [];
   /** Commands the protocol does not document, or that name a context the app does not know. */
@@ -204,33 +207,37 @@ export class StreamDeckApp {
       if (instance.visible) this.#sendActionEvent('willAppear', instance);
   }
 
-  #send(message: object): void {
+  #send(message: Record<string, unknown>): void {
     if (!this.#socket) throw new Error('the plugin is not connected');
     this.#socket.send(JSON.stringify(message));
+    this.events.push({ at: performance.now(), message });
   }
 
-  #payload(instance: ActionInstance, extra: JsonObject = {}): JsonObject {
-    const base: JsonObject =
-      instance.controller === 'Encoder'
-        ? { controller: 'Encoder', coordinates: instance.coordinates, settings: instance.settings, resources: {} }
-        : {
-            controller: 'Keypad',
-            coordinates: instance.coordinates,
-            isInMultiAction: false,
-            settings: instance.settings,
-            resources: {},
-          };
-    if (instance.stateCount > 1) base.state = instance.state;
-    return { ...base, ...extra };
+  /**
+   * An action event's payload: settings, coordinates, controller and resources (7.1); a dial's own events (dialDown,
+   * dialUp, dialRotate, touchTap) carry no more, every other event also `isInMultiAction` and, with two states, `state`.
+   */
+  #payload(instance: ActionInstance, event: string, extra: JsonObject): JsonObject {
+    const payload: JsonObject = {
+      controller: instance.controller,
+      coordinates: instance.coordinates,
+      settings: instance.settings,
+      resources: {},
+    };
+    if (!DIAL_EVENTS.has(event)) {
+      payload.isInMultiAction = false;
+      if (instance.stateCount > 1) payload.state = instance.state;
+    }
+    return { ...payload, ...extra };
   }
 
   #sendActionEvent(event: string, instance: ActionInstance, extra: JsonObject = {}, id?: string): number {
-    const message: ActionEventMessage = {
+    const message: ActionEventMessage & Record<string, unknown> = {
       event,
       action: instance.action,
       context: instance.context,
       device: instance.device,
-      payload: this.#payload(instance, extra),
+      payload: this.#payload(instance, event, extra),
       ...(id === undefined ? {} : { id }),
     };
     this.#send(message);
