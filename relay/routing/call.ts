@@ -2,7 +2,7 @@ import { describeIssue } from './parameters.ts';
 import type { Caller, Route, StreamRoute, WorldRoute } from './route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { Scope } from '../auth/scopes.ts';
-import type { StreamFilter } from '../events/streams.ts';
+import type { StreamFilter, StreamKind } from '../events/streams.ts';
 import { withoutUndefined } from '../objects.ts';
 import type { RelayServices } from '../services.ts';
 import type { WorldReply } from '../world-link/pending-requests.ts';
@@ -154,6 +154,7 @@ export function prepareStream(
   world: WorldConnection,
   services: RelayServices,
 ): { clientId: string; filter: StreamFilter; ownerId: string } {
+  refuseGmViewToPlayer(route.stream, caller.key, world);
   const ownerId = caller.key?.id ?? 'anonymous';
   const cap = services.settings.get().streamsPerKey;
   if (cap > 0 && services.events.countOwnedBy(ownerId) >= cap) {
@@ -167,4 +168,26 @@ export function prepareStream(
     filter: withoutUndefined({ ...route.filter(parameters), userId: caller.userId }),
     ownerId,
   };
+}
+
+/**
+ * The streams the world pushes as the GM sees them: every actor's changes, hidden tokens and combatants, secret doors,
+ * any hook's arguments. The relay cannot sort their events by a user's permissions (chat and rolls it sorts by
+ * whisper), so a key bound to a user who is not a GM may not open them.
+ */
+const GM_VIEW_STREAMS: readonly StreamKind[] = ['actor', 'scene', 'hooks', 'combat'];
+/** Foundry's ASSISTANT role: from it up a user is a GM (`User#isGM`) and sees what these streams carry. */
+const FIRST_GM_ROLE = 3;
+
+function refuseGmViewToPlayer(kind: StreamKind, key: ApiKeyRecord | undefined, world: WorldConnection): void {
+  const bound = key?.userId;
+  if (bound === undefined || !GM_VIEW_STREAMS.includes(kind)) return;
+  const user =
+    world.players.find((player) => player.id === bound) ??
+    world.players.find((player) => player.name.toLowerCase() === bound.toLowerCase());
+  if (user && user.role >= FIRST_GM_ROLE) return;
+  throw new HttpError(
+    403,
+    `This key acts as ${user?.name ?? bound}, who is not a GM in this world: the ${kind} stream carries what the GM sees, so a key bound to a player may open the chat and roll streams only`,
+  );
 }

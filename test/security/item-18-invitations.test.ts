@@ -8,7 +8,8 @@ import type { RelayLog } from '../../relay/log.ts';
 import { callFrom } from '../harness/from-address.ts';
 import { call } from '../harness/http.ts';
 import { readAdminFeed } from '../harness/admin-feed.ts';
-import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
+import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
+import { ApiSocket } from '../harness/client-api.ts';
 import { answerBeforeTheBody } from './unfinished-body.ts';
 
 const logLines: string[] = [];
@@ -112,6 +113,43 @@ describe('item 18: player invitations', () => {
 
     for (let guess = 0; guess < 5; guess += 1) await exchangeFrom('127.0.0.88', `ttr_inv_${'B'.repeat(42)}${guess}`);
     expect(await answerBeforeTheBody(harness.baseUrl, '/auth/invitation', { source: '127.0.0.88' })).toBe(429);
+  });
+
+  it("its event streams show its player nothing of the GM's view: every actor's, scene's, hook's and combat's stream is refused", async () => {
+    // These streams carry what the world pushes as the GM sees it (every actor's changes, hidden tokens and
+    // combatants, secret doors), which the relay cannot sort by a player's permissions.
+    const { secret } = await invitationLink('Bob');
+    const { key } = (await exchangeFrom('127.0.0.89', secret)).body;
+    const thorin = await uuidOf(harness, 'Thorin Ironfoot');
+    expect((await harness.api(key, 'GET', '/get', { query: { uuid: thorin } })).status).toBe(400);
+    const streamStatus = async (path: string, apiKey: string) => {
+      const response = await fetch(new URL(path, harness.baseUrl), { headers: { 'x-api-key': apiKey } });
+      const { status } = response;
+      if (status !== 200) return { status, text: await response.text() };
+      await response.body?.cancel();
+      return { status, text: '' };
+    };
+    for (const path of ['/actor/subscribe', '/hooks/subscribe', '/scene/subscribe', '/encounters/subscribe']) {
+      const refused = await streamStatus(path, key);
+      expect(refused.status, path).toBe(403);
+      expect(refused.text).toContain('acts as Bob');
+    }
+    const socket = await ApiSocket.open(harness.wsUrl, key);
+    try {
+      socket.send({ type: 'subscribe', channel: 'actor-events', requestId: 'actors' });
+      expect(await socket.next((message) => message.requestId === 'actors')).toMatchObject({ status: 403 });
+    } finally {
+      socket.socket.close();
+    }
+    // What the relay filters for its user (whispers) stays open to the player; a key bound to a GM sees as the GM.
+    expect((await streamStatus('/chat/subscribe', key)).status).toBe(200);
+    const players = (await harness.admin('GET', '/admin/status')).body.worlds[0].players as {
+      id: string;
+      name: string;
+    }[];
+    const gm = players.find((player) => player.name === 'Gamemaster')!;
+    const gmKey = await harness.createKey({ scopes: ['events:subscribe'], userId: gm.id });
+    expect((await streamStatus('/actor/subscribe', gmKey)).status).toBe(200);
   });
 
   it('the secret never reaches the activity feed or a log line, whatever a caller does with it', async () => {
