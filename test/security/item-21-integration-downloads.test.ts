@@ -54,11 +54,12 @@ describe('item 21: the integration downloads', () => {
   it('answer no other web page, even one that holds the token or rides the session cookie', async () => {
     const session = await fetch(relay.relay.createAdminLoginUrl(), { redirect: 'manual' });
     const cookie = session.headers.get('set-cookie')!.split(';')[0]!;
-    for (const headers of [
+    const pages: Record<string, string>[] = [
       { cookie, origin: 'http://127.0.0.1:8080' },
       { cookie, 'sec-fetch-site': 'same-site' },
       { authorization: `Bearer ${relay.relay.adminToken}`, origin: 'https://evil.example' },
-    ]) {
+    ];
+    for (const headers of pages) {
       const answer = await call(relay.baseUrl, 'GET', '/admin/downloads/stream-deck', { headers });
       expect(answer.status, JSON.stringify(headers)).toBe(403);
       expect(answer.text).not.toContain(PLUGIN_BYTES);
