@@ -74,6 +74,7 @@ export class Deck {
   #setup: Setup = { phase: 'starting' };
   #requestAbort: AbortController | undefined;
   #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  #configured = false;
 
   constructor() {
     let relayWasUp = false;
@@ -110,7 +111,9 @@ export class Deck {
     const relayUrl = settings.relayUrl || DEFAULT_RELAY_URL;
     const apiKey = settings.apiKey || undefined;
     const changed = relayUrl !== this.client.relayUrl || apiKey !== this.client.apiKey;
-    if (!changed && this.#setup.phase !== 'starting') return;
+    // The SDK hands the answer to getGlobalSettings to the settings listener as well: the second sight changes nothing.
+    if (!changed && this.#configured) return;
+    this.#configured = true;
     this.client.configure({ relayUrl, apiKey });
     if (apiKey) {
       this.#cancelRequest();
@@ -139,7 +142,10 @@ export class Deck {
       scopes: DECK_SCOPES,
       logger: this.client.log,
       signal,
-      onPending: ({ code }) => this.#setSetup({ phase: 'approving', code }),
+      // A request given up for a newer one must not put its code on the keys.
+      onPending: ({ code }) => {
+        if (!signal.aborted) this.#setSetup({ phase: 'approving', code });
+      },
     });
     if (signal.aborted || outcome.status === 'cancelled') return;
     switch (outcome.status) {
