@@ -32,11 +32,18 @@ function pluginLogs(pluginDir: string): string {
 
 describe.each(FOUNDRY_VERSIONS)('the Stream Deck plugin with no key, on a Foundry %s world', (foundryVersion) => {
   let deck: Deck;
+  /** Every key request the relay received, from the plugin's first start on. */
+  let asked = 0;
   beforeAll(async () => {
     deck = await startDeck({
       foundryVersion,
       relay: { keyRequestPollIntervalMs: 200 },
-      globalSettings: async (harness) => ({ relayUrl: harness.baseUrl }),
+      globalSettings: async (harness) => {
+        const keyRequests = harness.relay.services.keyRequests;
+        const request = keyRequests.request.bind(keyRequests);
+        keyRequests.request = (...args) => ((asked += 1), request(...args));
+        return { relayUrl: harness.baseUrl };
+      },
     });
   });
   afterAll(() => deck?.close());
@@ -45,10 +52,13 @@ describe.each(FOUNDRY_VERSIONS)('the Stream Deck plugin with no key, on a Foundr
     const { app, harness } = deck;
     const roll = app.appear(deckAction('roll'), { formula: '1d6' });
     const status = app.appear(deckAction('status'));
-    await app.waitFor(() => [roll, status].every((key) => app.title(key.context) === APPROVE), {
-      what: 'every key asking for approval',
+    const showsCode = (context: string) =>
+      app.title(context) === APPROVE && /[0-9A-Z]{3}-[0-9A-Z]{3}/.test(svgOf(app.image(context)));
+    await app.waitFor(() => showsCode(roll.context) && showsCode(status.context), {
+      what: 'every key asking for approval with a code',
     });
     const waiting = (await harness.admin('GET', '/admin/key-requests')).body.keyRequests;
+    expect(asked, 'one key request, however many times the app gave the settings').toBe(1);
     expect(waiting).toHaveLength(1);
     const [request] = waiting;
     expect(request.appName).toBe('Stream Deck');
