@@ -25,7 +25,7 @@ import { createRequestListener } from './http/app.ts';
 import { ClientApi } from './ws-api/client-api.ts';
 import { refusedUpgradeHost, worldOriginAllowed } from './http/request-gate.ts';
 import { UnauthenticatedSockets } from './http/socket-limits.ts';
-import type { RelayServices } from './services.ts';
+import type { IntegrationPackageFolders, RelayServices } from './services.ts';
 import { RateLimiter } from './routing/rate-limit.ts';
 import { DEFAULT_SETTINGS, Settings, type RelaySettings } from './storage/settings.ts';
 import { HttpError } from './errors.ts';
@@ -33,7 +33,6 @@ import { consoleLog, type RelayLog } from './log.ts';
 import { Tabletop } from './world-link/tabletop.ts';
 import { CaptureService, type CaptureOptions } from './capture/capture-service.ts';
 import { LanDiscovery } from './discovery/lan-discovery.ts';
-import type { IntegrationPackageFolders } from './admin/integration-packages.ts';
 
 export const DEFAULT_PORT = DEFAULT_SETTINGS.port;
 export const DEFAULT_HOST = '127.0.0.1';

@@ -15,7 +15,12 @@ import type { RateLimiter } from './routing/rate-limit.ts';
 import type { RelayLog } from './log.ts';
 import type { Settings } from './storage/settings.ts';
 import type { Tabletop } from './world-link/tabletop.ts';
-import type { IntegrationPackageFolders } from './admin/integration-packages.ts';
+
+/** Where the builds put the Stream Deck plugin and the Companion module package; unset or empty: not built. */
+export interface IntegrationPackageFolders {
+  streamDeck?: string;
+  companion?: string;
+}
 
 export interface RelayNetwork {
   /** The local base URL, e.g. http://127.0.0.1:3010. */

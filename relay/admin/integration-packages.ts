@@ -5,13 +5,8 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HttpError } from '../errors.ts';
 import type { Answer } from '../routing/route.ts';
+import type { IntegrationPackageFolders } from '../services.ts';
 import type { IntegrationPackageName, IntegrationPackageView } from '../../contracts/integration-packages.ts';
-
-/** The folders the builds write to; a package whose folder is not given, or holds no file, was not built. */
-export interface IntegrationPackageFolders {
-  streamDeck?: string;
-  companion?: string;
-}
 
 interface PackageKind {
   title: string;
