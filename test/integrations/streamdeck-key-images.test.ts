@@ -19,6 +19,8 @@ const COMMITTED = join(import.meta.dirname, '..', '..', 'docs', 'images');
 const UPDATE = process.env.UPDATE_README_IMAGES === '1';
 const FOUNDRY_VERSION = '13.348';
 const KEY_SIZE = 144;
+/** How long a key may take to show a change: generous, for a machine busy with other suites. */
+const SETTLE_MS = 8000;
 
 let deck: Deck;
 let pluginDir: string;
@@ -165,7 +167,10 @@ describe(`the pictures of each Stream Deck key, as the plugin draws them (Foundr
   it('status: green with the world title while the world is connected', async () => {
     const { app } = deck;
     const status = app.appear(deckAction('status'));
-    await app.waitFor(() => svgOf(app.image(status.context)).includes('#22c55e'), { what: 'the green status' });
+    await app.waitFor(() => svgOf(app.image(status.context)).includes('#22c55e'), {
+      timeoutMs: SETTLE_MS,
+      what: 'the green status',
+    });
     expect(app.title(status.context)).toMatch(/^The Sandbox/);
     await drawKey('status', status);
   });
@@ -173,9 +178,13 @@ describe(`the pictures of each Stream Deck key, as the plugin draws them (Foundr
   it('roll: the total of the roll it just made, for 3 s', async () => {
     const { app, harness } = deck;
     const roll = app.appear(deckAction('roll'), { formula: '1d20+5', flavor: 'Attack' });
-    await app.waitFor(() => app.title(roll.context) === '1d20+5', { what: 'the formula as title' });
+    await app.waitFor(() => app.title(roll.context) === '1d20+5', {
+      timeoutMs: SETTLE_MS,
+      what: 'the formula as title',
+    });
     app.press(roll.context);
     const total = await app.waitFor(() => /^\d+$/.test(app.title(roll.context) ?? '') && app.title(roll.context), {
+      timeoutMs: SETTLE_MS,
       what: 'the total',
     });
     const lastRoll = await harness.get('/lastroll');
@@ -191,9 +200,12 @@ describe(`the pictures of each Stream Deck key, as the plugin draws them (Foundr
     const { round } = harness.world.game.activeCombat()!.source as { round: number };
     const title = await app.waitFor(
       () => app.title(next.context)?.startsWith(`Round ${round}\n`) && app.title(next.context),
-      { what: 'the round and the combatant on the next-turn key' },
+      { timeoutMs: SETTLE_MS, what: 'the round and the combatant on the next-turn key' },
     );
-    expect(app.title(previous.context)).toBe(title);
+    await app.waitFor(() => app.title(previous.context) === title, {
+      timeoutMs: SETTLE_MS,
+      what: 'the same on the previous-turn key',
+    });
     await drawKey('next-turn', next);
     await drawKey('previous-turn', previous);
   });
@@ -203,12 +215,21 @@ describe(`the pictures of each Stream Deck key, as the plugin draws them (Foundr
     const thorin = await uuidOf(harness, 'Thorin Ironfoot');
     const exact = app.appear(deckAction('hp'), { actorUuid: thorin, label: 'Thorin' });
     const band = app.appear(deckAction('hp'), { actorUuid: thorin, label: 'Thorin', playersDeck: true });
-    await app.waitFor(() => svgOf(app.image(exact.context)).includes('Thorin'), { what: 'the HP bar' });
+    await app.waitFor(() => svgOf(app.image(exact.context)).includes('Thorin'), {
+      timeoutMs: SETTLE_MS,
+      what: 'the HP bar',
+    });
     const max = (await harness.get('/get', { uuid: thorin })).body.data.system.attributes.hp.max as number;
     const bloodied = Math.floor(max * 0.4);
     harness.world.simulate.updateActor(thorin, { 'system.attributes.hp.value': bloodied });
-    await app.waitFor(() => svgOf(app.image(exact.context)).includes(`${bloodied}/${max}`), { what: 'the damage' });
-    await app.waitFor(() => svgOf(app.image(band.context)).includes('Bloodied'), { what: 'the band' });
+    await app.waitFor(() => svgOf(app.image(exact.context)).includes(`${bloodied}/${max}`), {
+      timeoutMs: SETTLE_MS,
+      what: 'the damage',
+    });
+    await app.waitFor(() => svgOf(app.image(band.context)).includes('Bloodied'), {
+      timeoutMs: SETTLE_MS,
+      what: 'the band',
+    });
     expect(svgOf(app.image(exact.context))).toContain('#f59e0b');
     expect(svgOf(app.image(band.context))).not.toContain(`${bloodied}/${max}`);
     await drawKey('hp', exact);
@@ -221,11 +242,20 @@ describe(`the pictures of each Stream Deck key, as the plugin draws them (Foundr
     const playlist = app.appear(deckAction('playlist'), { playlistId: id });
     const next = app.appear(deckAction('playlist-next'), { playlistId: id });
     const volume = app.appear(deckAction('playlist-volume'), { playlistId: id }, 'Encoder');
-    await app.waitFor(() => app.title(playlist.context) === 'Tavern Songs', { what: 'the playlist name' });
+    await app.waitFor(() => app.title(playlist.context) === 'Tavern Songs', {
+      timeoutMs: SETTLE_MS,
+      what: 'the playlist name',
+    });
     app.keyDown(playlist.context);
-    await app.waitFor(() => playlist.state === 1, { what: 'the playing state' });
-    await app.waitFor(() => app.title(next.context) !== 'Next' && app.title(next.context), { what: 'the track' });
-    await app.waitFor(() => String(volume.feedback.value ?? '').endsWith('%'), { what: 'the volume, playing' });
+    await app.waitFor(() => playlist.state === 1, { timeoutMs: SETTLE_MS, what: 'the playing state' });
+    await app.waitFor(() => app.title(next.context) !== 'Next' && app.title(next.context), {
+      timeoutMs: SETTLE_MS,
+      what: 'the track',
+    });
+    await app.waitFor(() => String(volume.feedback.value ?? '').endsWith('%'), {
+      timeoutMs: SETTLE_MS,
+      what: 'the volume, playing',
+    });
     await drawKey('playlist', playlist);
     await drawKey('playlist-next', next);
     await drawStrip('playlist-volume', volume);
@@ -235,9 +265,9 @@ describe(`the pictures of each Stream Deck key, as the plugin draws them (Foundr
     const { app, harness } = deck;
     const macroUuid = await uuidOf(harness, 'Goblin Ambush', 'Macro');
     const macro = app.appear(deckAction('macro'), { macroUuid, label: 'Ambush' });
-    await app.waitFor(() => app.title(macro.context) === 'Ambush', { what: 'the label' });
+    await app.waitFor(() => app.title(macro.context) === 'Ambush', { timeoutMs: SETTLE_MS, what: 'the label' });
     app.press(macro.context);
-    await app.waitFor(() => macro.oks.length === 1, { what: 'the check mark' });
+    await app.waitFor(() => macro.oks.length === 1, { timeoutMs: SETTLE_MS, what: 'the check mark' });
     await drawKey('macro', macro);
   });
 
@@ -256,6 +286,7 @@ describe(`the pictures of each Stream Deck key, as the plugin draws them (Foundr
       expect(asked.appName).toBe('Stream Deck');
       expect([...asked.scopes].sort()).toEqual([...DECK_SCOPES].sort());
       await fresh.app.waitFor(() => svgOf(fresh.app.image(roll.context)).includes(asked.code), {
+        timeoutMs: SETTLE_MS,
         what: 'the code to approve on the key',
       });
       expect(fresh.app.title(roll.context)).toBe('Approve in\nTabletop\nRelay');
@@ -275,7 +306,10 @@ describe(`the pictures of each Stream Deck key, as the plugin draws them (Foundr
       timeoutMs: 5000,
       what: 'the offline image',
     });
-    await app.waitFor(() => app.title(status.context) === 'Relay not\nrunning', { what: 'the status key' });
+    await app.waitFor(() => app.title(status.context) === 'Relay not\nrunning', {
+      timeoutMs: SETTLE_MS,
+      what: 'the status key',
+    });
     await drawKey('offline', roll);
     await drawKey('status-relay-off', status);
     await harness.restart();
