@@ -65,9 +65,15 @@ const BAD_VALUES: unknown[] = [
   '-0',
 ];
 
+/**
+ * Settings whose valid values move the listener (LAN access, the port): a move is a deliberate admin change, covered by
+ * its own tests, and resets the connections still waiting to be accepted, which would fail the requests sent with it.
+ */
+const MOVES_THE_LISTENER = new Set(['lanAccess', 'port']);
+
 function parameterNames(route: Route): string[] {
   const shape = (route.parameters as unknown as { shape?: Record<string, z.ZodType> }).shape;
-  return shape ? Object.keys(shape) : [];
+  return shape ? Object.keys(shape).filter((name) => route.access !== 'admin' || !MOVES_THE_LISTENER.has(name)) : [];
 }
 
 interface Sent {
@@ -104,7 +110,7 @@ function send(
       },
     );
     request.setTimeout(5000, () => request.destroy(new Error(`${method} ${path} hung`)));
-    request.on('error', reject);
+    request.on('error', (error) => reject(new Error(`${method} ${path}: ${error.message}`)));
     request.end(options.body);
   });
 }
