@@ -10,6 +10,7 @@ import type { WorldMessage, WorldRequest } from '../../../contracts/world-protoc
 import { DECK_SCOPES } from '../../../integrations/client/actions.ts';
 import type { Scope } from '../../../relay/auth/scopes.ts';
 import { startRelayWithWorld, type WorldHarness } from '../../harness/world.ts';
+import { installPluginPackage } from './install.ts';
 import { StreamDeckApp } from './stream-deck-app.ts';
 
 export const DECK_UUID = 'org.tabletoprelay.deck';
@@ -63,8 +64,7 @@ export function installedDeckPlugin(): Promise<string> {
     if (newestChange(PACKAGE) < sourcesChanged)
       await promisify(execFile)('npm', ['run', '--silent', 'build:streamdeck'], { cwd: ROOT });
     const plugins = mkdtempSync(join(tmpdir(), 'stream-deck-plugins-'));
-    await promisify(execFile)('unzip', ['-q', PACKAGE, '-d', plugins]);
-    return join(plugins, `${DECK_UUID}.sdPlugin`);
+    return installPluginPackage(PACKAGE, plugins);
   });
   return installed;
 }
