@@ -65,9 +65,12 @@ describe.each(FOUNDRY_VERSIONS)("the Stream Deck plugin's actions on a Foundry %
     expect(String((message.source.rolls as Array<{ total: number }>)[0]!.total)).toBe(total);
     await app.waitFor(() => app.title(key.context) === '1d20+5', { timeoutMs: 4000, what: 'the formula again' });
     const backAt = app.commandsFor(key.context, 'setTitle', mark).at(-1)!.at;
-    expect(backAt - shownAt).toBeGreaterThan(2800);
-    expect(backAt - shownAt).toBeLessThan(3400);
+    expect(backAt - shownAt).toBeGreaterThan(2900);
+    expect(backAt - shownAt).toBeLessThan(4000);
     expect(key.alerts).toEqual([]);
+    // The GM changes the formula in the property inspector: the key shows the new one.
+    app.changeSettings(key.context, { formula: '2d10', flavor: 'Damage' });
+    await app.waitFor(() => app.title(key.context) === '2d10', { what: 'the new formula' });
   });
 
   it('roll: a formula the world refuses shows an alert', async () => {
@@ -160,6 +163,12 @@ describe.each(FOUNDRY_VERSIONS)("the Stream Deck plugin's actions on a Foundry %
       expect(drawnAt - changedAt, 'the bar follows within 500 ms').toBeLessThan(500);
       expect(svgOf(app.image(key.context))).toContain(`width="${width}" height="16" rx="4" fill="${colour}"`);
     }
+    // Off the page, the key is drawn no more.
+    app.disappear(key.context);
+    const mark = app.commands.length;
+    harness.world.simulate.updateActor(thorin.id, { system: { attributes: { hp: { value: 30 } } } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(app.commandsFor(key.context, undefined, mark)).toEqual([]);
   });
 
   it("hp on the players' deck: a band (healthy, bloodied, down) and no numbers", async () => {

@@ -259,7 +259,8 @@ export class StreamDeckApp {
     if (event === 'setGlobalSettings' || event === 'getGlobalSettings' || event === 'getSecrets')
       return this.#globalCommand(command);
     const instance = command.context === undefined ? undefined : this.#instances.get(command.context);
-    if (!instance) return false;
+    // After willDisappear the context is gone from the deck: the app has nothing to draw it on.
+    if (!instance?.visible) return false;
     switch (event) {
       case 'setTitle':
         return this.#perState(instance.titles, instance, payload.state, payload.title);
