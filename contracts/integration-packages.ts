@@ -19,10 +19,11 @@ export interface IntegrationPackageView {
 }
 
 /**
- * The scopes the plugin asks for through its key request and the Companion module needs, for the settings UI's "Make a
- * key for Companion" (integrations/client/actions.ts DECK_SCOPES; test/ui/stream-deck-ui.test.ts keeps them equal).
+ * The scopes a deck of buttons needs, and no more: rolling (and the last roll), turns and rounds, playlists, macros,
+ * actors' hit points, the event streams and whether the world is connected. The plugin and the Companion module ask
+ * for exactly these in their key request; the settings UI's "Make a key for Companion" grants them.
  */
-export const DECK_KEY_SCOPES = [
+export const DECK_SCOPES = [
   'roll:execute',
   'roll:read',
   'encounter:read',
@@ -35,4 +36,4 @@ export const DECK_KEY_SCOPES = [
 ] as const;
 
 /** Where the plugin and the module look for the relay until told otherwise: its default port on this computer. */
-export const DECK_DEFAULT_RELAY_URL = 'http://127.0.0.1:3010';
+export const DEFAULT_RELAY_URL = 'http://127.0.0.1:3010';

@@ -1,21 +1,7 @@
 import type { CallResult, RelayClient } from './relay-client.ts';
 import type { PlaylistView } from './world-state.ts';
 
-/**
- * The scopes a deck of buttons needs, and no more: rolling (and the last roll), turns and rounds, playlists, macros,
- * actors' hit points, the event streams and whether the world is connected.
- */
-export const DECK_SCOPES = [
-  'roll:execute',
-  'roll:read',
-  'encounter:read',
-  'encounter:manage',
-  'playlist:control',
-  'macro:execute',
-  'entity:read',
-  'events:subscribe',
-  'clients:read',
-] as const;
+export { DECK_SCOPES } from '../../contracts/integration-packages.ts';
 
 export interface RollAnswer {
   data?: { roll?: { total?: number; formula?: string } };

@@ -1,7 +1,8 @@
 import { maskingLogger, silentLogger, type ClientLogger } from './log.ts';
 
-/** The relay's default address: its default port (3010) on this computer. */
-export const DEFAULT_RELAY_URL = 'http://127.0.0.1:3010';
+import { DEFAULT_RELAY_URL } from '../../contracts/integration-packages.ts';
+
+export { DEFAULT_RELAY_URL };
 /** No call waits longer than this: a key press must never hang its host. */
 export const CALL_TIMEOUT_MS = 2_000;
 

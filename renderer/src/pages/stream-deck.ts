@@ -4,8 +4,8 @@ import { copyButton, h, icon, replaceChildren, toast } from '../dom.ts';
 import { relativeTime } from '../format.ts';
 import { keyRequestsSection } from './key-requests.ts';
 import {
-  DECK_DEFAULT_RELAY_URL,
-  DECK_KEY_SCOPES,
+  DEFAULT_RELAY_URL,
+  DECK_SCOPES,
   type IntegrationPackageName,
 } from '../../../contracts/integration-packages.ts';
 
@@ -100,7 +100,7 @@ function companionKeyButton(shownIn: HTMLElement): HTMLElement {
   make.addEventListener('click', async () => {
     make.disabled = true;
     try {
-      const created = await admin.createKey({ name: 'Companion', scopes: [...DECK_KEY_SCOPES] });
+      const created = await admin.createKey({ name: 'Companion', scopes: [...DECK_SCOPES] });
       replaceChildren(shownIn, revealedKey(created));
     } catch (error) {
       toast((error as Error).message, 'error');
@@ -168,7 +168,7 @@ function packageCard(view: IntegrationPackage): HTMLElement {
 /** Where the plugin and the module look for the relay, and what to set when this relay is elsewhere. */
 function addressNote(status: RelayStatus | undefined): HTMLElement {
   const url = status?.url;
-  const moved = url !== undefined && url !== DECK_DEFAULT_RELAY_URL;
+  const moved = url !== undefined && url !== DEFAULT_RELAY_URL;
   const lanUrl = status?.lan.urls?.[0];
   return h(
     'section',
@@ -182,7 +182,7 @@ function addressNote(status: RelayStatus | undefined): HTMLElement {
         {},
         h('strong', {}, 'Relay URL. '),
         'Both look for the relay at ',
-        h('code', {}, DECK_DEFAULT_RELAY_URL),
+        h('code', {}, DEFAULT_RELAY_URL),
         moved
           ? h('span', {}, '; this relay is at ', h('code', {}, url), ': set that as their Relay URL.')
           : ', where this relay is: nothing to set.',
