@@ -112,6 +112,30 @@ describe.each(FOUNDRY_VERSIONS)('the Stream Deck plugin with no key, on a Foundr
     }
   });
 
+  it('a key revoked in Tabletop Relay shows on the deck; a key given in the settings brings it back', async () => {
+    const { app, harness } = deck;
+    const roll = app.appear(deckAction('roll'), { formula: '1d4' });
+    const status = app.appear(deckAction('status'));
+    await app.waitFor(() => app.title(roll.context) === '1d4' && svgOf(app.image(status.context)).includes('#22c55e'));
+    const made = (await harness.admin('GET', '/admin/keys')).body.keys.find(
+      (key: { name: string }) => key.name === 'Stream Deck',
+    );
+    expect((await harness.admin('DELETE', `/admin/keys/${made.id}`)).status).toBe(200);
+    const pressedAt = app.press(roll.context);
+    await app.waitFor(() => roll.alerts.length === 1, { timeoutMs: 2500, what: 'an alert' });
+    expect(roll.alerts[0]! - pressedAt).toBeLessThan(2500);
+    await app.waitFor(() => app.title(status.context) === 'No key', { timeoutMs: 6000, what: 'No key on the status' });
+
+    // The GM pastes a new key in the plugin's settings (the property inspector writes the global settings).
+    const apiKey = await harness.createKey({ scopes: DECK_SCOPES, name: 'Stream Deck, by hand' });
+    app.changeGlobalSettings({ relayUrl: harness.baseUrl, apiKey });
+    await app.waitFor(() => svgOf(app.image(status.context)).includes('#22c55e'), { what: 'a green light again' });
+    const mark = app.commands.length;
+    app.press(roll.context);
+    await app.waitFor(() => /^[1-4]$/.test(app.title(roll.context) ?? ''), { what: "the roll's total" });
+    expect(app.commandsFor(roll.context, 'showAlert', mark)).toEqual([]);
+  });
+
   it('sent nothing the Stream Deck app does not know, and never crashed', () => {
     expect(deck.app.rejected).toEqual([]);
     expect(deck.app.crashes).toEqual([]);
