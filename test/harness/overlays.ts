@@ -5,6 +5,7 @@ import { EventStream } from './sse.ts';
 import type { WorldHarness } from './world.ts';
 
 export interface LinkOptions {
+  name?: string;
   userId?: string;
   actorUuid?: string;
   hpBars?: boolean;

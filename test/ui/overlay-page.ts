@@ -3,28 +3,18 @@ import type { Browser, Page } from 'puppeteer-core';
 import type { NewOverlayLink } from '../../contracts/admin-api.ts';
 import type { OverlayName } from '../../contracts/overlays.ts';
 import type { WorldHarness } from '../harness/world.ts';
+import { makeOverlayLink as makeLinkThroughAdmin, type LinkOptions } from '../harness/overlays.ts';
 
-export interface LinkOptions {
-  userId?: string;
-  actorUuid?: string;
-  hpBars?: boolean;
-  customCss?: string;
-}
-
-export async function makeOverlayLink(
+/** Makes links named as a streamer would name them. */
+export function makeOverlayLink(
   harness: WorldHarness,
   overlay: OverlayName,
   options: LinkOptions = {},
 ): Promise<NewOverlayLink> {
-  const answer = await harness.admin<NewOverlayLink>('POST', '/admin/overlay-links', {
-    overlay,
-    clientId: harness.clientId,
-    name: `${overlay} for the stream`,
-    ...options,
-  });
-  if (answer.status !== 201 && answer.status !== 200) throw new Error(`overlay link refused: ${answer.text}`);
-  return answer.body;
+  return makeLinkThroughAdmin(harness, overlay, { name: `${overlay} for the stream`, ...options });
 }
+
+export type { LinkOptions };
 
 /** The overlay page in a window of the size "Copy for OBS" suggests, once its stream is open; `steady`: no motion. */
 export async function openOverlay(
