@@ -1,5 +1,7 @@
 // The Elgato plugin while the relay is away: a press alerts at once rather than hanging the key, every key shows the
 // offline image (the status key says the relay is not running), and all of them come back by themselves with the relay.
+// A relay that hangs instead costs a press its 2 s call timeout, and nothing else.
+import { createServer, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deckAction, FOUNDRY_VERSIONS, recordRequests, startDeck, type Deck } from './stream-deck-app/deck.ts';
@@ -61,6 +63,30 @@ describe.each(FOUNDRY_VERSIONS)('the Stream Deck plugin when the relay goes away
     expect(requests.filter(({ request }) => request.type === 'roll')).toHaveLength(1);
     expect(app.commandsFor(roll.context, 'showAlert', mark)).toEqual([]);
     expect(app.rejected).toEqual([]);
+    expect(app.crashes).toEqual([]);
+  });
+
+  it('a relay that takes connections and never answers: the press alerts within 2.5 s, the deck stays responsive', async () => {
+    const { app, harness } = deck;
+    const roll = app.appear(deckAction('roll'), { formula: '1d12' });
+    const status = app.appear(deckAction('status'));
+    await app.waitFor(() => app.title(roll.context) === '1d12', { what: 'the roll key' });
+    const port = harness.relay.port;
+    await harness.relay.stop();
+    const held = new Set<Socket>();
+    const hanging = createServer((socket) => held.add(socket));
+    await new Promise<void>((resolve) => hanging.listen(port, '127.0.0.1', resolve));
+    try {
+      const pressedAt = app.press(roll.context);
+      app.press(status.context);
+      await app.waitFor(() => app.openedUrls.length > 0, { timeoutMs: 500, what: 'the status press, meanwhile' });
+      await app.waitFor(() => roll.alerts.length === 1, { timeoutMs: 2500, what: 'an alert' });
+      expect(roll.alerts[0]! - pressedAt).toBeLessThan(2500);
+      expect(held.size, 'the calls did reach the silent relay').toBeGreaterThan(0);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => hanging.close(resolve));
+    }
     expect(app.crashes).toEqual([]);
   });
 });
