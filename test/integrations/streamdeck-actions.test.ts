@@ -163,8 +163,9 @@ describe.each(FOUNDRY_VERSIONS)("the Stream Deck plugin's actions on a Foundry %
       expect(drawnAt - changedAt, 'the bar follows within 500 ms').toBeLessThan(500);
       expect(svgOf(app.image(key.context))).toContain(`width="${width}" height="16" rx="4" fill="${colour}"`);
     }
-    // Off the page, the key is drawn no more.
+    // Off the page, the key is drawn no more (once the plugin had the news: the world's stream is another socket).
     app.disappear(key.context);
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const mark = app.commands.length;
     harness.world.simulate.updateActor(thorin.id, { system: { attributes: { hp: { value: 30 } } } });
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -81,8 +81,10 @@ export class StreamDeckApp {
   readonly events: Array<{ at: number; message: Record<string, unknown> }> = [];
   /** Every command the plugin sent, in order. */
   readonly commands: RecordedCommand[] = [];
-  /** Commands the protocol does not document, or that name a context the app does not know. */
+  /** Commands the protocol does not document, or that name a context the app never placed. */
   readonly rejected: RecordedCommand[] = [];
+  /** Commands for a context after its willDisappear, which the app drops (one in flight then is no fault). */
+  readonly ignored: RecordedCommand[] = [];
   readonly openedUrls: string[] = [];
   readonly logMessages: string[] = [];
   /** The plugin process's stdout and stderr, for failure messages. */
@@ -247,7 +249,9 @@ export class StreamDeckApp {
   #receive(command: PluginCommand): void {
     const recorded = { at: performance.now(), command };
     this.commands.push(recorded);
-    if (!DOCUMENTED_COMMANDS.has(command.event) || !this.#apply(command)) this.rejected.push(recorded);
+    const instance = command.context === undefined ? undefined : this.#instances.get(command.context);
+    if (instance && !instance.visible) this.ignored.push(recorded);
+    else if (!DOCUMENTED_COMMANDS.has(command.event) || !this.#apply(command)) this.rejected.push(recorded);
     this.#wake();
   }
 
@@ -259,8 +263,7 @@ export class StreamDeckApp {
     if (event === 'setGlobalSettings' || event === 'getGlobalSettings' || event === 'getSecrets')
       return this.#globalCommand(command);
     const instance = command.context === undefined ? undefined : this.#instances.get(command.context);
-    // After willDisappear the context is gone from the deck: the app has nothing to draw it on.
-    if (!instance?.visible) return false;
+    if (!instance) return false;
     switch (event) {
       case 'setTitle':
         return this.#perState(instance.titles, instance, payload.state, payload.title);
