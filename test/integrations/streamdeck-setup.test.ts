@@ -124,7 +124,7 @@ describe.each(FOUNDRY_VERSIONS)('the Stream Deck plugin with no key, on a Foundr
     const pressedAt = app.press(roll.context);
     await app.waitFor(() => roll.alerts.length === 1, { timeoutMs: 2500, what: 'an alert' });
     expect(roll.alerts[0]! - pressedAt).toBeLessThan(2500);
-    await app.waitFor(() => app.title(status.context) === 'No key', { timeoutMs: 6000, what: 'No key on the status' });
+    await app.waitFor(() => app.title(status.context) === 'No key', { timeoutMs: 7000, what: 'No key on the status' });
 
     // The GM pastes a new key in the plugin's settings (the property inspector writes the global settings).
     const apiKey = await harness.createKey({ scopes: DECK_SCOPES, name: 'Stream Deck, by hand' });
