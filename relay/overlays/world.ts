@@ -96,12 +96,22 @@ export async function recentItems<T>(
 ): Promise<T[]> {
   const reply = await askWorld(services, viewer, 'chat-messages', { limit: RECENT_MESSAGES, offset: 0 });
   const recipient = recipientOf(services, viewer);
-  const newestFirst = listOf(fieldsOf(reply.data)?.messages).sort((a, b) => timeOf(b) - timeOf(a));
   const items: T[] = [];
-  for (const message of newestFirst) {
+  for (const message of oldestFirst(listOf(fieldsOf(reply.data)?.messages)).reverse()) {
     if (items.length === FEED_ITEMS) break;
     const item = shownTo(message, recipient) ? itemOf(message) : undefined;
     if (item !== undefined) items.push(item);
   }
   return items.reverse();
+}
+
+/**
+ * Messages oldest first. The world lists them newest first by timestamp, and messages of the same millisecond in the
+ * order they were made, so those keep the world's order.
+ */
+export function oldestFirst(messages: Fields[]): Fields[] {
+  return messages
+    .map((message, index) => ({ message, index }))
+    .sort((a, b) => timeOf(a.message) - timeOf(b.message) || a.index - b.index)
+    .map(({ message }) => message);
 }
