@@ -59,8 +59,8 @@ export interface CallInput {
 /**
  * Runs one call of any route, for any transport, in the one order every call takes: access (key and scope, overlay
  * link, admin, or a public route's own admission) → pause → rate limit → body → caller and bindings → parameters and
- * declared headers → the world's, the stream's or the local handler's answer → the activity log. Resolves with the answer for the adapter to write, or
- * throws the HttpError to answer with. A call of a keyed route is logged answered or refused, with the refusal's reason.
+ * declared headers → the world's, the stream's or the local handler's answer → the activity log. Resolves with the
+ * answer for the adapter to write, or throws the HttpError to answer with. A call of a keyed route is logged answered or refused, with the refusal's reason.
  *
  * An adapter turns its input into a `CallInput`, awaits `runCall`, then writes the `CallAnswer` (JSON, HTML, bytes,
  * redirect, events, or the world's JSON text) or the thrown error's `{error}` in its own terms.
