@@ -16,6 +16,7 @@ export const pairingRoutes: Route[] = [
     summary:
       'A world asks to pair; the GM approves it in Tabletop Relay (the same world asking again gets its waiting request)',
     access: 'public',
+    admit: (call, services) => services.pairing.admitRequest(call.remoteAddress),
     from: 'body',
     parameters: z.object({
       worldId: text().max(200, { error: 'is too long' }),
@@ -66,6 +67,7 @@ export const pairingRoutes: Route[] = [
     path: '/auth/pair',
     summary: 'Exchange a pairing code for a connection token',
     access: 'public',
+    admit: (call, services) => services.pairing.admitCodeAttempt(call.remoteAddress),
     from: 'body',
     parameters: z.object({
       code: text().max(20, { error: 'is too long' }),

@@ -130,8 +130,22 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
   }
 
   /**
-   * A world asks to pair. The same world asking again from the same address while its request waits gets that request
-   * back (`created: false`); otherwise the per-address rate and the caps on waiting requests apply (429).
+   * Counts a pair request against its address before its body is read (the route's `admit`): over the rate, a 429 that
+   * says when to come back.
+   */
+  admitRequest(source: string, now = Date.now()): void {
+    this.requestBuckets.admit(source, now, 'Too many pair requests from this address; try again in {seconds} s');
+  }
+
+  /** Refuses, before its body is read, an address (or the whole relay) that must wait after wrong pairing codes. */
+  admitCodeAttempt(source: string, now = Date.now()): void {
+    this.guesses.check(source, now);
+  }
+
+  /**
+   * A world asks to pair, once `admitRequest` let its address in. The same world asking again from the same address
+   * while its request waits gets that request back (`created: false`); otherwise the caps on waiting requests apply
+   * (429).
    */
   request(
     world: PairingWorld,
@@ -139,11 +153,6 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
     now = Date.now(),
   ): { request: PairRequest; created: boolean } {
     this.forgetExpired(now);
-    this.requestBuckets.admit(
-      options.source,
-      now,
-      'Too many pair requests from this address; try again in {seconds} s',
-    );
     const pending = this.pending(now);
     const same = pending.find(
       (request) =>

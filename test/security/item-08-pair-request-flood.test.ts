@@ -4,6 +4,7 @@ import { callFrom } from '../harness/from-address.ts';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { readAdminFeed } from '../harness/admin-feed.ts';
+import { answerBeforeTheBody } from './unfinished-body.ts';
 
 let harness: TestRelay | undefined;
 afterEach(async () => {
@@ -47,6 +48,11 @@ describe('item 08: pair requests are capped, rate-limited and merged; the GM see
     }
     expect(statuses.filter((status) => status === 201)).toHaveLength(3);
     expect(refused).toHaveLength(2000 - 3);
+    // Over its rate, the address is answered before it sends its body; another address is not.
+    expect(await answerBeforeTheBody(relayHarness.baseUrl, '/auth/pair-request')).toBe(429);
+    expect(await answerBeforeTheBody(relayHarness.baseUrl, '/auth/pair-request', { source: '127.0.0.9' })).toBe(
+      'no answer',
+    );
     for (const { retryAfter, error } of refused) {
       expect(Number(retryAfter)).toBeGreaterThan(0);
       expect(error).toMatch(/pair requests .*(this address|waiting).*try again in \d+ s/i);

@@ -3,6 +3,7 @@ import { createSandboxWorld, exchangePairingCode } from '../../sandbox/index.ts'
 import { callFrom } from '../harness/from-address.ts';
 import { call } from '../harness/http.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
+import { answerBeforeTheBody } from './unfinished-body.ts';
 
 let harness: TestRelay | undefined;
 afterEach(async () => {
@@ -41,10 +42,14 @@ describe('item 13: pairing codes cannot be guessed, and a code pairs only the wo
     expect(locked.status).toBe(429);
     expect(locked.headers.get('retry-after')).toBe('2');
     expect(locked.body.error).toMatch(/Too many wrong pairing codes from this address; try again in 2 s/);
+    // A locked address is answered before it sends its body.
+    expect(await answerBeforeTheBody(relayHarness.baseUrl, '/auth/pair', { source: '127.0.0.2' })).toBe(429);
     // The request-code status poll shares the limit.
     expect(
       (await callFrom('127.0.0.2', relayHarness.baseUrl, 'GET', '/auth/pair-request/AAAAAAAAAAAAAAAA/status')).status,
     ).toBe(429);
+    // Another address is not: the relay waits for its body (2 s, which also outlasts the lock).
+    expect(await answerBeforeTheBody(relayHarness.baseUrl, '/auth/pair', { source: '127.0.0.4' })).toBe('no answer');
     await wait(2);
     expect((await guess('BBBBBB')).status).toBe(404);
     expect((await guess(issued)).headers.get('retry-after')).toBe('4');
