@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text, textList } from '../routing/parameters.ts';
+import { shownText, text, textList } from '../routing/parameters.ts';
 import { localRoute, type Answer, type Route } from '../routing/route.ts';
 import { knownScopes } from '../admin/scope-list.ts';
 import { refuseOtherPages } from '../routing/access.ts';
@@ -46,15 +46,13 @@ export const keyRequestRoutes: Route[] = [
     },
     from: 'body',
     parameters: z.object({
-      appName: text()
-        .max(100, { error: 'is at most 100 characters' })
-        .describe('The tool\'s name, shown to the GM and given to the key, e.g. "Stream Deck"'),
+      appName: shownText(100).describe('The tool\'s name, shown to the GM and given to the key, e.g. "Stream Deck"'),
       scopes: knownScopes()
         .min(1, { error: 'must name at least one scope' })
         .describe(
           'The scopes the tool needs (execute-js and world:link are shown to the GM with a warning); the GM may grant fewer',
         ),
-      appDescription: optionalText(500).describe('What the tool does with the key, shown to the GM'),
+      appDescription: shownText(500).optional().describe('What the tool does with the key, shown to the GM'),
       appUrl: optionalText(500)
         .pipe(
           z

@@ -46,6 +46,17 @@ function fromJsonString(value: unknown): unknown {
 
 export const text = () => z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' });
 
+/** Control characters, and the bidirectional overrides that can make a name read as another. */
+const UNPRINTABLE = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
+
+/** Text the GM reads as it came (a tool's name, its description): printable, at most `max` characters. */
+export const shownText = (max: number) =>
+  text()
+    .max(max, { error: `is at most ${max} characters` })
+    .refine((value) => !UNPRINTABLE.test(value), {
+      error: 'must not contain control characters or text-direction overrides',
+    });
+
 export const flag = () => z.preprocess(fromQueryBoolean, z.boolean({ error: 'must be true or false' }));
 
 interface Range {

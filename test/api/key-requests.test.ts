@@ -159,6 +159,14 @@ describe('key requests with a world connected', () => {
     expect(missing.body.error).toContain('appName');
     const mixed = await askFromElsewhere({ appName: 'Bot', scopes: ['world:link', 'roll:read'] });
     expect(mixed.status).toBe(400);
+    // A name the GM reads must read as itself: no line breaks, no right-to-left override turning "exe.txt" around.
+    for (const appName of ['Stream Deck\nApproved by the GM', 'Deck \u202Etxt.exe']) {
+      const spoofed = await askFromElsewhere({ appName, scopes: ['roll:read'] });
+      expect(spoofed.status).toBe(400);
+      expect(spoofed.body.error).toMatch(/appName.*control characters or text-direction overrides/);
+    }
+    const described = await askFromElsewhere({ appName: 'Bot', appDescription: 'Rolls\u0007', scopes: ['roll:read'] });
+    expect(described.status).toBe(400);
     const risky = await ask(harness, { appName: 'Script runner', scopes: ['execute-js', 'roll:read'] });
     const listed = await harness.admin('GET', '/admin/key-requests');
     expect(listed.body.keyRequests.find((entry: { code: string }) => entry.code === risky.code)).toMatchObject({
