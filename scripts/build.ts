@@ -1,8 +1,8 @@
 // Builds what runs: the settings UI (served by the relay at /admin/), the CLI (serve, demo, settings) and the desktop
 // app (the main process and its preload script).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
@@ -184,23 +184,31 @@ const NODE_PROGRAM = {
 
 /**
  * The CLI as one ES module for Node, `dist/cli/index.js`, with the npm packages but zod left to node_modules. The demo's
- * sandbox world is a chunk of its own, which `serve` never loads. Each file is replaced in one step and chunks are named
- * by their contents, so a CLI started meanwhile (tests build and run it in parallel) never loads half a build.
+ * sandbox world is a chunk of its own, which `serve` never loads.
  */
-export async function buildCli(outDir = CLI_OUT): Promise<string> {
+export function buildCli(outDir = CLI_OUT): Promise<string> {
+  return buildSplitProgram(join(root, 'cli', 'index.ts'), outDir);
+}
+
+/**
+ * A Node program whose dynamic imports are chunks of their own, loaded at first need. Each file is replaced in one step
+ * and chunks are named by their contents, so a program started meanwhile (tests build and run the CLI in parallel)
+ * never loads half a build. Returns the entry's path.
+ */
+async function buildSplitProgram(entryPoint: string, outDir: string): Promise<string> {
   const bundle = await build({
     ...NODE_PROGRAM,
-    entryPoints: [join(root, 'cli', 'index.ts')],
+    entryPoints: [entryPoint],
     outdir: outDir,
     chunkNames: 'chunks/[name]-[hash]',
     splitting: true,
     write: false,
   });
-  const entry = join(outDir, 'index.js');
+  const entry = join(outDir, `${basename(entryPoint, '.ts')}.js`);
   const written = new Set(bundle.outputFiles.map((file) => file.path));
   for (const file of bundle.outputFiles) {
     mkdirSync(dirname(file.path), { recursive: true });
-    // `bin` in package.json points at the entry, and npx runs it as a program.
+    // `bin` in package.json points at the CLI's entry, and npx runs it as a program.
     writeAtomically(file.path, file.contents, file.path === entry ? 0o755 : 0o644);
   }
   removeAllBut(join(outDir, 'chunks'), written);
@@ -209,16 +217,19 @@ export async function buildCli(outDir = CLI_OUT): Promise<string> {
 
 /** Chunks of earlier builds, which no entry imports any more; not the files another build is writing. */
 function removeAllBut(folder: string, keep: Set<string>): void {
+  if (!existsSync(folder)) return;
   for (const name of readdirSync(folder)) {
     if (!name.endsWith('.tmp') && !keep.has(join(folder, name))) rmSync(join(folder, name), { force: true });
   }
 }
 
-/** A benchmark's server child, compiled as the CLI is, so that the relay it measures runs as `serve` runs it. */
-export async function buildBenchServer(name: 'relay-server' | 'bare-server'): Promise<string> {
-  const outfile = join(BENCH_OUT, `${name}.js`);
-  await build({ ...NODE_PROGRAM, entryPoints: [join(root, 'bench', `${name}.ts`)], outfile });
-  return outfile;
+/**
+ * A benchmark's server child, compiled as the CLI is, chunks included, so that the relay it measures runs as `serve`
+ * runs it: in one file, what the relay imports at first need (the LAN advertiser with its mDNS library, 4.5 MB) would
+ * be loaded at start.
+ */
+export function buildBenchServer(name: 'relay-server' | 'bare-server'): Promise<string> {
+  return buildSplitProgram(join(root, 'bench', `${name}.ts`), join(BENCH_OUT, name));
 }
 
 /** Sandboxed preload scripts cannot be ES modules, so the preload is bundled to CommonJS next to the compiled main. */
