@@ -115,7 +115,7 @@ describe('the compiled CLI', () => {
     expect(asProgram.stdout).toContain('Usage');
   });
 
-  it('serve loads neither browser capture (puppeteer-core) nor the sandbox world, which only capture and demo use', async () => {
+  it('serve loads neither browser capture, the LAN advertisement, node:fs/promises nor the sandbox world, which only capture, LAN access, file routes and demo use', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-cli-'));
     try {
       const serve = await runCli(['serve', '--port', '0', '--data-dir', dataDir], ['--import', LOG_LOADS]);
@@ -124,7 +124,8 @@ describe('the compiled CLI', () => {
         .output()
         .split('\n')
         .filter((line) => line.startsWith('loads '));
-      expect(loaded.filter((line) => /puppeteer|chromium-bidi|\/sandbox\/|\/chunks\/demo-/.test(line))).toEqual([]);
+      const unneeded = /puppeteer|chromium-bidi|\/sandbox\/|\/chunks\/demo-|multicast-dns|dns-packet|node:fs\/promises/;
+      expect(loaded.filter((line) => unneeded.test(line))).toEqual([]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -1,11 +1,11 @@
 // The Stream Deck integrations' built files, which the settings UI offers for download: the Elgato plugin and the
 // Companion module package. The shells say where each build lands (dist/streamdeck and dist/companion in the project;
 // resources/integrations/ in the desktop package); the relay reads the file afresh at each download.
-import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HttpError } from '../errors.ts';
 import type { Answer } from '../routing/route.ts';
 import type { IntegrationPackageFolders } from '../services.ts';
+import { fileSystem } from '../storage/file-system.ts';
 import type { IntegrationPackageName, IntegrationPackageView } from '../../contracts/integration-packages.ts';
 
 interface PackageKind {
@@ -58,6 +58,7 @@ async function builtFile(
   const kind = PACKAGE_KINDS[name];
   const folder = folders[kind.folder];
   if (folder === undefined) return undefined;
+  const { readdir, stat } = await fileSystem();
   const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
   const files = await Promise.all(
     entries
@@ -98,6 +99,7 @@ export async function packageDownload(
 ): Promise<Answer> {
   const file = await builtFile(name, folders);
   if (!file) throw notBuilt(name);
+  const { readFile } = await fileSystem();
   const bytes = await readFile(file.path).catch(() => {
     throw notBuilt(name);
   });

@@ -1,8 +1,8 @@
 // overlay.js and overlay.css, which the settings UI's build writes to <settings UI folder>/overlays/.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HttpError } from '../errors.ts';
 import type { Answer } from '../routing/route.ts';
+import { fileSystem } from '../storage/file-system.ts';
 
 const ASSETS: Record<string, string> = {
   'overlay.js': 'text/javascript; charset=utf-8',
@@ -14,6 +14,7 @@ export async function overlayAsset(settingsUiDir: string | undefined, file: stri
   const contentType = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
   if (!contentType) throw new HttpError(404, `No overlay file ${file}: there are overlay.js and overlay.css`);
   if (settingsUiDir === undefined) throw notBuilt();
+  const { readFile } = await fileSystem();
   let bytes: Buffer;
   try {
     bytes = await readFile(join(settingsUiDir, 'overlays', file));
