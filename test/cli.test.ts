@@ -85,6 +85,11 @@ describe('tabletop-relay demo', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await page.text()).toContain('/overlays/assets/overlay.js');
+    for (const asset of ['overlay.js', 'overlay.css']) {
+      const served = await fetch(new URL(`/overlays/assets/${asset}`, url));
+      expect(served.status, `${asset}: ${await served.clone().text()}`).toBe(200);
+      expect((await served.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    }
     const state = await fetch(url!.replace('/overlays/dice?', '/overlays/dice/state?'));
     expect(state.status).toBe(200);
     expect(Array.isArray(await state.json())).toBe(true);

@@ -18,8 +18,9 @@ export async function overlayAsset(settingsUiDir: string | undefined, file: stri
   let bytes: Buffer;
   try {
     bytes = await readFile(join(settingsUiDir, 'overlays', file));
-  } catch {
-    throw notBuilt();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notBuilt();
+    throw error;
   }
   return {
     kind: 'bytes',
