@@ -1,10 +1,10 @@
 // Item 4: the relay reads no request body before it knows the caller may call the route, and then only up to the
 // route's own limit, counted after decompression: small for ordinary routes, large for uploads only.
 import { createRequire } from 'node:module';
-import { request as httpRequest } from 'node:http';
 import type * as Zlib from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
+import { answerBeforeTheBody as answerBeforeUnfinishedBody } from './unfinished-body.ts';
 
 const MiB = 1024 * 1024;
 let harness: WorldHarness;
@@ -52,21 +52,11 @@ function post(path: string, body: Buffer, headers: Record<string, string>): Prom
 
 /** Sends the headers and the first 64 KiB of a 50 MiB body, then waits (5 s at most) for an answer before the rest. */
 function answerBeforeTheBody(path: string, headers: Record<string, string>): Promise<number | 'no answer'> {
-  return new Promise((resolve) => {
-    const url = new URL(path, harness.baseUrl);
-    const request = httpRequest(url, { method: 'POST', headers: { ...headers, 'content-length': String(50 * MiB) } });
-    const timer = setTimeout(() => {
-      request.destroy();
-      resolve('no answer');
-    }, 5000);
-    request.on('response', (response) => {
-      clearTimeout(timer);
-      response.resume();
-      request.destroy();
-      resolve(response.statusCode!);
-    });
-    request.on('error', () => {});
-    request.write(Buffer.alloc(64 * 1024, 0x20));
+  return answerBeforeUnfinishedBody(harness.baseUrl, path, {
+    headers,
+    declaredBytes: 50 * MiB,
+    firstBytes: Buffer.alloc(64 * 1024, 0x20),
+    waitMs: 5000,
   });
 }
 
