@@ -1,7 +1,7 @@
 // An overlay's live stream: one SSE answer subscribed to the event kinds its overlay needs, owned by the link (so
 // revoking the link ends it), sending `item` events, or the whole view again as `state` events.
 import type { OverlayName } from '../../contracts/overlays.ts';
-import { HttpError } from '../errors.ts';
+import { requireStreamRoom } from '../routing/call.ts';
 import type { StreamEvent } from '../events/streams.ts';
 import type { Answer, EventStream } from '../routing/route.ts';
 import type { RelayServices } from '../services.ts';
@@ -18,13 +18,13 @@ export const COALESCE_MS = 40;
 export function overlayStream(overlay: OverlayName, viewer: OverlayViewer, services: RelayServices): Answer {
   const feed = OVERLAY_FEEDS[overlay] as OverlayFeed<OverlayName>;
   const listening = feed.listensTo(viewer);
-  const cap = services.settings.get().streamsPerKey;
-  if (cap > 0 && services.events.countOwnedBy(viewer.id) + listening.length > cap) {
-    throw new HttpError(
-      429,
+  requireStreamRoom(
+    services,
+    viewer.id,
+    listening.length,
+    (cap) =>
       `This overlay link already holds as many event subscriptions as a key may (${cap}; a ${overlay} overlay takes ${listening.length}); remove a browser source that shows it, or raise the limit in the settings`,
-    );
-  }
+  );
   return {
     kind: 'events',
     open: (stream) => {

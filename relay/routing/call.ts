@@ -146,6 +146,20 @@ export async function callWorld(
   };
 }
 
+/**
+ * Refuses with 429 (`tooMany` says why, given the cap) when `ownerId` would hold more event subscriptions than the
+ * per-key cap of the settings with `more` new ones.
+ */
+export function requireStreamRoom(
+  services: RelayServices,
+  ownerId: string,
+  more: number,
+  tooMany: (cap: number) => string,
+): void {
+  const cap = services.settings.get().streamsPerKey;
+  if (cap > 0 && services.events.countOwnedBy(ownerId) + more > cap) throw new HttpError(429, tooMany(cap));
+}
+
 /** The stream's world, filter and owner, once the key's stream allowance is checked. */
 export function prepareStream(
   route: StreamRoute,
@@ -156,13 +170,13 @@ export function prepareStream(
 ): { clientId: string; filter: StreamFilter; ownerId: string } {
   refuseGmViewToPlayer(route.stream, caller.key, world);
   const ownerId = caller.key?.id ?? 'anonymous';
-  const cap = services.settings.get().streamsPerKey;
-  if (cap > 0 && services.events.countOwnedBy(ownerId) >= cap) {
-    throw new HttpError(
-      429,
+  requireStreamRoom(
+    services,
+    ownerId,
+    1,
+    (cap) =>
       `This API key already holds ${cap} open event streams, the most it may; close one, or raise the limit in the settings`,
-    );
-  }
+  );
   return {
     clientId: world.clientId,
     filter: withoutUndefined({ ...route.filter(parameters), userId: caller.userId }),
