@@ -1,4 +1,4 @@
-import { describeIssue } from './parameters.ts';
+import { describeIssue, jsonText } from './parameters.ts';
 import type { Caller, Route, StreamRoute, WorldRoute } from './route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { Scope } from '../auth/scopes.ts';
@@ -76,14 +76,18 @@ const MAY_NAME_PROTOTYPE = /__proto__|constructor|prototype/;
 
 /**
  * The path of the first key, at any depth, that is or has a dotted segment naming an object's prototype: worlds
- * apply dotted keys as paths, so such a key could change every object of the world's process.
+ * apply dotted keys as paths, so such a key could change every object of the world's process. JSON text is looked into
+ * as the parameter schemas will parse it (`"data": "{…}"`): checking the parsed parameters instead would miss
+ * `{"__proto__": …}`, which parsing turns into the object's prototype rather than a key, and an object parameter's
+ * schema then copies it without that key.
  */
 function prototypeKeyIn(raw: Fields): string | undefined {
   const stack: Array<[object, string]> = [[raw, '']];
   while (stack.length > 0) {
     const [current, path] = stack.pop()!;
     if (Array.isArray(current)) {
-      current.forEach((item: unknown, index) => {
+      current.forEach((value: unknown, index) => {
+        const item = asParsed(value);
         if (typeof item === 'object' && item !== null) stack.push([item, `${path}.${index}`]);
       });
       continue;
@@ -91,11 +95,16 @@ function prototypeKeyIn(raw: Fields): string | undefined {
     for (const key of Object.keys(current)) {
       const keyPath = path === '' ? key : `${path}.${key}`;
       if (MAY_NAME_PROTOTYPE.test(key) && key.split('.').some((segment) => PROTOTYPE_KEYS.has(segment))) return keyPath;
-      const child: unknown = (current as Fields)[key];
+      const child = asParsed((current as Fields)[key]);
       if (typeof child === 'object' && child !== null) stack.push([child, keyPath]);
     }
   }
   return undefined;
+}
+
+/** A parameter as the schemas see it: JSON text of an object or an array is that object or array. */
+function asParsed(value: unknown): unknown {
+  return typeof value === 'string' ? (jsonText(value) ?? value) : value;
 }
 
 export function hasError(message: Fields): boolean {

@@ -17,16 +17,21 @@ function fromQueryNumber(value: unknown): unknown {
   return Number.isNaN(number) ? value : number;
 }
 
+/** What JSON text of an object or an array parses to; undefined for any other text. */
+export function jsonText(value: string): unknown {
+  const text = value.trim();
+  if (!text.startsWith('{') && !text.startsWith('[')) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 function fromListString(value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const text = value.trim();
-  if (text.startsWith('[')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return value;
-    }
-  }
+  if (text.startsWith('[')) return jsonText(text) ?? value;
   return text === ''
     ? []
     : text
@@ -37,11 +42,7 @@ function fromListString(value: unknown): unknown {
 
 function fromJsonString(value: unknown): unknown {
   if (typeof value !== 'string' || !value.trim().startsWith('{')) return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
+  return jsonText(value) ?? value;
 }
 
 export const text = () => z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' });
