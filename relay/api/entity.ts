@@ -19,6 +19,16 @@ const hasItem = (p: { itemUuid?: string; itemName?: string }) => p.itemUuid !== 
 const read = { scope: 'entity:read' } as const;
 const write = { scope: 'entity:write' } as const;
 
+/** A world or compendium Macro's UUID (`Macro.<id>`, `Compendium.<pack>.Macro.<id>`), as Foundry's fromUuid reads it. */
+const MACRO_UUID = /(^|\.)Macro\.[^.]+$/;
+
+/**
+ * Macros run code whoever clicks them, so changing one needs `macro:write` on top of `entity:write`, on every route
+ * that takes a document's UUID, as creating one does; the world is not relied on to check the scopes it is sent.
+ */
+const changesMacro = (p: { uuid?: string }) =>
+  p.uuid !== undefined && MACRO_UUID.test(p.uuid) ? 'macro:write' : undefined;
+
 function attributeRoute(path: '/increase' | '/decrease', summary: string): Route {
   return worldRoute({
     method: 'POST',
@@ -33,6 +43,7 @@ function attributeRoute(path: '/increase' | '/decrease', summary: string): Route
       })
       .refine(uuidOrSelected, targetRequired),
     operation: path.slice(1),
+    alsoRequires: changesMacro,
   });
 }
 
@@ -70,6 +81,7 @@ export const entityRoutes: Route[] = [
     parameters: z.object({ ...target, data: record().describe('Changes') }).refine(uuidOrSelected, targetRequired),
     operation: 'update',
     forwardsScopes: true,
+    alsoRequires: changesMacro,
   }),
   worldRoute({
     method: 'DELETE',
@@ -79,6 +91,7 @@ export const entityRoutes: Route[] = [
     parameters: z.object({ uuid: target.uuid, selected: target.selected }).refine(uuidOrSelected, targetRequired),
     operation: 'delete',
     forwardsScopes: true,
+    alsoRequires: changesMacro,
   }),
   worldRoute({
     method: 'POST',
@@ -114,5 +127,6 @@ export const entityRoutes: Route[] = [
     access: write,
     parameters: z.object({ uuid: target.uuid, selected: target.selected }).refine(uuidOrSelected, targetRequired),
     operation: 'kill',
+    alsoRequires: changesMacro,
   }),
 ];

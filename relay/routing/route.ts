@@ -81,7 +81,7 @@ export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends
    * resolves with the bytes and headers to send, or undefined to ask the world.
    */
   answerInRelay?: (parameters: z.output<S>, caller: Caller, services: RelayServices) => Promise<RelayBytes | undefined>;
-  /** A scope needed on top of the route's own for some parameters (creating a Macro needs `macro:write`). */
+  /** A scope needed on top of the route's own for some parameters (creating or changing a Macro needs `macro:write`). */
   alsoRequires?: (parameters: z.output<S>) => Scope | undefined;
   /** Send the key's scopes as `_scopes`: the module reads them only to guard macro writes, so only those routes do. */
   forwardsScopes?: boolean;

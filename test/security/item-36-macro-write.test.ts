@@ -1,0 +1,78 @@
+// Item 36 (macro:write): macros run code whoever clicks them, so a key without `macro:write` may not change one through
+// any route that takes a document's UUID: not only POST /create, but PUT /update, DELETE /delete, POST /increase,
+// /decrease and /kill too. The relay refuses before the world is asked, over HTTP and /ws/api alike, whatever the
+// world would have checked of the scopes it is sent.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiSocket } from '../harness/client-api.ts';
+import { requestsSeenDuring, startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
+
+let harness: WorldHarness;
+let macroUuid: string;
+let entityWriter: string;
+beforeAll(async () => {
+  harness = await startRelayWithWorld({ relay: { settings: { requestsPerMinute: 0 } } });
+  // The GM allowed macro writes in the module's settings: only the key's scopes stand in the way.
+  harness.world.game.settings.allowMacroWrite = true;
+  macroUuid = await uuidOf(harness, 'Roll Initiative', 'Macro');
+  entityWriter = await harness.keyWith(['entity:read', 'entity:write']);
+});
+afterAll(() => harness.close());
+
+function macro() {
+  return harness.world.game.fromUuid(macroUuid)!;
+}
+
+const REFUSAL = 'API key lacks required scope: macro:write';
+
+describe('item 36: changing a macro needs macro:write on every route', () => {
+  it('refuses update, delete, increase, decrease and kill of a Macro over HTTP before the world is asked', async () => {
+    const attacks: Array<[string, string, Record<string, unknown>]> = [
+      ['PUT', '/update', { uuid: macroUuid, data: { command: 'game.settings.set("core", "x", 1)' } }],
+      ['DELETE', '/delete', { uuid: macroUuid }],
+      ['POST', '/increase', { uuid: macroUuid, attribute: 'ownership.default', amount: 3 }],
+      ['POST', '/decrease', { uuid: macroUuid, attribute: 'sort', amount: 1 }],
+      ['POST', '/kill', { uuid: macroUuid }],
+    ];
+    const before = JSON.stringify(macro().toObject());
+    const seen = await requestsSeenDuring(harness, async () => {
+      for (const [method, path, body] of attacks) {
+        const answer = await harness.api(entityWriter, method, path, { body });
+        expect(answer.status, `${method} ${path}: ${answer.text}`).toBe(403);
+        expect(answer.body.error).toBe(REFUSAL);
+        expect(answer.headers.get('x-required-scope')).toBe('macro:write');
+      }
+    });
+    expect(seen).toEqual([]);
+    expect(JSON.stringify(macro().toObject())).toBe(before);
+  });
+
+  it('refuses the same over /ws/api', async () => {
+    const caller = await ApiSocket.open(harness.wsUrl, entityWriter);
+    try {
+      caller.send({ type: 'increase', requestId: 'raise', uuid: macroUuid, attribute: 'ownership.default', amount: 3 });
+      caller.send({ type: 'update', requestId: 'rewrite', uuid: macroUuid, data: { command: 'return 1' } });
+      for (const requestId of ['raise', 'rewrite'])
+        expect(await caller.next((message) => message.requestId === requestId)).toMatchObject({
+          status: 403,
+          error: REFUSAL,
+        });
+    } finally {
+      caller.close();
+    }
+    expect(macro().ownership.default ?? 0).toBe(0);
+  });
+
+  it('lets a key with macro:write change a macro, and entity:write alone change other documents', async () => {
+    const macroWriter = await harness.keyWith(['entity:write', 'macro:write']);
+    const renamed = await harness.api(macroWriter, 'PUT', '/update', {
+      body: { uuid: macroUuid, data: { name: 'Roll Initiative!' } },
+    });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(macro().name).toBe('Roll Initiative!');
+    const thorin = await uuidOf(harness, 'Thorin Ironfoot');
+    const healed = await harness.api(entityWriter, 'POST', '/increase', {
+      body: { uuid: thorin, attribute: 'system.attributes.hp.value', amount: 1 },
+    });
+    expect(healed.status, healed.text).toBe(200);
+  });
+});
