@@ -1,4 +1,5 @@
 import type { EventChannel, WorldMessage } from '../../contracts/world-protocol.ts';
+import { isUser, seenBy } from '../world-data/audience.ts';
 
 /** The kinds of event stream a caller can open, each fed by one channel of the world. */
 export const STREAM_CHANNEL = {
@@ -85,7 +86,7 @@ export function passesFilter(kind: StreamKind, event: StreamEvent, filter: Strea
   const fields = event.fields;
   switch (kind) {
     case 'roll':
-      return !filter.userId || rolledBy(fields, filter.userId);
+      return !filter.userId || isUser(fields.user, filter.userId);
     case 'chat':
       return passesChatFilter(event, filter);
     case 'hooks':
@@ -99,11 +100,6 @@ export function passesFilter(kind: StreamKind, event: StreamEvent, filter: Strea
   }
 }
 
-function rolledBy(roll: Fields, user: string): boolean {
-  const author = fieldsOf(roll.user);
-  return author !== undefined && (author.id === user || sameName(author.name, user));
-}
-
 function passesChatFilter(event: StreamEvent, filter: StreamFilter): boolean {
   if (event.name === 'chat-delete') return true;
   const message = event.fields;
@@ -111,12 +107,7 @@ function passesChatFilter(event: StreamEvent, filter: StreamFilter): boolean {
   if (filter.whisperOnly && whisper.length === 0) return false;
   if (filter.chatType !== undefined && message.type !== filter.chatType) return false;
   if (filter.speaker && !spokenBy(message, filter.speaker)) return false;
-  if (filter.userId && whisper.length > 0) {
-    const author = fieldsOf(message.author);
-    const isAuthor = author !== undefined && (author.id === filter.userId || sameName(author.name, filter.userId));
-    if (!isAuthor && !whisper.includes(filter.userId)) return false;
-  }
-  return true;
+  return !filter.userId || seenBy(message, filter.userId);
 }
 
 function spokenBy(message: Fields, speaker: string): boolean {

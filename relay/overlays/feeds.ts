@@ -8,7 +8,8 @@ import { chatLineOf } from './chat.ts';
 import { rollViewOf } from './dice.ts';
 import { initiativeView } from './initiative.ts';
 import { nowPlayingView } from './now-playing.ts';
-import { recentItems, shownTo, type Fields, type OverlayViewer } from './world.ts';
+import { shownTo } from '../world-data/audience.ts';
+import { recentItems, type Fields, type OverlayViewer } from './world.ts';
 
 export interface Listening {
   kind: StreamKind;

@@ -1,6 +1,7 @@
 // Initiative: the active combat in turn order, hidden combatants left out, HP only where the link allows it.
 import type { CombatantView, InitiativeView } from '../../contracts/overlays.ts';
 import type { RelayServices } from '../services.ts';
+import { inTurnOrder } from '../world-data/turn-order.ts';
 import { hitPointsOf } from './hit-points.ts';
 import { askWorld, fieldsOf, listOf, numberOf, textOf, type Fields, type OverlayViewer } from './world.ts';
 
@@ -49,15 +50,4 @@ async function actorHitPoints(services: RelayServices, viewer: OverlayViewer, uu
   } catch {
     return undefined;
   }
-}
-
-/** Foundry's turn order (`Combat#setupTurns`): initiative high to low, none last, then by name, then by id. */
-function inTurnOrder(combatants: Fields[]): Fields[] {
-  const initiative = (combatant: Fields) => numberOf(combatant.initiative) ?? -Infinity;
-  return [...combatants].sort(
-    (a, b) =>
-      initiative(b) - initiative(a) ||
-      textOf(a.name).localeCompare(textOf(b.name)) ||
-      textOf(a.id).localeCompare(textOf(b.id)),
-  );
 }

@@ -1,8 +1,9 @@
 // What every overlay's view is made from: the world of the link, asked as the link's user, and the rule that keeps a
-// whisper off a stream's screen unless the link sees as one of its recipients.
+// whisper off a stream's screen unless the link sees as one of its recipients (`shownTo`).
 import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
 import type { OverlayLinkRecord } from '../auth/overlay-links.ts';
+import { shownTo } from '../world-data/audience.ts';
 
 /** What a view is built for: the link's world, the user it sees as, and the GM's choices stored with it. */
 export type OverlayViewer = Pick<OverlayLinkRecord, 'id' | 'clientId' | 'userId' | 'actorUuid' | 'hpBars'>;
@@ -42,19 +43,6 @@ export function textOf(value: unknown): string {
 
 export function numberOf(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-/**
- * Whether a chat message may show on an overlay whose link sees as `recipient` (a user id, or undefined for nobody).
- * A stream's audience sees what its link's user sees, and less:
- * a whispered message only when that user is one of its recipients (not merely its author: a blind roll is whispered
- * to the GMs by its author, who must not see it, and the module does not say which rolls are blind); a link seen as
- * nobody shows public messages only.
- */
-export function shownTo(message: Fields, recipient: string | undefined): boolean {
-  const whisper = Array.isArray(message.whisper) ? message.whisper : [];
-  if (whisper.length === 0) return true;
-  return recipient !== undefined && whisper.includes(recipient);
 }
 
 /**
