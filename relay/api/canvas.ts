@@ -3,6 +3,8 @@ import { CANVAS_DOCUMENT_CLASSES, type CanvasDocumentType } from '../../contract
 import { HttpError } from '../errors.ts';
 import { flag, number, record, text } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
+import { GM_ONLY_IN_WORLD, OWNED_IN_WORLD } from '../routing/player-view.ts';
+import { canvasDocumentsSeen, distanceSeen } from '../world-data/player-sorts.ts';
 
 const DOCUMENT_TYPES = Object.keys(CANVAS_DOCUMENT_CLASSES) as CanvasDocumentType[];
 
@@ -40,6 +42,7 @@ export const canvasRoutes: Route[] = [
     path: '/canvas/{documentType}',
     summary: 'The embedded documents of a scene, or one of them',
     access: read,
+    playerView: canvasDocumentsSeen,
     parameters: z.object({ documentType, sceneId, documentId: text().optional().describe('Only this document') }),
     operation: 'get-canvas-documents',
     message: withClassName,
@@ -49,6 +52,7 @@ export const canvasRoutes: Route[] = [
     path: '/canvas/{documentType}',
     summary: 'Create embedded documents in a scene',
     access: write,
+    playerView: OWNED_IN_WORLD,
     parameters: z.object({
       documentType,
       sceneId,
@@ -67,6 +71,7 @@ export const canvasRoutes: Route[] = [
     path: '/canvas/{documentType}',
     summary: 'Update an embedded document of a scene',
     access: write,
+    playerView: OWNED_IN_WORLD,
     parameters: z.object({
       documentType,
       sceneId,
@@ -82,6 +87,7 @@ export const canvasRoutes: Route[] = [
     path: '/canvas/{documentType}',
     summary: 'Delete an embedded document of a scene',
     access: write,
+    playerView: OWNED_IN_WORLD,
     parameters: z.object({ documentType, sceneId, documentId: text().describe('Document id') }),
     operation: 'delete-canvas-document',
     message: withClassName,
@@ -91,6 +97,7 @@ export const canvasRoutes: Route[] = [
     path: '/move-token',
     summary: 'Move a token, optionally along waypoints',
     access: write,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z
       .object({
         uuid: text().optional().describe('Token UUID'),
@@ -112,6 +119,7 @@ export const canvasRoutes: Route[] = [
     path: '/measure-distance',
     summary: 'The distance between two points or tokens, as the grid counts it',
     access: read,
+    playerView: distanceSeen,
     parameters: z
       .object({ ...point('origin'), ...point('target'), sceneId })
       .refine((p) => located(p, 'origin'), {

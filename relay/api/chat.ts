@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { flag, text, textList, wholeNumber } from '../routing/parameters.ts';
 import { streamRoute, worldRoute, type Route } from '../routing/route.ts';
+import { GM_ONLY_IN_WORLD, WORLD_FILTERS } from '../routing/player-view.ts';
 
 const chatType = () => wholeNumber({ min: 0, max: 5 });
 
@@ -10,6 +11,7 @@ export const chatRoutes: Route[] = [
     path: '/chat',
     summary: 'The chat log, newest first, a page at a time',
     access: { scope: 'chat:read' },
+    playerView: WORLD_FILTERS,
     parameters: z.object({
       limit: wholeNumber({ min: 1, max: 500 }).default(50).describe('Messages per page'),
       offset: wholeNumber({ min: 0 }).default(0).describe('Messages to skip'),
@@ -23,6 +25,7 @@ export const chatRoutes: Route[] = [
     path: '/chat',
     summary: 'Post a chat message',
     access: { scope: 'chat:write' },
+    playerView: { passes: "the message is the user's own" },
     from: 'body',
     parameters: z.object({
       content: text().describe('Message HTML'),
@@ -39,6 +42,7 @@ export const chatRoutes: Route[] = [
     path: '/chat/{messageId}',
     summary: 'Delete one chat message',
     access: { scope: 'chat:write' },
+    playerView: { passes: "the world deletes only the user's own messages" },
     parameters: z.object({ messageId: text().describe('Chat message id') }),
     operation: 'chat-delete',
   }),
@@ -47,6 +51,7 @@ export const chatRoutes: Route[] = [
     path: '/chat',
     summary: 'Delete every chat message',
     access: { scope: 'chat:write' },
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({}),
     operation: 'chat-flush',
   }),
@@ -55,6 +60,7 @@ export const chatRoutes: Route[] = [
     path: '/chat/subscribe',
     summary: 'Stream chat messages: chat-create, chat-update, chat-delete (Server-Sent Events)',
     access: { scope: 'events:subscribe' },
+    playerView: { passes: 'the stream sends a key bound to a user only the messages that user sees (seenBy)' },
     parameters: z.object({
       speaker: text().optional().describe('Only messages from this speaker'),
       type: chatType().optional().describe('Only messages of this style'),

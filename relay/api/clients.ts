@@ -46,6 +46,9 @@ export const clientRoutes: Route[] = [
     path: '/clients',
     summary: 'The worlds this relay knows, with whether each is connected',
     access: { scope: 'clients:read' },
+    playerView: {
+      passes: "the relay's own list of the worlds the key reaches: a world's address only to a GM-level key",
+    },
     operation: 'get-clients',
     parameters: z.object({
       clientId: text()

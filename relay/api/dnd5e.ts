@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { flag, number, oneOf, record, text, textList } from '../routing/parameters.ts';
+import type { PlayerView } from '../routing/player-view.ts';
 import { worldRoute, type HttpMethod, type Route } from '../routing/route.ts';
 
 // D&D 5e routes exist only for worlds running the dnd5e system. The schemas name the parameters the module reads and
@@ -22,6 +23,11 @@ const rollOptions = {
 // The world checks the ability, as with the reference relay: its refusal (`Invalid ability 'x'. Valid abilities: …`) is what clients match.
 const ability = text().describe('str, dex, con, int, wis or cha');
 type Fields = Record<string, unknown>;
+
+/** The module reads only an actor the user observes and changes only one they own (module-operations.md §1). */
+const ACTOR_IN_WORLD: PlayerView = {
+  passes: 'the world reads only an actor the user observes, and changes only one they own',
+};
 
 /** Whom a route acts on: the parameters that name it, and one rule per party that one of them is given. */
 interface Subject {
@@ -81,7 +87,15 @@ function dnd5eRoute(
     (schema, rule) => schema.refine(rule.given, { error: rule.error }),
     z.looseObject({ ...subject.shape, ...shape }),
   );
-  return worldRoute({ method, path: `/dnd5e/${path}`, summary, access: { scope: 'dnd5e' }, parameters, operation });
+  return worldRoute({
+    method,
+    path: `/dnd5e/${path}`,
+    summary,
+    access: { scope: 'dnd5e' },
+    playerView: ACTOR_IN_WORLD,
+    parameters,
+    operation,
+  });
 }
 
 function useRoute(kind: 'ability' | 'feature' | 'spell' | 'item'): Route {

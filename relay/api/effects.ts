@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { record, text } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
+import { OWNED_IN_WORLD, WORLD_FILTERS } from '../routing/player-view.ts';
 
 const target = { uuid: text().describe('Actor or token UUID') };
 
@@ -10,6 +11,7 @@ export const effectsRoutes: Route[] = [
     path: '/effects',
     summary: 'List the active effects on an actor or token',
     access: { scope: 'effects:read' },
+    playerView: WORLD_FILTERS,
     from: 'body+query',
     parameters: z.object(target),
     operation: 'get-effects',
@@ -19,6 +21,7 @@ export const effectsRoutes: Route[] = [
     path: '/effects/list',
     summary: "List the game system's status effects (valid statusId values)",
     access: { scope: 'effects:read' },
+    playerView: { passes: "the game system's status effects, the same for every user" },
     parameters: z.object({}),
     operation: 'get-status-effects',
   }),
@@ -27,6 +30,7 @@ export const effectsRoutes: Route[] = [
     path: '/effects',
     summary: 'Add a status effect (statusId) or a custom effect (effectData) to an actor or token',
     access: { scope: 'effects:write' },
+    playerView: OWNED_IN_WORLD,
     parameters: z
       .object({
         ...target,
@@ -43,6 +47,7 @@ export const effectsRoutes: Route[] = [
     path: '/effects',
     summary: 'Remove an effect by its id or by its status',
     access: { scope: 'effects:write' },
+    playerView: OWNED_IN_WORLD,
     parameters: z
       .object({
         ...target,

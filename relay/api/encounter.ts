@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { flag, text, textList } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
+import { GM_ONLY_IN_WORLD } from '../routing/player-view.ts';
+import { encountersSeen } from '../world-data/player-sorts.ts';
 
 // The reference relay sends `encounter` and `tokens`, which the module never reads; callers may use either name and
 // the world receives the module's own `encounterId` and `tokenUuids`.
@@ -23,6 +25,7 @@ function navigationRoute(
     path: `/${operation}`,
     summary,
     access: manage,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object(encounter),
     operation,
     message: toEncounterId,
@@ -35,6 +38,7 @@ function combatantsRoute(operation: 'add-to-encounter' | 'remove-from-encounter'
     path: `/${operation}`,
     summary,
     access: manage,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({
       ...encounter,
       uuids: textList().optional().describe('Token or actor UUIDs'),
@@ -54,6 +58,7 @@ export const encounterRoutes: Route[] = [
     path: '/encounters',
     summary: 'The combats of the world',
     access: { scope: 'encounter:read' },
+    playerView: encountersSeen,
     parameters: z.object({}),
     operation: 'encounters',
   }),
@@ -62,6 +67,7 @@ export const encounterRoutes: Route[] = [
     path: '/start-encounter',
     summary: 'Create and start a combat',
     access: manage,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({
       tokenUuids: textList().optional().describe('Token UUIDs to add'),
       tokens: textList().optional().describe('Same as tokenUuids (reference relay name)'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { flag, number, record, text } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
+import { OWNED_IN_WORLD, WORLD_FILTERS } from '../routing/player-view.ts';
 
 const target = {
   uuid: text().optional().describe('Document UUID'),
@@ -35,6 +36,7 @@ function attributeRoute(path: '/increase' | '/decrease', summary: string): Route
     path,
     summary,
     access: write,
+    playerView: OWNED_IN_WORLD,
     parameters: z
       .object({
         ...target,
@@ -53,6 +55,7 @@ export const entityRoutes: Route[] = [
     path: '/get',
     summary: 'A document, or the selected tokens',
     access: read,
+    playerView: WORLD_FILTERS,
     from: 'body+query',
     parameters: z.object(target).refine(uuidOrSelected, targetRequired),
     operation: 'entity',
@@ -62,6 +65,7 @@ export const entityRoutes: Route[] = [
     path: '/create',
     summary: 'Create a document',
     access: write,
+    playerView: { passes: 'the world creates only what the user may create' },
     parameters: z.object({
       entityType: text().describe('Document type, e.g. Actor, Item, JournalEntry, Macro'),
       data: record().describe('The document data'),
@@ -78,6 +82,7 @@ export const entityRoutes: Route[] = [
     path: '/update',
     summary: 'Update a document, or the selected tokens',
     access: write,
+    playerView: OWNED_IN_WORLD,
     parameters: z.object({ ...target, data: record().describe('Changes') }).refine(uuidOrSelected, targetRequired),
     operation: 'update',
     forwardsScopes: true,
@@ -88,6 +93,7 @@ export const entityRoutes: Route[] = [
     path: '/delete',
     summary: 'Delete a document, or the selected tokens',
     access: write,
+    playerView: OWNED_IN_WORLD,
     parameters: z.object({ uuid: target.uuid, selected: target.selected }).refine(uuidOrSelected, targetRequired),
     operation: 'delete',
     forwardsScopes: true,
@@ -98,6 +104,7 @@ export const entityRoutes: Route[] = [
     path: '/give',
     summary: 'Move an item from one actor to another',
     access: write,
+    playerView: OWNED_IN_WORLD,
     parameters: z
       .object({
         fromUuid: text().optional().describe('Giving actor'),
@@ -113,6 +120,7 @@ export const entityRoutes: Route[] = [
     path: '/remove',
     summary: 'Remove an item from an actor',
     access: write,
+    playerView: OWNED_IN_WORLD,
     parameters: z
       .object({ actorUuid: text().optional().describe('Actor UUID'), selected: target.selected, ...item })
       .refine(hasItem, itemRequired),
@@ -125,6 +133,7 @@ export const entityRoutes: Route[] = [
     path: '/kill',
     summary: "Set a creature's hit points to 0 and mark it dead",
     access: write,
+    playerView: OWNED_IN_WORLD,
     parameters: z.object({ uuid: target.uuid, selected: target.selected }).refine(uuidOrSelected, targetRequired),
     operation: 'kill',
     alsoRequires: changesMacro,

@@ -11,6 +11,9 @@ export const fileRoutes: Route[] = [
     path: '/file-system',
     summary: 'List a folder of the file store',
     access: { scope: 'file:read' },
+    playerView: {
+      passes: 'the world lets only a user allowed to browse files (Trusted Player and up) list or read them',
+    },
     parameters: z.object({
       path: z.string({ error: 'must be a string' }).default('').describe('Folder path'),
       source,
@@ -24,6 +27,9 @@ export const fileRoutes: Route[] = [
     path: '/download',
     summary: 'Download a file: its bytes, or JSON with a base64 data URL',
     access: { scope: 'file:read' },
+    playerView: {
+      passes: 'the world lets only a user allowed to browse files (Trusted Player and up) list or read them',
+    },
     parameters: z.object({
       path: text().describe('File path'),
       source,
@@ -38,6 +44,7 @@ export const fileRoutes: Route[] = [
     path: '/upload',
     summary: 'Upload a file: a JSON body with fileData (data URL) or binaryData (bytes), or the raw bytes as the body',
     access: { scope: 'file:write' },
+    playerView: { passes: 'the world lets only a user allowed to upload files write one' },
     parameters: z
       .object({
         path: text().describe('Folder to upload into'),

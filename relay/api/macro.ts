@@ -8,6 +8,7 @@ export const macroRoutes: Route[] = [
     path: '/macros',
     summary: 'The macros of the world',
     access: { scope: 'macro:list' },
+    playerView: { passes: 'the world lists only the macros the user may see' },
     parameters: z.object({}),
     operation: 'macros',
   }),
@@ -16,6 +17,7 @@ export const macroRoutes: Route[] = [
     path: '/macro/{uuid}/execute',
     summary: 'Run a macro (the world must allow it)',
     access: { scope: 'macro:execute' },
+    playerView: { passes: 'the world runs only a macro the user owns' },
     parameters: z.object({
       uuid: text().describe('Macro UUID'),
       args: record().optional().describe('Arguments handed to the macro'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { flag, number, text } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
+import { GM_ONLY_IN_WORLD } from '../routing/player-view.ts';
 
 const playlist = {
   playlistId: text().optional().describe('Playlist id'),
@@ -24,6 +25,10 @@ export const playlistRoutes: Route[] = [
     path: '/playlists',
     summary: 'All playlists with their sounds',
     access: scope,
+    playerView: {
+      refused:
+        "lists the GM's soundboard, every playlist and sound whatever user the world is asked for; only a GM may play them",
+    },
     parameters: z.object({}),
     operation: 'get-playlists',
   }),
@@ -32,6 +37,7 @@ export const playlistRoutes: Route[] = [
     path: '/playlist/play',
     summary: 'Play a playlist, or one sound of it',
     access: scope,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({ ...playlist, ...sound }).refine(identified, playlistRequired),
     operation: 'playlist-play',
   }),
@@ -40,6 +46,7 @@ export const playlistRoutes: Route[] = [
     path: '/playlist/stop',
     summary: 'Stop a playlist',
     access: scope,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object(playlist).refine(identified, playlistRequired),
     operation: 'playlist-stop',
   }),
@@ -48,6 +55,7 @@ export const playlistRoutes: Route[] = [
     path: '/playlist/next',
     summary: 'Skip to the next sound of a playlist',
     access: scope,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object(playlist).refine(identified, playlistRequired),
     operation: 'playlist-next',
   }),
@@ -56,6 +64,7 @@ export const playlistRoutes: Route[] = [
     path: '/playlist/volume',
     summary: 'Set the volume of a playlist or of one of its sounds',
     access: scope,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z
       .object({
         ...playlist,
@@ -70,6 +79,7 @@ export const playlistRoutes: Route[] = [
     path: '/stop-sound',
     summary: 'Stop playing sounds: those with this source path, or all',
     access: scope,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({ src: text().optional().describe('Audio file path; omit to stop every sound') }),
     operation: 'stop-sound',
   }),
@@ -78,6 +88,7 @@ export const playlistRoutes: Route[] = [
     path: '/play-sound',
     summary: 'Play a sound once for every client of the world, outside any playlist',
     access: scope,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({
       src: text().describe('Audio file path, e.g. sounds/door.ogg'),
       volume: number({ min: 0, max: 1 }).default(0.5).describe('0.0 (silent) to 1.0 (full)'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { flag, text, textList, wholeNumber } from '../routing/parameters.ts';
 import { streamRoute, worldRoute, type Route } from '../routing/route.ts';
+import { lastRollSeen, recentRollsSeen } from '../world-data/player-sorts.ts';
 
 const MAX_RECENT_ROLLS = 20;
 
@@ -11,6 +12,7 @@ export const rollRoutes: Route[] = [
     summary:
       'Recent rolls, most recent first (at most 20); a roll posted to chat is listed once, under its chat message id',
     access: { scope: 'roll:read' },
+    playerView: recentRollsSeen,
     parameters: z.object({
       limit: wholeNumber({ min: 1, max: MAX_RECENT_ROLLS })
         .default(MAX_RECENT_ROLLS)
@@ -27,6 +29,7 @@ export const rollRoutes: Route[] = [
     path: '/lastroll',
     summary: 'The most recent roll (a roll posted to chat has its chat message id, as in the roll event)',
     access: { scope: 'roll:read' },
+    playerView: lastRollSeen,
     parameters: z.object({}),
     operation: 'last-roll',
     reviseReply: (message, { clientId, services }) => services.rollIds.reviseLastRoll(clientId, message),
@@ -37,6 +40,7 @@ export const rollRoutes: Route[] = [
     summary:
       'Evaluate a dice formula. Only a roll posted to chat (createChatMessage: true) reaches /rolls/subscribe; its id is then the chat message id, the same in the roll event and /lastroll',
     access: { scope: 'roll:execute' },
+    playerView: { passes: "the answer is the caller's own roll" },
     from: 'body',
     parameters: z.object({
       formula: text()
@@ -61,6 +65,7 @@ export const rollRoutes: Route[] = [
     summary:
       'Stream roll events (Server-Sent Events): rolls posted to chat in the world, and POST /roll with createChatMessage: true',
     access: { scope: 'events:subscribe' },
+    playerView: { passes: 'the stream sends a key bound to a user only the rolls that user made' },
     parameters: z.object({}),
     stream: 'roll',
     filter: () => ({}),

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { flag, number, oneOf, record, text, wholeNumber } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
+import { GM_ONLY_IN_WORLD, OWNED_IN_WORLD, WORLD_FILTERS } from '../routing/player-view.ts';
+import { sceneImageSeen } from '../world-data/player-sorts.ts';
 
 const read = { scope: 'scene:read' } as const;
 const write = { scope: 'scene:write' } as const;
@@ -17,6 +19,7 @@ export const sceneRoutes: Route[] = [
     path: '/scene',
     summary: 'Scenes by id, name, active, viewed, or all',
     access: read,
+    playerView: WORLD_FILTERS,
     parameters: z
       .object({
         sceneId,
@@ -35,6 +38,7 @@ export const sceneRoutes: Route[] = [
     path: '/scene',
     summary: 'Create a scene',
     access: write,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({ data: record().describe('Scene data; name is required by Foundry') }),
     operation: 'create-scene',
     timeoutMs: 30_000,
@@ -44,6 +48,7 @@ export const sceneRoutes: Route[] = [
     path: '/scene',
     summary: 'Update a scene',
     access: write,
+    playerView: OWNED_IN_WORLD,
     parameters: z
       .object({ sceneId, name, active, data: record().describe('Changes') })
       .refine((p) => named(p) || p.active === true, { error: "Either 'sceneId', 'name' or 'active' is required" }),
@@ -55,6 +60,7 @@ export const sceneRoutes: Route[] = [
     path: '/scene',
     summary: 'Delete a scene',
     access: write,
+    playerView: OWNED_IN_WORLD,
     parameters: z.object({ sceneId, name }).refine(named, sceneRequired),
     operation: 'delete-scene',
   }),
@@ -63,6 +69,7 @@ export const sceneRoutes: Route[] = [
     path: '/switch-scene',
     summary: 'Activate a scene for everyone',
     access: write,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({ sceneId, name }).refine(named, sceneRequired),
     operation: 'switch-scene',
     timeoutMs: 30_000,
@@ -72,6 +79,10 @@ export const sceneRoutes: Route[] = [
     path: '/scene/image',
     summary: 'The rendered scene as PNG or JPEG bytes',
     access: read,
+    playerView: {
+      refused:
+        "is rendered from the GM's canvas, with hidden tokens, the GM's drawings and no fog of war; GET /scene/image/raw gives a player the background of a scene they may view",
+    },
     parameters: z.object({
       sceneId,
       active,
@@ -92,6 +103,7 @@ export const sceneRoutes: Route[] = [
     path: '/scene/image/raw',
     summary: "The scene's background image file, as the world's JSON: data.imageData is a data URL",
     access: read,
+    playerView: sceneImageSeen,
     parameters: z.object({ sceneId, active }),
     operation: 'scene-raw-image',
     timeoutMs: 30_000,

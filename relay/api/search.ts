@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { flag, text, wholeNumber } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
+import { WORLD_FILTERS } from '../routing/player-view.ts';
 
 export const searchRoutes: Route[] = [
   worldRoute({
@@ -8,6 +9,7 @@ export const searchRoutes: Route[] = [
     path: '/search',
     summary: 'Search world entities and compendiums, best matches first',
     access: { scope: 'search' },
+    playerView: WORLD_FILTERS,
     parameters: z.object({
       query: text().optional().describe('Search text; omit to browse everything matching the filter'),
       filter: text()

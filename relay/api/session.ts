@@ -4,9 +4,14 @@ import { captureHttpError } from '../capture/capture-errors.ts';
 import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
 import { text } from '../routing/parameters.ts';
+import type { PlayerDecision } from '../routing/player-view.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 
 const access = { scope: 'session:manage' } as const;
+/** Not a world's data: the relay's own browser pages, each logged in with a full GM's Foundry password. */
+const GM_SESSIONS: PlayerDecision = {
+  passes: "the relay's own GM sessions, not a world's data; starting one takes a full GM's Foundry password",
+};
 
 function captureOf(services: RelayServices): CaptureService {
   if (!services.capture) {
@@ -34,6 +39,7 @@ export const sessionRoutes: Route[] = [
     operation: 'session-handshake',
     summary: 'Start a GM session login: an RSA public key, a nonce and a handshake token valid 5 minutes',
     access,
+    playerView: GM_SESSIONS,
     parameters: z.object({}),
     headers: z.object({
       'x-foundry-url': text()
@@ -55,6 +61,7 @@ export const sessionRoutes: Route[] = [
     operation: 'start-session',
     summary: 'Log a full GM user in to an offscreen page so the world connects to this relay without a GM browser tab',
     access,
+    playerView: GM_SESSIONS,
     from: 'body',
     parameters: z.object({
       handshakeToken: text().describe('The token from POST /session-handshake'),
@@ -85,6 +92,7 @@ export const sessionRoutes: Route[] = [
     operation: 'end-session',
     summary: 'End a GM session: its page closes and the world goes offline',
     access,
+    playerView: GM_SESSIONS,
     from: 'body+query',
     parameters: z.object({ sessionId: text().describe('The session to end') }),
     handle: async ({ parameters, services }) => {
@@ -99,6 +107,7 @@ export const sessionRoutes: Route[] = [
     operation: 'get-sessions',
     summary: 'The GM sessions this relay runs',
     access,
+    playerView: GM_SESSIONS,
     parameters: z.object({}),
     handle: ({ services }) => ({ body: { activeSessions: services.capture?.sessions.list() ?? [] } }),
   }),

@@ -9,6 +9,7 @@ export const sheetRoute = worldRoute({
   path: '/sheet',
   summary: "An image of an entity's sheet (PNG or JPEG bytes)",
   access: { scope: 'sheet:read' },
+  playerView: { passes: 'the world, or the capture page, renders only a sheet the user observes' },
   parameters: z
     .object({
       uuid: text().optional().describe('The entity to capture'),

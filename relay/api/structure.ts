@@ -3,6 +3,7 @@ import { DOCUMENT_TYPES } from '../../contracts/world-protocol.ts';
 import { HttpError } from '../errors.ts';
 import { flag, oneOf, text, textList, wholeNumber } from '../routing/parameters.ts';
 import { localRoute, worldRoute, type Route } from '../routing/route.ts';
+import { GM_ONLY_IN_WORLD, WORLD_FILTERS } from '../routing/player-view.ts';
 
 const documentTypeList = textList().pipe(
   z.array(oneOf(DOCUMENT_TYPES), { error: `must list document types: ${DOCUMENT_TYPES.join(', ')}` }),
@@ -14,6 +15,7 @@ export const structureRoutes: Route[] = [
     path: '/structure',
     summary: 'The folder and compendium structure of the world',
     access: { scope: 'structure:read' },
+    playerView: WORLD_FILTERS,
     parameters: z.object({
       includeEntityData: flag().default(false).describe('Full entity data instead of UUIDs and names'),
       path: text().optional().describe('Folder.<id> or Compendium.<pack> to read from; omit for the root'),
@@ -29,6 +31,7 @@ export const structureRoutes: Route[] = [
     path: '/get-folder',
     summary: 'A folder, found by its exact name, with its contents',
     access: { scope: 'structure:read' },
+    playerView: WORLD_FILTERS,
     from: 'body+query',
     parameters: z.object({ name: text().describe('Exact folder name') }),
     operation: 'get-folder',
@@ -38,6 +41,7 @@ export const structureRoutes: Route[] = [
     path: '/create-folder',
     summary: 'Create a folder',
     access: { scope: 'structure:write' },
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({
       name: text().describe('Folder name'),
       folderType: oneOf(DOCUMENT_TYPES).describe('The document type the folder holds'),
@@ -50,6 +54,7 @@ export const structureRoutes: Route[] = [
     path: '/delete-folder',
     summary: 'Delete a folder',
     access: { scope: 'structure:write' },
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({
       folderId: text().describe('Folder id'),
       deleteAll: flag().default(false).describe('Also delete the entities and folders inside'),
@@ -62,6 +67,7 @@ export const structureRoutes: Route[] = [
     operation: 'contents',
     summary: 'Deprecated: use GET /structure?path=',
     access: { scope: 'structure:read' },
+    playerView: { passes: 'deprecated: it answers only where to ask instead' },
     parameters: z.object({ path: z.string().describe('The folder or compendium path') }),
     handle: () => {
       throw new HttpError(400, 'This endpoint has been deprecated.', {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { record, text, wholeNumber } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
+import { GM_ONLY_IN_WORLD } from '../routing/player-view.ts';
 
 const read = { scope: 'user:read' } as const;
 const write = { scope: 'user:write' } as const;
@@ -15,6 +16,7 @@ export const userRoutes: Route[] = [
     path: '/users',
     summary: 'The users of the world',
     access: read,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({}),
     operation: 'get-users',
   }),
@@ -23,6 +25,7 @@ export const userRoutes: Route[] = [
     path: '/user',
     summary: 'One user',
     access: read,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object(identity).refine(identified, userRequired),
     operation: 'get-user',
   }),
@@ -31,6 +34,7 @@ export const userRoutes: Route[] = [
     path: '/user',
     summary: 'Create a user',
     access: write,
+    playerView: GM_ONLY_IN_WORLD,
     from: 'body',
     parameters: z.object({
       name: text().describe('User name'),
@@ -45,6 +49,7 @@ export const userRoutes: Route[] = [
     path: '/user',
     summary: 'Update a user',
     access: write,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({ ...identity, data: record().describe('Changes') }).refine(identified, userRequired),
     operation: 'update-user',
   }),
@@ -53,6 +58,7 @@ export const userRoutes: Route[] = [
     path: '/user',
     summary: 'Delete a user',
     access: write,
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object(identity).refine(identified, userRequired),
     operation: 'delete-user',
   }),

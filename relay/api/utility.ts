@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { flag, record, text, textList } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
+import { GM_ONLY_IN_WORLD } from '../routing/player-view.ts';
 
 export const utilityRoutes: Route[] = [
   worldRoute({
@@ -8,6 +9,7 @@ export const utilityRoutes: Route[] = [
     path: '/select',
     summary: 'Select tokens on the active scene',
     access: { scope: 'entity:read' },
+    playerView: GM_ONLY_IN_WORLD,
     from: 'body',
     parameters: z.object({
       uuids: textList().optional().describe('Token UUIDs'),
@@ -27,6 +29,7 @@ export const utilityRoutes: Route[] = [
     path: '/selected',
     summary: 'The selected tokens and their actors',
     access: { scope: 'entity:read' },
+    playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({}),
     operation: 'selected',
   }),
@@ -35,6 +38,7 @@ export const utilityRoutes: Route[] = [
     path: '/players',
     summary: 'The users of the world',
     access: { scope: 'entity:read' },
+    playerView: { passes: 'the world lists the users to a GM only, and none to anyone else' },
     parameters: z.object({}),
     operation: 'players',
   }),
@@ -43,6 +47,10 @@ export const utilityRoutes: Route[] = [
     path: '/world-info',
     summary: 'World, system, versions, modules, users and active scene',
     access: { scope: 'world:info' },
+    playerView: {
+      passes:
+        "what every user's Foundry loads: the world, its system and modules, the users and the active scene's name",
+    },
     parameters: z.object({}),
     operation: 'world-info',
   }),
@@ -51,6 +59,9 @@ export const utilityRoutes: Route[] = [
     path: '/execute-js',
     summary: 'Run JavaScript in the tabletop client (the world must allow it)',
     access: { scope: 'execute-js' },
+    playerView: {
+      passes: 'the world runs code only for a user of the role its settings allow, a GM unless the GM chose otherwise',
+    },
     from: 'body',
     parameters: z.object({ script: text().describe('An async function body; return a JSON value') }),
     operation: 'execute-js',

@@ -97,6 +97,15 @@ export class RollIds {
     return unchanged ? message : { ...message, data: entries };
   }
 
+  /**
+   * The id of the chat message a recent-rolls entry was posted as, when the relay knows one: a roll made in the world
+   * carries its message's; a POST /roll the relay paired with its message has that message's.
+   */
+  messageIdOf(clientId: string, entry: Fields): string | undefined {
+    const { messageId } = this.#reviseEntry(clientId, entry);
+    return typeof messageId === 'string' ? messageId : undefined;
+  }
+
   #reviseEntry(clientId: string, entry: Fields): Fields {
     const messageId = typeof entry.id === 'string' ? this.#messageIdOf.get(clientId)?.get(entry.id) : undefined;
     return messageId ? { ...entry, id: messageId, messageId } : entry;

@@ -2,13 +2,14 @@ import { describeIssue, jsonText } from './parameters.ts';
 import type { Caller, Route, StreamRoute, WorldRoute } from './route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { Scope } from '../auth/scopes.ts';
-import type { StreamFilter, StreamKind } from '../events/streams.ts';
+import type { StreamFilter } from '../events/streams.ts';
 import { withoutUndefined } from '../objects.ts';
 import type { RelayServices } from '../services.ts';
 import type { WorldReply } from '../world-link/pending-requests.ts';
 import type { WorldConnection } from '../world-link/world-connection.ts';
 import { HttpError } from '../errors.ts';
 import { resolveUserId } from './world-resolution.ts';
+import type { Player } from './player-view.ts';
 
 // What a route call means whatever carries it (HTTP or /ws/api): parameters, the world, the user, the request.
 
@@ -133,12 +134,17 @@ export async function userRefusalBefore(
 }
 
 /** Sends the route's operation to the caller's world and waits for the answer. */
+/**
+ * Sends the route's operation to the caller's world and waits for the answer; for a key bound to a `player`, a route
+ * whose answer the relay sorts has it sorted before any other revision.
+ */
 export async function callWorld(
   route: WorldRoute,
   parameters: Fields,
   caller: Caller,
   world: WorldConnection,
   services: RelayServices,
+  player?: Player,
 ): Promise<{ world: WorldConnection; reply: WorldReply }> {
   const message: Fields = withoutUndefined(route.message ? route.message(parameters) : parameters);
   if (caller.userId !== undefined) message.userId = caller.userId;
@@ -146,12 +152,34 @@ export async function callWorld(
   const timeoutMs = services.timeoutOverrideMs ?? route.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const sentAt = performance.now();
   const reply = await services.tabletop.request(world, route.operation, message, timeoutMs);
-  if (!route.reviseReply || hasError(reply.message)) return { world, reply };
-  const revised = route.reviseReply(reply.message, { parameters, clientId: world.clientId, sentAt, services });
+  if (hasError(reply.message)) return { world, reply };
+  let revised: Fields = reply.message;
+  const view = route.playerView;
+  if (player && view && 'sort' in view)
+    revised = await view.sort(revised, {
+      player,
+      parameters,
+      clientId: world.clientId,
+      services,
+      askWorld: asGm(world, services),
+    });
+  if (route.reviseReply)
+    revised = route.reviseReply(revised, { parameters, clientId: world.clientId, sentAt, services });
   return {
     world,
     reply:
       revised === reply.message ? reply : { message: revised as WorldReply['message'], text: JSON.stringify(revised) },
+  };
+}
+
+/** Asks the world an operation as the GM, for the relay's own use; a refusal is an error, never an answer. */
+function asGm(world: WorldConnection, services: RelayServices) {
+  return async (operation: string, fields: Fields = {}): Promise<Fields> => {
+    const timeoutMs = services.timeoutOverrideMs ?? DEFAULT_TIMEOUT_MS;
+    const { message } = await services.tabletop.request(world, operation, fields, timeoutMs);
+    if (hasError(message))
+      throw new HttpError(502, `The world could not say what a player may see: ${String(message.error)}`);
+    return message;
   };
 }
 
@@ -177,7 +205,6 @@ export function prepareStream(
   world: WorldConnection,
   services: RelayServices,
 ): { clientId: string; filter: StreamFilter; ownerId: string } {
-  refuseGmViewToPlayer(route.stream, caller.key, world);
   const ownerId = caller.key?.id ?? 'anonymous';
   requireStreamRoom(
     services,
@@ -191,26 +218,4 @@ export function prepareStream(
     filter: withoutUndefined({ ...route.filter(parameters), userId: caller.userId }),
     ownerId,
   };
-}
-
-/**
- * The streams the world pushes as the GM sees them: every actor's changes, hidden tokens and combatants, secret doors,
- * any hook's arguments. The relay cannot sort their events by a user's permissions (chat and rolls it sorts by
- * whisper), so a key bound to a user who is not a GM may not open them.
- */
-const GM_VIEW_STREAMS: readonly StreamKind[] = ['actor', 'scene', 'hooks', 'combat'];
-/** Foundry's ASSISTANT role: from it up a user is a GM (`User#isGM`) and sees what these streams carry. */
-const FIRST_GM_ROLE = 3;
-
-function refuseGmViewToPlayer(kind: StreamKind, key: ApiKeyRecord | undefined, world: WorldConnection): void {
-  const bound = key?.userId;
-  if (bound === undefined || !GM_VIEW_STREAMS.includes(kind)) return;
-  const user =
-    world.players.find((player) => player.id === bound) ??
-    world.players.find((player) => player.name.toLowerCase() === bound.toLowerCase());
-  if (user && user.role >= FIRST_GM_ROLE) return;
-  throw new HttpError(
-    403,
-    `This key acts as ${user?.name ?? bound}, who is not a GM in this world: the ${kind} stream carries what the GM sees, so a key bound to a player may open the chat and roll streams only`,
-  );
 }

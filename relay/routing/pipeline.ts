@@ -26,6 +26,7 @@ import {
   type Fields,
 } from './call.ts';
 import { resolveWorld } from './world-resolution.ts';
+import { playerOf, refuseToPlayer, type Player } from './player-view.ts';
 import type { WorldConnection } from '../world-link/world-connection.ts';
 import { tooManyRequests, type RateDecision } from './rate-limit.ts';
 import { relayBytesAnswer, worldAnswer, type WorldJsonAnswer } from './world-answer.ts';
@@ -231,8 +232,10 @@ function answerWith(
   const extraScope = route.kind === 'world' ? route.alsoRequires?.(parameters) : undefined;
   if (extraScope && key) requireScope(key, extraScope);
   const world = resolveWorld(services.tabletop, caller.clientId, key);
+  const player = playerOf(key, world);
+  if (player) refuseToPlayer(route.playerView, player, `${route.method} ${route.path}`);
   if (route.kind === 'stream') return streamAnswer(route, parameters, caller, world, services);
-  return answerFromWorld(route, parameters, caller, world, services);
+  return answerFromWorld(route, parameters, caller, world, services, player);
 }
 
 /** What the activity entry of a call notes besides its answer (a bound key acting as its user instead of another). */
@@ -256,12 +259,13 @@ async function answerFromWorld(
   caller: Caller,
   world: WorldConnection,
   services: RelayServices,
+  player: Player | undefined,
 ): Promise<CallAnswer> {
   if (route.answerInRelay) {
     const own = await route.answerInRelay(parameters, caller, services);
     if (own) return relayBytesAnswer(own);
   }
-  const { reply } = await callWorld(route, parameters, caller, world, services);
+  const { reply } = await callWorld(route, parameters, caller, world, services, player);
   return worldAnswer(route, world, reply, parameters);
 }
 

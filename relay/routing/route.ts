@@ -5,6 +5,7 @@ import type { OverlayLinkRecord } from '../auth/overlay-links.ts';
 import type { OverlayName } from '../../contracts/overlays.ts';
 import type { StreamFilter, StreamKind } from '../events/streams.ts';
 import type { RelayServices } from '../services.ts';
+import type { PlayerDecision, PlayerView } from './player-view.ts';
 
 /** Who calls and for which world and user: the parameters every tabletop route shares. */
 export interface Caller {
@@ -87,6 +88,8 @@ export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends
   forwardsScopes?: boolean;
   /** A body that is not JSON is taken as file bytes and handed to the schema as `fileData`, a data URL. */
   rawBodyAsFileData?: boolean;
+  /** What a key bound to a player gets (relay/routing/player-view.ts): every keyed route says. */
+  playerView?: PlayerView;
   /** Rewrites a successful answer of the world; `sentAt` is `performance.now()` when the request left. */
   reviseReply?: (
     message: Record<string, unknown>,
@@ -105,6 +108,8 @@ export interface StreamRoute<S extends ParameterSchema = ParameterSchema> extend
   kind: 'stream';
   stream: StreamKind;
   filter: (parameters: z.output<S>) => StreamFilter;
+  /** Whether a key bound to a player may open the stream (relay/routing/player-view.ts): every keyed route says. */
+  playerView?: PlayerDecision;
 }
 
 /** The call as its transport received it, told without any of the transport's own objects. */
@@ -157,6 +162,8 @@ export interface LocalRoute<
   kind: 'local';
   /** The /ws/api message type that calls it: every keyed route is reachable there too (test/contract/reachability.test.ts). */
   operation?: string;
+  /** Whether a key bound to a player may call it (relay/routing/player-view.ts): every keyed route says. */
+  playerView?: PlayerDecision;
   handle: (context: LocalContext<z.output<S>, z.output<H>>) => Answer | Promise<Answer>;
 }
 
