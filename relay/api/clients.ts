@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { RelayServices } from '../services.ts';
 import { text } from '../routing/parameters.ts';
+import { playerOf } from '../routing/player-view.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { resolveWorld } from '../routing/world-resolution.ts';
 import { RELAY_INSTANCE_ID } from '../version.ts';
@@ -9,7 +10,8 @@ import { RELAY_INSTANCE_ID } from '../version.ts';
 /**
  * Connected worlds first, then the ones known from pairing that are offline, with the reference relay's fields: times
  * in epoch milliseconds (an offline world has no connection: connectedSince 0; lastSeen 0 when it never connected).
- * Never `publicUrl`: API keys do not see a world's Foundry address (docs/SECURITY.md, item 14).
+ * Never `publicUrl`: API keys do not see a world's Foundry address (docs/SECURITY.md, item 14). `ipAddress`, where the
+ * GM's Foundry page connects from, only to a GM-level key: one bound to no user, or to a GM of that world (item 36).
  */
 function clientsFor(services: RelayServices, key: ApiKeyRecord | undefined) {
   const allowed = (clientId: string) => !key?.worldIds || key.worldIds.includes(clientId);
@@ -25,7 +27,7 @@ function clientsFor(services: RelayServices, key: ApiKeyRecord | undefined) {
       lastSeen: world.lastSeen,
       connectedSince: world.connectedSince.getTime(),
       ...world.metadata,
-      ipAddress: world.remoteEndpoint,
+      ...(playerOf(key, world) ? {} : { ipAddress: world.remoteEndpoint }),
       tokenName: world.tokenName,
       isOnline: true,
     })),
