@@ -133,7 +133,6 @@ export async function userRefusalBefore(
   throw refusal;
 }
 
-/** Sends the route's operation to the caller's world and waits for the answer. */
 /**
  * Sends the route's operation to the caller's world and waits for the answer; for a key bound to a `player`, a route
  * whose answer the relay sorts has it sorted before any other revision.

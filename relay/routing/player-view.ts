@@ -22,7 +22,7 @@ export interface PlayerSortContext {
   parameters: Fields;
   clientId: string;
   services: RelayServices;
-  /** Asks the caller's world an operation without a user (as the GM); a refusal or a world away throws. */
+  /** Asks the caller's world an operation with these fields, as the GM unless they name a user; a refusal throws. */
   askWorld(operation: string, fields?: Fields): Promise<Fields>;
 }
 
@@ -59,7 +59,7 @@ export function playerOf(key: ApiKeyRecord | undefined, world: WorldConnection):
 /** Refuses the call when the route is refused to players, or says nothing about them (a route added without deciding). */
 export function refuseToPlayer(view: PlayerView | undefined, player: Player, what: string): void {
   if (view && !('refused' in view)) return;
-  const why = view?.refused ?? 'the relay has not been told what of its answer a player may see';
+  const why = view?.refused ?? 'is not open to players: the relay has not been told what of its answer they may see';
   throw new HttpError(403, `This key acts as ${player.name}, who is not a GM in this world: ${what} ${why}`);
 }
 
