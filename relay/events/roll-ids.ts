@@ -1,4 +1,5 @@
 import type { WorldMessage } from '../../contracts/world-protocol.ts';
+import { fieldsOf } from '../objects.ts';
 
 // One roll, one id. The module answers POST /roll with a made-up `manual_<ms>_<rand>` id and records that entry in its
 // recent rolls, while the chat message the roll was posted as reaches the roll stream (and the recent rolls, once more)
@@ -15,10 +16,6 @@ interface RollPush {
   receivedAt: number;
   messageId: string;
   fingerprint: string;
-}
-
-function fieldsOf(value: unknown): Fields | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
 }
 
 function fingerprint(total: unknown, dice: unknown): string {

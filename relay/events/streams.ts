@@ -1,5 +1,6 @@
 import type { EventChannel, WorldMessage } from '../../contracts/world-protocol.ts';
 import { isUser, seenBy } from '../world-data/audience.ts';
+import { fieldsOf } from '../objects.ts';
 
 /** The kinds of event stream a caller can open, each fed by one channel of the world. */
 export const STREAM_CHANNEL = {
@@ -32,10 +33,6 @@ export interface StreamEvent {
 }
 
 type Fields = Record<string, unknown>;
-
-function fieldsOf(value: unknown): Fields | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
-}
 
 function sameName(a: unknown, b: string): boolean {
   return typeof a === 'string' && a.toLowerCase() === b.toLowerCase();

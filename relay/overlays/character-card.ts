@@ -4,7 +4,8 @@ import type { CharacterCardView } from '../../contracts/overlays.ts';
 import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
 import { hitPointsOf } from './hit-points.ts';
-import { askWorld, fieldsOf, listOf, numberOf, textOf, type Fields, type OverlayViewer } from './world.ts';
+import { fieldsOf, listOf, numberOf, textOf } from '../objects.ts';
+import { askWorld, type Fields, type OverlayViewer } from './world.ts';
 
 export async function characterCardView(services: RelayServices, viewer: OverlayViewer): Promise<CharacterCardView> {
   if (!viewer.actorUuid)

@@ -1,6 +1,7 @@
 // The chat ticker: messages said in chat (rolls go to the dice feed), as plain text.
 import type { ChatLineView } from '../../contracts/overlays.ts';
-import { speakerName, textOf, timeOf, type Fields } from './world.ts';
+import { textOf } from '../objects.ts';
+import { speakerName, timeOf, type Fields } from './world.ts';
 
 /** The longest line the ticker carries; a longer message is cut with an ellipsis. */
 const MAX_TEXT = 500;

@@ -1,6 +1,7 @@
 // The dice feed: each roll posted to chat, as the overlay shows it (who, formula, total, dice, crit or fumble).
 import type { DieView, RollView } from '../../contracts/overlays.ts';
-import { listOf, numberOf, speakerName, textOf, timeOf, type Fields } from './world.ts';
+import { listOf, numberOf, textOf } from '../objects.ts';
+import { speakerName, timeOf, type Fields } from './world.ts';
 
 /** A chat message's first roll (the one the module reports for it), or undefined for a message without one. */
 export function rollViewOf(message: Fields): RollView | undefined {

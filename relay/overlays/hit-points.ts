@@ -1,5 +1,6 @@
 // Hit points as systems keep them: dnd5e and most d20 systems under system.attributes.hp, others under system.hp.
-import { fieldsOf, numberOf, type Fields } from './world.ts';
+import { fieldsOf, numberOf } from '../objects.ts';
+import { type Fields } from './world.ts';
 
 export interface HitPoints {
   value: number;

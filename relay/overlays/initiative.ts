@@ -3,7 +3,8 @@ import type { CombatantView, InitiativeView } from '../../contracts/overlays.ts'
 import type { RelayServices } from '../services.ts';
 import { inTurnOrder } from '../world-data/turn-order.ts';
 import { hitPointsOf } from './hit-points.ts';
-import { askWorld, fieldsOf, listOf, numberOf, textOf, type Fields, type OverlayViewer } from './world.ts';
+import { fieldsOf, listOf, numberOf, textOf } from '../objects.ts';
+import { askWorld, type Fields, type OverlayViewer } from './world.ts';
 
 export const NO_COMBAT: InitiativeView = { active: false, round: 0, turn: -1, combatants: [] };
 

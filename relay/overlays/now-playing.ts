@@ -1,7 +1,8 @@
 // Now playing: every sound playing in a playlist, with its playlist's name.
 import type { NowPlayingView } from '../../contracts/overlays.ts';
 import type { RelayServices } from '../services.ts';
-import { askWorld, fieldsOf, listOf, textOf, type OverlayViewer } from './world.ts';
+import { fieldsOf, listOf, textOf } from '../objects.ts';
+import { askWorld, type OverlayViewer } from './world.ts';
 
 export async function nowPlayingView(services: RelayServices, viewer: OverlayViewer): Promise<NowPlayingView> {
   const reply = await askWorld(services, viewer, 'get-playlists');

@@ -3,6 +3,7 @@
 import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
 import type { OverlayLinkRecord } from '../auth/overlay-links.ts';
+import { fieldsOf, listOf, numberOf, textOf } from '../objects.ts';
 import { shownTo } from '../world-data/audience.ts';
 
 /** What a view is built for: the link's world, the user it sees as, and the GM's choices stored with it. */
@@ -27,22 +28,6 @@ export async function askWorld(
   const reply = (await services.tabletop.request(world, operation, message, timeoutMs)).message as Fields;
   if (typeof reply.error === 'string' && reply.error !== '') throw new HttpError(400, reply.error);
   return reply;
-}
-
-export function fieldsOf(value: unknown): Fields | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
-}
-
-export function listOf(value: unknown): Fields[] {
-  return Array.isArray(value) ? value.map(fieldsOf).filter((item): item is Fields => item !== undefined) : [];
-}
-
-export function textOf(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-export function numberOf(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 /**

@@ -5,6 +5,7 @@ import { HttpError } from '../errors.ts';
 import type { PlayerSortContext, PlayerView } from '../routing/player-view.ts';
 import { isUser, seenBy } from './audience.ts';
 import { inTurnOrder } from './turn-order.ts';
+import { fieldsOf, listOf } from '../objects.ts';
 
 type Fields = Record<string, unknown>;
 
@@ -16,14 +17,6 @@ const SECRET_DOOR = 2;
 /** How far back the chat log is read for the messages recent rolls were posted as (the module keeps 20 rolls). */
 const CHAT_WINDOW = 500;
 const RECENT_ROLLS = 20;
-
-function fieldsOf(value: unknown): Fields | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
-}
-
-function listOf(value: unknown): Fields[] {
-  return Array.isArray(value) ? value.map(fieldsOf).filter((item): item is Fields => item !== undefined) : [];
-}
 
 /** A document's ownership level for the user (`ownership` by user id, then `default`), as Foundry's data holds it. */
 function levelOf(document: Fields, userId: string): number {

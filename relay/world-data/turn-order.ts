@@ -1,14 +1,7 @@
 // A combat's order as Foundry runs it, for answers the relay rebuilds without some combatants.
+import { numberOf, textOf } from '../objects.ts';
 
 type Fields = Record<string, unknown>;
-
-function numberOf(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
-function textOf(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
 
 /** Foundry's turn order (`Combat#setupTurns`): initiative high to low, none last, then by name, then by id. */
 export function inTurnOrder(combatants: Fields[]): Fields[] {
