@@ -124,7 +124,7 @@ function operationOf(route: Route, group: string): JsonSchema {
   if (typeof route.access === 'object' && 'scope' in route.access) {
     operation.security = [{ apiKey: [] }];
     operation['x-required-scope'] = route.access.scope;
-    operation.description = `Needs an API key with the scope \`${route.access.scope}\`.`;
+    operation.description = `Needs an API key with the scope \`${route.access.scope}\`. ${playerNote(route)}`;
   } else if (typeof route.access === 'object') {
     operation.security = [{ overlayLink: [] }];
     operation['x-overlay'] = route.access.overlay;
@@ -134,6 +134,15 @@ function operationOf(route: Route, group: string): JsonSchema {
     operation.description = 'Admin API: answers only on loopback, with the admin token.';
   }
   return operation;
+}
+
+/** What a key bound to a player gets from a keyed route, as its `playerView` says (relay/routing/player-view.ts). */
+function playerNote(route: Route): string {
+  const view = route.playerView;
+  if (!view || 'refused' in view)
+    return `Refused (403) to a key bound to a player: ${route.method} ${route.path} ${view?.refused ?? 'is not open to players'}.`;
+  if ('sorted' in view) return `A key bound to a player gets ${view.sorted}.`;
+  return `A key bound to a player gets the answer as it is: ${view.passes}.`;
 }
 
 function responsesOf(route: Route): JsonSchema {

@@ -124,7 +124,7 @@ async function requireSceneView(sceneId: unknown, context: PlayerSortContext): P
 
 /** GET /scene/image/raw: the background of a scene the player may view. */
 export const sceneImageSeen: PlayerView = {
-  sorted: 'only for the active scene or one the user holds at least LIMITED on',
+  sorted: 'the background of the active scene, or of one the user holds at least LIMITED on, only',
   sort: async (answer, context) => {
     await requireSceneView(fieldsOf(answer.data)?.sceneId, context);
     return answer;
@@ -134,7 +134,7 @@ export const sceneImageSeen: PlayerView = {
 /** GET /canvas/{documentType}. */
 export const canvasDocumentsSeen: PlayerView = {
   sorted:
-    'a scene the user may view, without hidden placeables, secret doors as walls, notes of journal entries they see',
+    'the documents of a scene the user may view only, without hidden placeables, secret doors as walls, notes of journal entries they see',
   sort: async (answer, context) => {
     await requireSceneView(answer.sceneId, context);
     if (!Array.isArray(answer.data)) return answer;
@@ -167,7 +167,7 @@ async function notesSeenBy(notes: Fields[], context: PlayerSortContext): Promise
  * token is not found, as the world says of one that is not there: the answer gives the named token's position.
  */
 export const distanceSeen: PlayerView = {
-  sorted: 'a scene the user may view, between points or tokens the user sees',
+  sorted: 'distances on a scene the user may view, to and from tokens the user sees',
   sort: async (answer, context) => {
     const data = fieldsOf(answer.data) ?? {};
     await requireSceneView(data.sceneId, context);

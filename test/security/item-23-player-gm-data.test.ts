@@ -6,7 +6,8 @@
 // and a Foundry 14 world.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAYER_SCOPES } from '../../relay/auth/scopes.ts';
-import { allRoutes } from '../../relay/routes.ts';
+import { openApiDocument } from '../../relay/api/openapi.ts';
+import { allRoutes, routeGroups } from '../../relay/routes.ts';
 import { scopeOf } from '../../relay/routing/route.ts';
 import { postRoll, userIdsByName } from '../harness/chat-rolls.ts';
 import { ApiSocket } from '../harness/client-api.ts';
@@ -23,6 +24,13 @@ describe('item 23: one table says what each keyed route gives a player', () => {
       expect(why.length, `${route.method} ${route.path}`).toBeGreaterThan(20);
       if ('sort' in view) expect(route.kind, `${route.method} ${route.path}`).toBe('world');
     }
+  });
+
+  it('/openapi.json tells a tool what a player key gets from each route', () => {
+    const paths = openApiDocument(routeGroups, 'http://127.0.0.1:3010').paths as Record<string, any>;
+    expect(paths['/rolls'].get.description).toContain('A key bound to a player gets the rolls the user made');
+    expect(paths['/playlists'].get.description).toContain('Refused (403) to a key bound to a player');
+    expect(paths['/get'].get.description).toContain('the world answers as the user');
   });
 });
 
