@@ -2,12 +2,23 @@ import { z } from 'zod';
 import { DOCUMENT_TYPES } from '../../contracts/world-protocol.ts';
 import { HttpError } from '../errors.ts';
 import { flag, oneOf, text, textList, wholeNumber } from '../routing/parameters.ts';
-import { localRoute, worldRoute, type Route } from '../routing/route.ts';
+import { fieldsOf } from '../objects.ts';
+import { localRoute, worldRoute, type Route, type WorldAsk } from '../routing/route.ts';
 import { GM_ONLY_IN_WORLD, WORLD_FILTERS } from '../routing/player-view.ts';
 
 const documentTypeList = textList().pipe(
   z.array(oneOf(DOCUMENT_TYPES), { error: `must list document types: ${DOCUMENT_TYPES.join(', ')}` }),
 );
+
+/**
+ * A folder's document type as the world has it, or undefined when the world cannot say (it then answers the call
+ * itself). Deleting a Macro folder with its contents deletes macros, which needs `macro:write` as any change of a
+ * macro does (relay/api/entity.ts).
+ */
+async function folderTypeOf(folderId: string, askWorld: WorldAsk): Promise<unknown> {
+  const answer = await askWorld('entity', { uuid: `Folder.${folderId}` }).catch(() => undefined);
+  return fieldsOf(answer?.data)?.type;
+}
 
 export const structureRoutes: Route[] = [
   worldRoute({
@@ -60,6 +71,8 @@ export const structureRoutes: Route[] = [
       deleteAll: flag().default(false).describe('Also delete the entities and folders inside'),
     }),
     operation: 'delete-folder',
+    alsoRequires: async (p, askWorld) =>
+      p.deleteAll && (await folderTypeOf(p.folderId, askWorld)) === 'Macro' ? 'macro:write' : undefined,
   }),
   localRoute({
     method: 'GET',

@@ -1,5 +1,5 @@
 import { describeIssue, jsonText } from './parameters.ts';
-import type { Caller, Route, StreamRoute, WorldRoute } from './route.ts';
+import type { Caller, Route, StreamRoute, WorldAsk, WorldRoute } from './route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { StreamFilter } from '../events/streams.ts';
@@ -160,7 +160,7 @@ export async function callWorld(
       parameters,
       clientId: world.clientId,
       services,
-      askWorld: asGm(world, services),
+      askWorld: askWorldAsGm(world, services),
     });
   if (route.reviseReply)
     revised = route.reviseReply(revised, { parameters, clientId: world.clientId, sentAt, services });
@@ -171,13 +171,16 @@ export async function callWorld(
   };
 }
 
-/** Asks the world an operation as the GM, for the relay's own use; a refusal is an error, never an answer. */
-function asGm(world: WorldConnection, services: RelayServices) {
-  return async (operation: string, fields: Fields = {}): Promise<Fields> => {
+/**
+ * Asks the world an operation for the relay's own use (what a player may see, which scope a change needs), as the GM
+ * unless the fields name a user; a refusal is an error, never an answer.
+ */
+export function askWorldAsGm(world: WorldConnection, services: RelayServices): WorldAsk {
+  return async (operation, fields = {}) => {
     const timeoutMs = services.timeoutOverrideMs ?? DEFAULT_TIMEOUT_MS;
     const { message } = await services.tabletop.request(world, operation, fields, timeoutMs);
     if (hasError(message))
-      throw new HttpError(502, `The world could not say what a player may see: ${String(message.error)}`);
+      throw new HttpError(502, `The world refused what the relay asked it (${operation}): ${String(message.error)}`);
     return message;
   };
 }

@@ -6,6 +6,7 @@ import {
   type ParameterSource,
   type Route,
   type StreamRoute,
+  type WorldAsk,
   type WorldRoute,
 } from './route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
@@ -16,6 +17,7 @@ import { answeredCall, callerNamed, refusedCall, type ActivityRecord } from '../
 import { HttpError } from '../errors.ts';
 import { checkAdmin, keyOfLink, verifiedKey, verifiedLink } from './access.ts';
 import {
+  askWorldAsGm,
   callWorld,
   parseHeaders,
   parseParameters,
@@ -229,8 +231,35 @@ function answerWith(
     // Refused parameters come after the world's and the user's refusals, the order the reference relay answers in.
     return userRefusalBefore(refusal, resolveWorld(services.tabletop, caller.clientId, key), caller, services);
   }
-  const extraScope = route.kind === 'world' ? route.alsoRequires?.(parameters) : undefined;
-  if (extraScope && key) requireScope(key, extraScope);
+  if (route.kind === 'world' && route.alsoRequires && key)
+    return requireAlso(route.alsoRequires, parameters, caller, key, services).then(() =>
+      answerInWorld(route, parameters, caller, key, services),
+    );
+  return answerInWorld(route, parameters, caller, key, services);
+}
+
+/** Refuses the call when the key lacks a scope its parameters need besides the route's own. */
+async function requireAlso(
+  alsoRequires: NonNullable<WorldRoute['alsoRequires']>,
+  parameters: Fields,
+  caller: Caller,
+  key: ApiKeyRecord,
+  services: RelayServices,
+): Promise<void> {
+  const askWorld: WorldAsk = (operation, fields) =>
+    askWorldAsGm(resolveWorld(services.tabletop, caller.clientId, key), services)(operation, fields);
+  const extraScope = await alsoRequires(parameters, askWorld);
+  if (extraScope) requireScope(key, extraScope);
+}
+
+/** The answer of a world or stream route, once the caller may have it: the world's, sorted for a player, or its events. */
+function answerInWorld(
+  route: WorldRoute | StreamRoute,
+  parameters: Fields,
+  caller: Caller,
+  key: ApiKeyRecord | undefined,
+  services: RelayServices,
+): CallAnswer | Promise<CallAnswer> {
   const world = resolveWorld(services.tabletop, caller.clientId, key);
   const player = playerOf(key, world);
   if (player) refuseToPlayer(route.playerView, player, `${route.method} ${route.path}`);

@@ -7,6 +7,7 @@ import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
 import type { WorldConnection } from '../world-link/world-connection.ts';
+import type { WorldAsk } from './route.ts';
 
 type Fields = Record<string, unknown>;
 
@@ -22,8 +23,7 @@ export interface PlayerSortContext {
   parameters: Fields;
   clientId: string;
   services: RelayServices;
-  /** Asks the caller's world an operation with these fields, as the GM unless they name a user; a refusal throws. */
-  askWorld(operation: string, fields?: Fields): Promise<Fields>;
+  askWorld: WorldAsk;
 }
 
 export type PlayerSort = (answer: Fields, context: PlayerSortContext) => Fields | Promise<Fields>;

@@ -82,8 +82,11 @@ export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends
    * resolves with the bytes and headers to send, or undefined to ask the world.
    */
   answerInRelay?: (parameters: z.output<S>, caller: Caller, services: RelayServices) => Promise<RelayBytes | undefined>;
-  /** A scope needed on top of the route's own for some parameters (creating or changing a Macro needs `macro:write`). */
-  alsoRequires?: (parameters: z.output<S>) => Scope | undefined;
+  /**
+   * A scope needed on top of the route's own for some parameters (creating or changing a Macro needs `macro:write`);
+   * where the parameters alone cannot tell, it may ask the world as the GM (`askWorld`) before the call is sent.
+   */
+  alsoRequires?: (parameters: z.output<S>, askWorld: WorldAsk) => Scope | undefined | Promise<Scope | undefined>;
   /** Send the key's scopes as `_scopes`: the module reads them only to guard macro writes, so only those routes do. */
   forwardsScopes?: boolean;
   /** A body that is not JSON is taken as file bytes and handed to the schema as `fileData`, a data URL. */
@@ -96,6 +99,9 @@ export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends
     call: { parameters: z.output<S>; clientId: string; sentAt: number; services: RelayServices },
   ) => Record<string, unknown>;
 }
+
+/** Asks the caller's world an operation with these fields, as the GM unless they name a user; a refusal throws. */
+export type WorldAsk = (operation: string, fields?: Record<string, unknown>) => Promise<Record<string, unknown>>;
 
 /** A byte answer the relay produced itself. */
 export interface RelayBytes {

@@ -1,7 +1,7 @@
 // Item 36 (macro:write): macros run code whoever clicks them, so a key without `macro:write` may not change one through
-// any route that takes a document's UUID: not only POST /create, but PUT /update, DELETE /delete, POST /increase,
-// /decrease and /kill too. The relay refuses before the world is asked, over HTTP and /ws/api alike, whatever the
-// world would have checked of the scopes it is sent.
+// any route: not only POST /create, but PUT /update, DELETE /delete, POST /increase, /decrease and /kill of a Macro's
+// UUID, and DELETE /delete-folder of a Macro folder with its contents. The relay refuses before the world is asked to
+// make the change, over HTTP and /ws/api alike, whatever the world would have checked of the scopes it is sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSocket } from '../harness/client-api.ts';
 import { requestsSeenDuring, startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
@@ -60,6 +60,25 @@ describe('item 36: changing a macro needs macro:write on every route', () => {
       caller.close();
     }
     expect(macro().ownership.default ?? 0).toBe(0);
+  });
+
+  it("refuses deleting a Macro folder with its contents without macro:write, but not another folder's", async () => {
+    const folderNamed = (name: string) => harness.world.game.folders.find((folder) => folder.name === name)!;
+    const structureWriter = await harness.keyWith(['structure:read', 'structure:write']);
+    const gmTools = folderNamed('GM Tools');
+    const seen = await requestsSeenDuring(harness, async () => {
+      const answer = await harness.api(structureWriter, 'DELETE', '/delete-folder', {
+        body: { folderId: gmTools.id, deleteAll: true },
+      });
+      expect(answer.status, answer.text).toBe(403);
+      expect(answer.body.error).toBe(REFUSAL);
+    });
+    expect(seen.map((request) => request.type)).not.toContain('delete-folder');
+    expect(macro()).not.toBeNull();
+    const emptyShelf = await harness.api(structureWriter, 'DELETE', '/delete-folder', {
+      body: { folderId: folderNamed('Empty Shelf').id, deleteAll: true },
+    });
+    expect(emptyShelf.status, emptyShelf.text).toBe(200);
   });
 
   it('lets a key with macro:write change a macro, and entity:write alone change other documents', async () => {
