@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { flag, number, oneOf, record, text, textList } from '../routing/parameters.ts';
-import type { PlayerView } from '../routing/player-view.ts';
+import type { PlayerView } from '../routing/route.ts';
 import { worldRoute, type HttpMethod, type Route } from '../routing/route.ts';
 
 // D&D 5e routes exist only for worlds running the dnd5e system. The schemas name the parameters the module reads and

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { text, textList } from '../routing/parameters.ts';
-import type { PlayerDecision } from '../routing/player-view.ts';
+import type { PlayerDecision } from '../routing/route.ts';
 import { streamRoute, type Route } from '../routing/route.ts';
 
 const scope = { scope: 'events:subscribe' } as const;

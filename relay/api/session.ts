@@ -4,7 +4,7 @@ import { captureHttpError } from '../capture/capture-errors.ts';
 import { HttpError } from '../errors.ts';
 import type { RelayServices } from '../services.ts';
 import { text } from '../routing/parameters.ts';
-import type { PlayerDecision } from '../routing/player-view.ts';
+import type { PlayerDecision } from '../routing/route.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 
 const access = { scope: 'session:manage' } as const;

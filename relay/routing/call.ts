@@ -1,5 +1,5 @@
 import { describeIssue, jsonText } from './parameters.ts';
-import type { Caller, Route, StreamRoute, WorldAsk, WorldRoute } from './route.ts';
+import type { Caller, Player, Route, StreamRoute, WorldAsk, WorldRoute } from './route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { StreamFilter } from '../events/streams.ts';
@@ -9,7 +9,6 @@ import type { WorldReply } from '../world-link/pending-requests.ts';
 import type { WorldConnection } from '../world-link/world-connection.ts';
 import { HttpError } from '../errors.ts';
 import { resolveUserId } from './world-resolution.ts';
-import type { Player } from './player-view.ts';
 
 // What a route call means whatever carries it (HTTP or /ws/api): parameters, the world, the user, the request.
 

@@ -4,6 +4,7 @@ import {
   type CallContext,
   type Caller,
   type ParameterSource,
+  type Player,
   type Route,
   type StreamRoute,
   type WorldAsk,
@@ -28,7 +29,7 @@ import {
   type Fields,
 } from './call.ts';
 import { resolveWorld } from './world-resolution.ts';
-import { playerOf, refuseToPlayer, type Player } from './player-view.ts';
+import { playerOf, refuseToPlayer } from './player-view.ts';
 import type { WorldConnection } from '../world-link/world-connection.ts';
 import { tooManyRequests, type RateDecision } from './rate-limit.ts';
 import { relayBytesAnswer, worldAnswer, type WorldJsonAnswer } from './world-answer.ts';

@@ -5,38 +5,8 @@
 // relay first; test/security/item-23-player-gm-data.test.ts fails for a keyed route that does not say.
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import { HttpError } from '../errors.ts';
-import type { RelayServices } from '../services.ts';
 import type { WorldConnection } from '../world-link/world-connection.ts';
-import type { WorldAsk } from './route.ts';
-
-type Fields = Record<string, unknown>;
-
-/** A user of the world who is not a GM, as a key bound to them acts. */
-export interface Player {
-  id: string;
-  name: string;
-}
-
-/** What a sort may use: the player, the call's parameters, and the world, asked as the GM for what the sort needs. */
-export interface PlayerSortContext {
-  player: Player;
-  parameters: Fields;
-  clientId: string;
-  services: RelayServices;
-  askWorld: WorldAsk;
-}
-
-export type PlayerSort = (answer: Fields, context: PlayerSortContext) => Fields | Promise<Fields>;
-
-/**
- * A keyed route's answer to a key bound to a player: `passes` as the world or the relay gives it (why: the world
- * applies the user's permissions, or it holds nothing the GM hides); `refused` with a 403 that says why; or `sorted`
- * by the relay before it goes out (a world route's answer only).
- */
-export type PlayerView = PlayerDecision | { sorted: string; sort: PlayerSort };
-
-/** What a stream's or a local route's answer can be to a player: it passes, or it is refused. */
-export type PlayerDecision = { passes: string } | { refused: string };
+import type { Player, PlayerDecision, PlayerView } from './route.ts';
 
 /** Foundry's ASSISTANT role: from it up a user is a GM (`User#isGM`) and sees what the GM sees. */
 const FIRST_GM_ROLE = 3;

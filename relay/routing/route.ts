@@ -5,7 +5,6 @@ import type { OverlayLinkRecord } from '../auth/overlay-links.ts';
 import type { OverlayName } from '../../contracts/overlays.ts';
 import type { StreamFilter, StreamKind } from '../events/streams.ts';
 import type { RelayServices } from '../services.ts';
-import type { PlayerDecision, PlayerView } from './player-view.ts';
 
 /** Who calls and for which world and user: the parameters every tabletop route shares. */
 export interface Caller {
@@ -102,6 +101,38 @@ export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends
 
 /** Asks the caller's world an operation with these fields, as the GM unless they name a user; a refusal throws. */
 export type WorldAsk = (operation: string, fields?: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+// What a key bound to a player gets from a keyed route (relay/routing/player-view.ts applies it).
+
+/** A user of the world who is not a GM, as a key bound to them acts. */
+export interface Player {
+  id: string;
+  name: string;
+}
+
+/** What a sort may use: the player, the call's parameters, and the world, asked as the GM for what the sort needs. */
+export interface PlayerSortContext {
+  player: Player;
+  parameters: Record<string, unknown>;
+  clientId: string;
+  services: RelayServices;
+  askWorld: WorldAsk;
+}
+
+export type PlayerSort = (
+  answer: Record<string, unknown>,
+  context: PlayerSortContext,
+) => Record<string, unknown> | Promise<Record<string, unknown>>;
+
+/**
+ * A keyed route's answer to a key bound to a player: `passes` as the world or the relay gives it (why: the world
+ * applies the user's permissions, or it holds nothing the GM hides); `refused` with a 403 that says why; or `sorted`
+ * by the relay before it goes out (a world route's answer only).
+ */
+export type PlayerView = PlayerDecision | { sorted: string; sort: PlayerSort };
+
+/** What a stream's or a local route's answer can be to a player: it passes, or it is refused. */
+export type PlayerDecision = { passes: string } | { refused: string };
 
 /** A byte answer the relay produced itself. */
 export interface RelayBytes {

@@ -2,7 +2,7 @@
 // them whatever user it is sent (module-operations.md §3.2, module-protocol.md §4.11). Each keeps what that player
 // sees in Foundry and drops the rest; what it needs to know besides the answer it asks the world as the GM.
 import { HttpError } from '../errors.ts';
-import type { PlayerSortContext, PlayerView } from '../routing/player-view.ts';
+import type { PlayerSortContext, PlayerView } from '../routing/route.ts';
 import { isUser, seenBy } from './audience.ts';
 import { inTurnOrder } from './turn-order.ts';
 import { fieldsOf, listOf } from '../objects.ts';
