@@ -129,7 +129,9 @@ export function createRelay(options: RelayOptions): Relay {
     pollIntervalMs: options.keyRequestPollIntervalMs,
     log,
   });
-  const unauthenticated = new UnauthenticatedSockets();
+  const unauthenticated = new UnauthenticatedSockets((origin) =>
+    connectionTokens.list().some((token) => token.origin === origin),
+  );
   const tabletop = new Tabletop({
     verifyToken: (token) => {
       const record = connectionTokens.verify(token);
@@ -154,12 +156,11 @@ export function createRelay(options: RelayOptions): Relay {
     rollIds.notePush(clientId, message);
     events.publish(clientId, message);
   });
-  tabletop.on('world-connected', (world) =>
-    knownWorlds.connected(
-      { clientId: world.clientId, ...world.metadata, lastSeen: new Date().toISOString() },
-      world.handshake === 'token',
-    ),
-  );
+  tabletop.on('world-connected', (world) => {
+    const paired = world.handshake === 'token';
+    if (paired) unauthenticated.noteWorldAddress(world.remoteAddress);
+    knownWorlds.connected({ clientId: world.clientId, ...world.metadata, lastSeen: new Date().toISOString() }, paired);
+  });
   const settings = new Settings(join(options.dataDir, 'settings.json'), options.settings, log);
   const hostNow = () => options.host ?? (settings.get().lanAccess ? EVERY_ADDRESS : LOOPBACK);
   let paused = false;

@@ -163,7 +163,9 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
       };
     }
     const crowded =
-      upgrade.legacyKey === undefined ? this.options.unauthenticated.refusal(upgrade.remoteAddress) : undefined;
+      upgrade.legacyKey === undefined
+        ? this.options.unauthenticated.refusal({ address: upgrade.remoteAddress, origin: upgrade.origin })
+        : undefined;
     return crowded === undefined ? undefined : { status: 503, message: crowded };
   }
 

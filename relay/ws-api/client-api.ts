@@ -60,7 +60,7 @@ export class ClientApi {
     }
     const keyInHeader = typeof headerKey === 'string' && headerKey !== '';
     const address = normalisedAddress(request.socket.remoteAddress);
-    const crowded = keyInHeader ? undefined : this.limits.unauthenticated.refusal(address);
+    const crowded = keyInHeader ? undefined : this.limits.unauthenticated.refusal({ address, origin });
     if (crowded !== undefined) return refuseUpgrade(socket, 503, crowded);
     const upgrade: CallContext = { ...httpCallContext(request), transport: 'ws' };
     this.server.handleUpgrade(request, socket, head, (webSocket) => {

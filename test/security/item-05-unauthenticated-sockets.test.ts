@@ -7,6 +7,7 @@ import type { Browser } from 'puppeteer-core';
 import { WebSocket, WebSocketServer } from 'ws';
 import { chromiumPath, launchChromium } from '../../scripts/chromium.ts';
 import {
+  KEPT_FOR_KNOWN_SOCKETS,
   MAX_UNAUTHENTICATED_PER_ADDRESS,
   MAX_UNAUTHENTICATED_SOCKETS,
   raiseFrameLimit,
@@ -215,16 +216,19 @@ describe('item 05: sockets that have not authenticated', () => {
       for (const client of waiting.splice(0)) client.socket.terminate();
     });
 
+    // This computer may take the places kept for known callers too (item 29 fills the strangers' share from the LAN).
+    const EVERY_PLACE = MAX_UNAUTHENTICATED_SOCKETS + KEPT_FOR_KNOWN_SOCKETS;
+
     /** Fills every place, each loopback address (127.0.0.1, .2, …) holding as many as one address may. */
     async function fillEveryPlace(path: (index: number) => string): Promise<void> {
-      for (let index = 0; index < MAX_UNAUTHENTICATED_SOCKETS; index++) {
+      for (let index = 0; index < EVERY_PLACE; index++) {
         const localAddress = `127.0.0.${1 + Math.floor(index / MAX_UNAUTHENTICATED_PER_ADDRESS)}`;
         waiting.push(open(`${relay.wsUrl}${path(index)}`, { localAddress }));
       }
       await Promise.all(waiting.map((client) => client.opened));
     }
 
-    it(`refuses socket number ${MAX_UNAUTHENTICATED_SOCKETS + 1} waiting to authenticate with 503, on either endpoint`, async () => {
+    it(`refuses socket number ${MAX_UNAUTHENTICATED_SOCKETS + KEPT_FOR_KNOWN_SOCKETS + 1} waiting to authenticate with 503, on either endpoint`, async () => {
       await fillEveryPlace((index) => (index % 2 === 0 ? `/relay?id=${CLIENT_ID}` : '/ws/api'));
       for (const path of [`/relay?id=${CLIENT_ID}`, '/ws/api']) {
         const extra = open(`${relay.wsUrl}${path}`, { localAddress: '127.0.0.99' });

@@ -1,6 +1,7 @@
 // A second machine for LAN tests, made of a network namespace and a veth pair with addresses of our own choosing:
-// the relay's side gets 10.200.N.1 in this namespace, the peer 10.200.N.2 in its own. No traffic leaves the host.
-import { execFile } from 'node:child_process';
+// the relay's side gets 10.200.N.1 in this namespace, the peer 10.200.N.2 (and .3, .4, … when asked for more) in its
+// own, and with `ipv6` fd00:7474:N::1 and fd00:7474:N::2, ::3, … in one /64. No traffic leaves the host.
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -9,10 +10,17 @@ export interface LanPeer {
   /** The non-loopback address of this machine that the peer reaches the relay on. */
   hostAddress: string;
   peerAddress: string;
+  /** Every IPv4 address of the peer, `peerAddress` first. */
+  peerAddresses: string[];
+  /** With `ipv6`: this machine's IPv6 address on the link, and the peer's, all in one /64. */
+  hostIpv6Address?: string;
+  peerIpv6Addresses: string[];
   /** The peer's network namespace, for running a program there with `ip netns exec`. */
   namespace: string;
   /** A GET from the peer's namespace; status 0 when the connection is refused or times out. */
   get(url: string, headers?: Record<string, string>): Promise<{ status: number; body: string }>;
+  /** Runs Node with these arguments on the peer (its stdio piped to this process); `prlimit` raises its file limit. */
+  node(args: string[], options?: { maxOpenFiles?: number }): ChildProcessWithoutNullStreams;
   close(): Promise<void>;
 }
 
@@ -31,13 +39,19 @@ async function ip(...args: string[]): Promise<void> {
  * Undefined where namespaces cannot be made (not root, no `ip`): the caller says what it checked instead. In CI it
  * throws instead.
  */
-export async function createLanPeer(): Promise<LanPeer | undefined> {
+export async function createLanPeer(
+  options: { peerAddresses?: number; ipv6?: boolean } = {},
+): Promise<LanPeer | undefined> {
   const id = process.pid % 250;
   const namespace = `ttr-ui-${process.pid}`;
   const hostSide = `ttrh${process.pid}`.slice(0, 15);
   const peerSide = `ttrp${process.pid}`.slice(0, 15);
   const hostAddress = `10.200.${id}.1`;
-  const peerAddress = `10.200.${id}.2`;
+  const peerAddresses = Array.from({ length: options.peerAddresses ?? 1 }, (_, index) => `10.200.${id}.${index + 2}`);
+  const peerAddress = peerAddresses[0]!;
+  const ipv6Prefix = `fd00:7474:${id.toString(16)}:`;
+  const hostIpv6Address = options.ipv6 ? `${ipv6Prefix}:1` : undefined;
+  const peerIpv6Addresses = options.ipv6 ? peerAddresses.map((_, index) => `${ipv6Prefix}:${index + 2}`) : [];
   const close = async () => {
     await run('ip', ['link', 'del', hostSide]).catch(() => undefined);
     await run('ip', ['netns', 'del', namespace]).catch(() => undefined);
@@ -48,7 +62,14 @@ export async function createLanPeer(): Promise<LanPeer | undefined> {
     await ip('link', 'set', peerSide, 'netns', namespace);
     await ip('addr', 'add', `${hostAddress}/24`, 'dev', hostSide);
     await ip('link', 'set', hostSide, 'up');
-    await ip('netns', 'exec', namespace, 'ip', 'addr', 'add', `${peerAddress}/24`, 'dev', peerSide);
+    for (const address of peerAddresses) {
+      await ip('netns', 'exec', namespace, 'ip', 'addr', 'add', `${address}/24`, 'dev', peerSide);
+    }
+    // nodad: usable at once, without the seconds of duplicate address detection.
+    if (hostIpv6Address) await ip('addr', 'add', `${hostIpv6Address}/64`, 'dev', hostSide, 'nodad');
+    for (const address of peerIpv6Addresses) {
+      await ip('netns', 'exec', namespace, 'ip', 'addr', 'add', `${address}/64`, 'dev', peerSide, 'nodad');
+    }
     await ip('netns', 'exec', namespace, 'ip', 'link', 'set', peerSide, 'up');
     await ip('netns', 'exec', namespace, 'ip', 'link', 'set', 'lo', 'up');
   } catch (error) {
@@ -61,6 +82,9 @@ export async function createLanPeer(): Promise<LanPeer | undefined> {
   return {
     hostAddress,
     peerAddress,
+    peerAddresses,
+    hostIpv6Address,
+    peerIpv6Addresses,
     namespace,
     async get(url, headers = {}) {
       const { stdout } = await run('ip', [
@@ -74,6 +98,10 @@ export async function createLanPeer(): Promise<LanPeer | undefined> {
         JSON.stringify(headers),
       ]);
       return JSON.parse(stdout) as { status: number; body: string };
+    },
+    node(args, { maxOpenFiles } = {}) {
+      const limit = maxOpenFiles === undefined ? [] : ['prlimit', `--nofile=${maxOpenFiles}:${maxOpenFiles}`];
+      return spawn('ip', ['netns', 'exec', namespace, ...limit, process.execPath, ...args]);
     },
     close,
   };
