@@ -230,7 +230,11 @@ export function createRelay(options: RelayOptions): Relay {
     }),
   );
   server.keepAliveTimeout = 65_000;
-  const clientApi = new ClientApi(services, { authTimeoutMs: options.authTimeoutMs, unauthenticated });
+  const clientApi = new ClientApi(services, {
+    authTimeoutMs: options.authTimeoutMs,
+    uploadLimitBytes: options.bodyLimitBytes,
+    unauthenticated,
+  });
   keys.on('changed', (id, change) => {
     const reason = KEY_CHANGE_REASON[change];
     // /ws/api first: its sessions drop their subscriptions as they close, so the hub then holds only SSE streams.

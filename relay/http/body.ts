@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { parameterSourceOf, type Route } from '../routing/route.ts';
+import { parameterSourceOf, scopeOf, type Route } from '../routing/route.ts';
 import type { Fields } from '../routing/call.ts';
 import { HttpError } from '../errors.ts';
 
@@ -191,6 +191,19 @@ function readBytes(request: IncomingMessage, limit: number, tooLarge: () => Http
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length));
     });
   });
+}
+
+/**
+ * The largest body a key with these scopes may send to any of these routes: an upload route's limit only with that
+ * route's scope. /ws/api sizes an authenticated socket's frames by it, since one frame may call any route.
+ */
+export function largestBodyFor(
+  scopes: readonly string[],
+  routes: readonly Route[],
+  uploadLimitBytes = DEFAULT_UPLOAD_LIMIT_BYTES,
+): number {
+  const uploads = routes.some((route) => route.takesUploads === true && scopes.includes(scopeOf(route) ?? ''));
+  return uploads ? uploadLimitBytes : Math.min(KEYED_BODY_LIMIT_BYTES, uploadLimitBytes);
 }
 
 function bodyLimitOf(route: Route, uploadLimitBytes: number): number {

@@ -12,13 +12,21 @@ import type { CallContext } from '../routing/route.ts';
 import { ClientSession, parseObject, SUPPORTED_TYPES } from './client-session.ts';
 import { refusedCall, type CallerName } from '../admin/activity.ts';
 import { HttpError } from '../errors.ts';
+import { allRoutes } from '../routes.ts';
+import { largestBodyFor } from '../http/body.ts';
+import type { ApiKeyRecord } from '../auth/api-keys.ts';
 
 const AUTH_TIMEOUT_MS = 10_000;
-/** An authenticated caller's largest frame: as large as an HTTP upload body, so an upload's fileData fits in one message. */
-const CALLER_FRAME_BYTES = 100 * 1024 * 1024;
+/** How many /ws/api sockets one API key may hold open: one carries every call and subscription a tool needs. */
+export const MAX_SOCKETS_PER_KEY = 8;
+const TOO_MANY_SOCKETS = `At most ${MAX_SOCKETS_PER_KEY} /ws/api sockets may be open with one API key: close one, or share one socket`;
+/** "Try again later": the socket was refused for now, not for good. */
+const TRY_AGAIN_LATER = 1013;
 
 export interface ClientApiLimits {
   authTimeoutMs?: number;
+  /** The largest upload body, and so the largest frame of a key that may upload (the relay's `bodyLimitBytes`). */
+  uploadLimitBytes?: number;
   /** The places for sockets waiting to authenticate, shared with /relay. */
   unauthenticated: UnauthenticatedSockets;
 }
@@ -34,7 +42,7 @@ export class ClientApi {
     perMessageDeflate: false,
   });
   private readonly services: RelayServices;
-  private readonly limits: Required<ClientApiLimits>;
+  private readonly limits: ClientApiLimits & { authTimeoutMs: number };
   private readonly sessions = new Set<ClientSession>();
 
   constructor(services: RelayServices, limits: ClientApiLimits) {
@@ -59,6 +67,9 @@ export class ClientApi {
       return refuseUpgrade(socket, 403, message);
     }
     const keyInHeader = typeof headerKey === 'string' && headerKey !== '';
+    if (keyInHeader && this.isFull(this.services.keys.verify(headerKey)?.id)) {
+      return refuseUpgrade(socket, 429, TOO_MANY_SOCKETS);
+    }
     const address = normalisedAddress(request.socket.remoteAddress);
     const crowded = keyInHeader ? undefined : this.limits.unauthenticated.refusal({ address, origin });
     if (crowded !== undefined) return refuseUpgrade(socket, 503, crowded);
@@ -115,7 +126,14 @@ export class ClientApi {
       this.refuse(socket, { keyName: null, keyProblem: 'unknown' }, 'Invalid API key');
       return;
     }
-    raiseFrameLimit(socket, CALLER_FRAME_BYTES);
+    if (this.isFull(key.id)) {
+      socket.close(TRY_AGAIN_LATER, TOO_MANY_SOCKETS);
+      this.services.activity.record(
+        refusedCall({ keyName: key.name }, 'WS', '/ws/api', new HttpError(429, TOO_MANY_SOCKETS), performance.now()),
+      );
+      return;
+    }
+    raiseFrameLimit(socket, this.frameLimitOf(key));
     const session = new ClientSession(socket, { apiKey, keyId: key.id }, clientId, upgrade, this.services);
     this.sessions.add(session);
     socket.on('message', (data, isBinary) => {
@@ -131,5 +149,17 @@ export class ClientApi {
       supportedTypes: SUPPORTED_TYPES,
       eventChannels: EVENT_CHANNELS,
     });
+  }
+
+  /** Whether this key holds as many sockets as one key may. */
+  private isFull(keyId: string | undefined): boolean {
+    let open = 0;
+    for (const session of this.sessions) if (session.keyId === keyId) open += 1;
+    return open >= MAX_SOCKETS_PER_KEY;
+  }
+
+  /** A frame may be as large as the largest HTTP body of the key: an upload's only with the upload scope. */
+  private frameLimitOf(key: ApiKeyRecord): number {
+    return largestBodyFor(key.scopes, allRoutes, this.limits.uploadLimitBytes);
   }
 }

@@ -164,7 +164,7 @@ describe('item 05: sockets that have not authenticated', () => {
       await client.opened;
       client.socket.send(JSON.stringify({ type: 'auth', token: key }));
       await waitFor(() => client.messages.some((message) => message.type === 'connected'), 'connected');
-      client.socket.send(JSON.stringify({ type: 'ping', requestId: 'large', padding: 'x'.repeat(2 * MiB) }));
+      client.socket.send(JSON.stringify({ type: 'ping', requestId: 'large', padding: 'x'.repeat(MiB / 2) }));
       await waitFor(
         () => client.messages.some((message) => message.type === 'pong' && message.requestId === 'large'),
         'the pong',
