@@ -112,7 +112,7 @@ export async function startDesktopApp(): Promise<StartedApp> {
       'keep-port': () => {
         const { port } = relay;
         relay.services.network
-          .moveTo(port, () => relay.services.settings.update({ port }))
+          .moveTo({ port }, () => relay.services.settings.update({ port }))
           .catch((error: unknown) => logger.error(`Could not keep port ${port}`, error));
       },
       quit: () => app.quit(),

@@ -1,7 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { allRoutes } from './routes.ts';
 import { ApiKeys, type ApiKeyChange } from './auth/api-keys.ts';
@@ -22,10 +19,13 @@ import { EventHub } from './events/event-hub.ts';
 import { RollIds } from './events/roll-ids.ts';
 import { STREAM_CHANNEL } from './events/streams.ts';
 import { createRequestListener } from './http/app.ts';
+import { BindError, Listener, type ListenChange } from './http/listener.ts';
+import { ConnectionLimits } from './http/connection-limits.ts';
+import { lanInterfaces } from './discovery/lan-interfaces.ts';
 import { ClientApi } from './ws-api/client-api.ts';
 import { refusedUpgradeHost, worldOriginAllowed } from './http/request-gate.ts';
 import { UnauthenticatedSockets } from './http/socket-limits.ts';
-import type { IntegrationPackageFolders, RelayServices } from './services.ts';
+import type { IntegrationPackageFolders, ListenPlace, RelayServices } from './services.ts';
 import { RateLimiter } from './routing/rate-limit.ts';
 import { DEFAULT_SETTINGS, Settings, type RelaySettings } from './storage/settings.ts';
 import { HttpError } from './errors.ts';
@@ -50,7 +50,10 @@ export interface RelayOptions {
   nextFreePortIfTaken?: boolean;
   /** Where the relay's own log lines go; the console by default. */
   log?: RelayLog;
-  /** Listen on this address whatever the LAN access setting says (127.0.0.1: this computer; 0.0.0.0: the LAN). */
+  /**
+   * Listen on this one address whatever the LAN access setting says (127.0.0.1: this computer; 0.0.0.0 or ::, every
+   * address). Without it the relay listens on 127.0.0.1, and with LAN access on each LAN address of this computer too.
+   */
   host?: string;
   timeoutOverrideMs?: number;
   authTimeoutMs?: number;
@@ -100,21 +103,40 @@ const KEY_CHANGE_REASON: Record<ApiKeyChange, string> = {
 const LOOPBACK = '127.0.0.1';
 /** How many ports after a taken one the desktop app tries before it lets the system pick any free port. */
 const NEXT_PORTS_TRIED = 20;
-const EVERY_ADDRESS = '0.0.0.0';
+const EVERY_ADDRESS = new Set(['0.0.0.0', '::']);
+/** How often the LAN addresses are looked at again, so a network joined later (Wi-Fi) reaches the relay too. */
+const ADDRESS_SCAN_MS = 10_000;
 
 function lanAddresses(): string[] {
-  return Object.values(networkInterfaces())
-    .flat()
-    .filter((address) => address !== undefined && !address.internal && address.family === 'IPv4')
-    .map((address) => address!.address);
+  return lanInterfaces().map((lanInterface) => lanInterface.address);
 }
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
+function sameHosts(wanted: readonly string[], bound: readonly string[]): boolean {
+  return wanted.length === bound.length && wanted.every((host) => bound.includes(host));
+}
+
+/** The 409 of a move that could not be bound, saying what stays as it was and what the GM can do. */
+function refusedMove(error: BindError, oldPort: number, place: ListenPlace): HttpError {
+  const inUse = error.code === 'EADDRINUSE';
+  if (error.port !== oldPort) {
+    return new HttpError(
+      409,
+      inUse
+        ? `Port ${error.port} is in use by another program; the relay stays on ${oldPort}. Pick another port, or close that program first`
+        : `Port ${error.port} cannot be listened on (${error.code}); the relay stays on ${oldPort}. Pick another port`,
+    );
+  }
+  const unchanged = place.lanAccess ? 'LAN access stays off' : 'nothing was changed';
+  return new HttpError(
+    409,
+    inUse
+      ? `Another program holds port ${error.port} on ${error.host}, so ${unchanged}. Close that program, or move the relay to another port first`
+      : `The relay cannot listen on ${error.host}:${error.port} (${error.code}), so ${unchanged}. Try again in a moment, or move the relay to another port first`,
+  );
 }
 
 export function createRelay(options: RelayOptions): Relay {
@@ -162,23 +184,24 @@ export function createRelay(options: RelayOptions): Relay {
     knownWorlds.connected({ clientId: world.clientId, ...world.metadata, lastSeen: new Date().toISOString() }, paired);
   });
   const settings = new Settings(join(options.dataDir, 'settings.json'), options.settings, log);
-  const hostNow = () => options.host ?? (settings.get().lanAccess ? EVERY_ADDRESS : LOOPBACK);
+  /** Where the relay listens with LAN access on or off: loopback, and each LAN address; or the one host of this run. */
+  const hostsFor = (lanAccess: boolean) =>
+    options.host !== undefined ? [options.host] : lanAccess ? [LOOPBACK, ...lanAddresses()] : [LOOPBACK];
   let paused = false;
   let portFallback: { wanted: number } | undefined;
-  let server: Server;
-  const port = () => (server.address() as AddressInfo | null)?.port ?? options.port ?? settings.get().port;
+  let listener: Listener;
+  const port = () => listener.port ?? options.port ?? settings.get().port;
   const urlOf = (host: string) => `http://${host.includes(':') ? `[${host}]` : host}:${port()}`;
-  const onEveryAddress = () => hostNow() === EVERY_ADDRESS || hostNow() === '::';
+  const lanAccess = () => (options.host === undefined ? settings.get().lanAccess : EVERY_ADDRESS.has(options.host));
   // Advertised over mDNS while the LAN can reach the relay and it answers calls; a paused relay is withdrawn.
-  const discovery = new LanDiscovery(() => (server.listening && onEveryAddress() && !paused ? port() : undefined), log);
+  const discovery = new LanDiscovery(() => (listener.listening && lanAccess() && !paused ? port() : undefined), log);
   const network = {
-    url: () => urlOf(onEveryAddress() ? LOOPBACK : hostNow()),
-    lanUrls: () => (onEveryAddress() ? lanAddresses().map(urlOf) : []),
-    lanAccess: onEveryAddress,
+    url: () => urlOf(options.host === undefined || EVERY_ADDRESS.has(options.host) ? LOOPBACK : options.host),
+    lanUrls: () => (lanAccess() ? lanAddresses().map(urlOf) : []),
+    lanAccess,
     port,
     portFallback: () => portFallback,
-    moveTo: (newPort: number, commit: () => void) => oneMoveAtATime(() => moveListener(newPort, commit)),
-    settled: () => moving,
+    moveTo: (place: ListenPlace, commit: () => void) => oneMoveAtATime(() => moveListener(place, commit)),
     paused: () => paused,
     setPaused: (on: boolean) => {
       paused = on;
@@ -222,14 +245,6 @@ export function createRelay(options: RelayOptions): Relay {
       options.capture,
     );
   }
-  server = createServer(
-    createRequestListener(allRoutes, services, {
-      uploadLimitBytes: options.bodyLimitBytes,
-      keepaliveMs: options.keepaliveIntervalMs,
-      settingsUiDir: options.settingsUi?.dir,
-    }),
-  );
-  server.keepAliveTimeout = 65_000;
   const clientApi = new ClientApi(services, {
     authTimeoutMs: options.authTimeoutMs,
     uploadLimitBytes: options.bodyLimitBytes,
@@ -248,94 +263,85 @@ export function createRelay(options: RelayOptions): Relay {
   });
   // An overlay's stream ends with its link's change; the page reconnects with the link it has, if it still works.
   overlayLinks.on('changed', (id) => events.closeOwnedBy(id));
-  server.on('upgrade', (request, socket, head) => {
-    if (refusedUpgradeHost(request, socket, services)) return;
-    if (request.url?.split('?')[0] === CLIENT_API_PATH) clientApi.handleUpgrade(request, socket, head);
-    else tabletop.handleUpgrade(request, socket, head);
+  listener = new Listener({
+    request: createRequestListener(allRoutes, services, {
+      uploadLimitBytes: options.bodyLimitBytes,
+      keepaliveMs: options.keepaliveIntervalMs,
+      settingsUiDir: options.settingsUi?.dir,
+    }),
+    upgrade: (request, socket, head) => {
+      if (refusedUpgradeHost(request, socket, services)) return;
+      if (request.url?.split('?')[0] === CLIENT_API_PATH) clientApi.handleUpgrade(request, socket, head);
+      else tabletop.handleUpgrade(request, socket, head);
+    },
+    connections: new ConnectionLimits(log),
+    log,
   });
 
-  let listenedHost = hostNow();
-  const listen = (listenPort: number) =>
-    new Promise<void>((resolve, reject) => {
-      const host = hostNow();
-      server.once('error', reject);
-      server.listen(listenPort, host, () => {
-        server.off('error', reject);
-        listenedHost = host;
-        resolve();
-      });
-    });
-  // Closing stops new connections on the old address only: open streams and world links carry on where they are.
-  const relisten = async (listenPort: number) => {
-    server.close();
-    await listen(listenPort);
-  };
   let moving: Promise<void> = Promise.resolve();
   const oneMoveAtATime = (move: () => Promise<void>) => {
     const done = moving.then(move);
     moving = done.catch(() => undefined);
     return done;
   };
-  const moveListener = async (newPort: number, commit: () => void) => {
+  // Everything new is bound before the setting is stored, and only then does the old listener close (open streams and
+  // world links carry on where they are): a change either happens whole or not at all, and the relay always listens.
+  const moveListener = async (place: ListenPlace, commit: () => void) => {
     const oldPort = port();
-    const moves = newPort !== oldPort;
-    if (moves) {
-      try {
-        await relisten(newPort);
-      } catch (error) {
-        await listen(oldPort);
-        if (errorCode(error) === 'EADDRINUSE') {
-          throw new HttpError(
-            409,
-            `Port ${newPort} is in use by another program; the relay stays on ${oldPort}. Pick another port, or close that program first`,
-          );
-        }
-        throw error;
-      }
+    const newPort = place.port ?? oldPort;
+    let change: ListenChange;
+    try {
+      const { lanAccess: lanAccessAfter } = settings.after({ lanAccess: place.lanAccess ?? settings.get().lanAccess });
+      change = await listener.prepare(newPort, hostsFor(lanAccessAfter));
+    } catch (error) {
+      throw error instanceof BindError ? refusedMove(error, oldPort, place) : error;
     }
     try {
       commit();
     } catch (error) {
-      if (moves) await relisten(oldPort);
+      change.undo();
       throw error;
     }
-    portFallback = undefined;
+    change.keep();
+    if (place.port !== undefined) portFallback = undefined;
     statusChanged();
     await discovery.update();
   };
-  // Switching LAN access re-listens on the new address.
-  settings.on('changed', () => {
-    if (!server.listening || hostNow() === listenedHost) return;
-    void oneMoveAtATime(async () => {
-      if (hostNow() === listenedHost) return;
-      const currentPort = port();
-      await relisten(currentPort).catch((error: unknown) =>
-        log.error(`Could not listen on ${hostNow()}:${currentPort}:`, error),
-      );
-      await discovery.update();
+  // LAN addresses come and go (Wi-Fi, DHCP): each new one is listened on, as far as it can be, and a gone one let go.
+  const rescanAddresses = () =>
+    oneMoveAtATime(async () => {
+      const hosts = hostsFor(lanAccess());
+      if (!listener.listening || sameHosts(hosts, listener.hosts())) return;
+      (await listener.prepare(port(), hosts, { partly: true })).keep();
+      statusChanged();
     });
-  });
-  const listenOnNextFree = async (taken: number) => {
+  let addressScan: NodeJS.Timeout | undefined;
+  const listenOnNextFree = async (taken: number, host: string) => {
     for (let candidate = taken + 1; candidate <= Math.min(taken + NEXT_PORTS_TRIED, 65535); candidate += 1) {
       try {
-        await listen(candidate);
-        return;
+        return await listener.prepare(candidate, [host]);
       } catch (error) {
-        if (errorCode(error) !== 'EADDRINUSE') throw error;
+        if ((error as BindError).code !== 'EADDRINUSE') throw error;
       }
     }
-    await listen(0);
+    return listener.prepare(0, [host]);
   };
   const start = async () => {
     const wanted = options.port ?? settings.get().port;
+    // The first address (loopback, or the run's host) must be had; the LAN addresses are listened on as far as they can be.
+    const [first] = hostsFor(lanAccess());
     try {
-      await listen(wanted);
+      (await listener.prepare(wanted, [first!])).keep();
     } catch (error) {
-      if (!options.nextFreePortIfTaken || errorCode(error) !== 'EADDRINUSE') throw error;
-      await listenOnNextFree(wanted);
+      if (!options.nextFreePortIfTaken || (error as BindError).code !== 'EADDRINUSE') throw error;
+      (await listenOnNextFree(wanted, first!)).keep();
       portFallback = { wanted };
       log.warn(`Port ${wanted} is in use by another program; the relay listens on ${port()} instead`);
     }
+    await rescanAddresses();
+    addressScan = setInterval(() => {
+      rescanAddresses().catch((error: unknown) => log.error('Could not listen on new LAN addresses:', error));
+    }, ADDRESS_SCAN_MS).unref();
     await discovery.update();
   };
 
@@ -357,17 +363,15 @@ export function createRelay(options: RelayOptions): Relay {
         .catch((error: unknown) =>
           log.error(`While stopping, the capture browser failed to close: ${messageOf(error)}`),
         );
-      await new Promise<void>((resolve) => {
-        events.close();
-        clientApi.close();
-        tabletop.close();
-        keyRequests.close();
-        keys.flush();
-        overlayLinks.flush();
-        knownWorlds.flush();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      clearInterval(addressScan);
+      events.close();
+      clientApi.close();
+      tabletop.close();
+      keyRequests.close();
+      keys.flush();
+      overlayLinks.flush();
+      knownWorlds.flush();
+      await listener.close();
     },
     pause: () => network.setPaused(true),
     resume: () => network.setPaused(false),

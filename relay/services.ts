@@ -22,6 +22,12 @@ export interface IntegrationPackageFolders {
   companion?: string;
 }
 
+/** A move of the listener: to another port, LAN access on or off, or both. */
+export interface ListenPlace {
+  port?: number;
+  lanAccess?: boolean;
+}
+
 export interface RelayNetwork {
   /** The local base URL, e.g. http://127.0.0.1:3010. */
   url(): string;
@@ -33,12 +39,11 @@ export interface RelayNetwork {
   /** The port setting when another program held it at start (the relay then took the next free one). */
   portFallback(): { wanted: number } | undefined;
   /**
-   * Listens on another port, then runs `commit` (which stores the setting). A taken port is a 409 and a failed commit
-   * moves back: either the relay listens on the new port and it is stored, or nothing changed.
+   * Listens on another port or with LAN access switched, then runs `commit` (which stores the setting), and only then
+   * closes what is no longer needed. An address that cannot be bound is a 409 and a failed commit undoes the binds:
+   * either the relay listens where the stored settings say, or nothing changed; it listens somewhere throughout.
    */
-  moveTo(port: number, commit: () => void): Promise<void>;
-  /** Resolves once the listener has moved to where the settings say (LAN access on or off), so an answer never races it. */
-  settled(): Promise<void>;
+  moveTo(place: ListenPlace, commit: () => void): Promise<void>;
   paused(): boolean;
   setPaused(on: boolean): void;
 }

@@ -65,7 +65,7 @@ export const adminRoutes: Route[] = [
     method: 'PATCH',
     path: '/admin/settings',
     summary:
-      'Change the settings; LAN access and the port take effect at once (a taken port is a 409 and changes nothing)',
+      'Change the settings; LAN access and the port take effect at once (an address another program holds is a 409 and changes nothing)',
     access: admin,
     parameters: z.object({
       requestsPerMinute: limitSetting.optional().describe('Requests per minute per API key; 0 is no limit'),
@@ -93,15 +93,13 @@ export const adminRoutes: Route[] = [
     }),
     handle: async ({ parameters, services }) => {
       const changes = withoutUndefined(parameters);
-      if (changes.port === undefined) {
-        const stored = services.settings.update(changes);
-        await services.network.settled();
-        return { body: stored };
-      }
       let stored = services.settings.get();
-      await services.network.moveTo(changes.port, () => {
+      const store = () => {
         stored = services.settings.update(changes);
-      });
+      };
+      // The port and LAN access change where the relay listens: stored only once it listens there.
+      if (changes.port === undefined && changes.lanAccess === undefined) store();
+      else await services.network.moveTo({ port: changes.port, lanAccess: changes.lanAccess }, store);
       return { body: stored };
     },
   }),

@@ -35,6 +35,11 @@ export class Settings extends EventEmitter<{ changed: [RelaySettings] }> {
     return this.current;
   }
 
+  /** What `get` would give after these changes were stored: the run's overrides still win. */
+  after(changes: Partial<RelaySettings>): Readonly<RelaySettings> {
+    return { ...DEFAULT_SETTINGS, ...this.stored, ...changes, ...this.overrides };
+  }
+
   /** Stores the changes, then applies them: a failed write changes nothing. */
   update(changes: Partial<RelaySettings>): RelaySettings {
     const next = { ...this.stored, ...changes };
@@ -46,6 +51,6 @@ export class Settings extends EventEmitter<{ changed: [RelaySettings] }> {
   }
 
   private merged(): Readonly<RelaySettings> {
-    return Object.freeze({ ...DEFAULT_SETTINGS, ...this.stored, ...this.overrides });
+    return Object.freeze(this.after({}));
   }
 }

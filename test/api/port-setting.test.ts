@@ -85,7 +85,7 @@ describe('PATCH /admin/settings port', () => {
     const oldPort = relay.relay.port;
     const newPort = await freePort();
 
-    const moved = relay.relay.services.network.moveTo(newPort, () => {
+    const moved = relay.relay.services.network.moveTo({ port: newPort }, () => {
       throw new Error('disk full');
     });
 
