@@ -1,4 +1,4 @@
-import { networkInterfaces } from 'node:os';
+import { currentAddresses } from '../http/interfaces.ts';
 
 /** One IPv4 address of this computer on a network other than loopback, with its network's mask. */
 export interface LanInterface {
@@ -7,10 +7,9 @@ export interface LanInterface {
 }
 
 export function lanInterfaces(): LanInterface[] {
-  return Object.values(networkInterfaces())
-    .flat()
-    .filter((entry) => entry !== undefined && !entry.internal && entry.family === 'IPv4')
-    .map((entry) => ({ address: entry!.address, netmask: entry!.netmask }));
+  return currentAddresses()
+    .filter((entry) => !entry.internal && entry.family === 'IPv4')
+    .map((entry) => ({ address: entry.address, netmask: entry.netmask }));
 }
 
 function ipv4Number(address: string): number | undefined {

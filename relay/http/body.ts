@@ -12,6 +12,12 @@ export const DEFAULT_UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;
 const KEYED_BODY_LIMIT_BYTES = 1024 * 1024;
 const PUBLIC_BODY_LIMIT_BYTES = 64 * 1024;
 const MAX_BODY_DEPTH = 64;
+/**
+ * A body must keep coming: it has this long, plus a second for every MIN_BODY_BYTES_PER_SECOND that arrived, so a slow
+ * but steady upload of any size gets through while a trickle cannot hold a connection for long.
+ */
+const BODY_GRACE_MS = 10_000;
+const MIN_BODY_BYTES_PER_SECOND = 32 * 1024;
 
 /** Reads a route's body into its fields; called only once the caller has been let in. */
 export type BodyReader = (request: IncomingMessage) => Promise<Fields>;
@@ -54,7 +60,7 @@ export function bodyReaderFor(route: Route, uploadLimitBytes = DEFAULT_UPLOAD_LI
 }
 
 /** A request carries a body when it says it has bytes to come; `Content-Length: 0` with any type is no body. */
-function hasBody(request: IncomingMessage): boolean {
+export function hasBody(request: IncomingMessage): boolean {
   return request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
 }
 
@@ -156,9 +162,17 @@ function readBytes(request: IncomingMessage, limit: number, tooLarge: () => Http
     const chunks: Buffer[] = [];
     let length = 0;
     let settled = false;
+    const started = performance.now();
+    const keepPace = () => {
+      const due = started + BODY_GRACE_MS + (length / MIN_BODY_BYTES_PER_SECOND) * 1000 - performance.now();
+      if (due > 0) pace = setTimeout(keepPace, due).unref();
+      else fail(TOO_SLOW);
+    };
+    let pace = setTimeout(keepPace, BODY_GRACE_MS).unref();
     const fail = (error: HttpError) => {
       if (settled) return;
       settled = true;
+      clearTimeout(pace);
       source.off('data', onData);
       if (decompressor) {
         request.unpipe(decompressor);
@@ -188,6 +202,7 @@ function readBytes(request: IncomingMessage, limit: number, tooLarge: () => Http
       if (!decompressor && declared !== undefined && declared !== length)
         return fail(new HttpError(400, 'The request body could not be read'));
       settled = true;
+      clearTimeout(pace);
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length));
     });
   });
@@ -205,6 +220,11 @@ export function largestBodyFor(
   const uploads = routes.some((route) => route.takesUploads === true && scopes.includes(scopeOf(route) ?? ''));
   return uploads ? uploadLimitBytes : Math.min(KEYED_BODY_LIMIT_BYTES, uploadLimitBytes);
 }
+
+const TOO_SLOW = new HttpError(
+  408,
+  `The request body came too slowly: after ${BODY_GRACE_MS / 1000} s it must arrive at ${MIN_BODY_BYTES_PER_SECOND / 1024} KiB/s or faster`,
+);
 
 function bodyLimitOf(route: Route, uploadLimitBytes: number): number {
   if (route.takesUploads === true) return uploadLimitBytes;

@@ -1,9 +1,9 @@
 // The first checks on every HTTP request and WebSocket upgrade: the name the caller addressed (Host, against DNS
 // rebinding) and, for WebSockets, the web page that opens them (Origin).
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
-import { networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
 import type { Settings } from '../storage/settings.ts';
+import { currentAddresses } from './interfaces.ts';
 
 /** What decides which names the relay answers to. */
 interface HostContext {
@@ -36,10 +36,9 @@ function isRelayHostname(hostname: string, context: HostContext): boolean {
 }
 
 function lanHostnames(): string[] {
-  return Object.values(networkInterfaces())
-    .flat()
-    .filter((address) => address !== undefined && !address.internal)
-    .map((address) => (address!.family === 'IPv6' ? `[${address!.address}]` : address!.address));
+  return currentAddresses()
+    .filter((address) => !address.internal)
+    .map((address) => (address.family === 'IPv6' ? `[${address.address}]` : address.address));
 }
 
 /** The 421 message for a request addressed to a name the relay does not answer to, or undefined when the name is fine. */

@@ -6,6 +6,7 @@ import { answerFor, HttpError, UNEXPECTED_ANSWER } from '../errors.ts';
 import { openEventStream } from '../events/sse.ts';
 import type { RelayLog } from '../log.ts';
 import { normalisedAddress } from './addresses.ts';
+import { hasBody } from './body.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -69,6 +70,8 @@ export function writeError(response: ServerResponse, error: unknown, log: RelayL
     return;
   }
   if (error instanceof HttpError) setHeaders(response, error.headers);
+  // A refused caller's body is not worth reading to its end: the connection closes instead.
+  if (hasBody(response.req) && !response.req.complete) response.setHeader('Connection', 'close');
   writeJson(response, answer.status, answer.body);
 }
 

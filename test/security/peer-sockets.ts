@@ -9,6 +9,7 @@ type Order =
   | { op: 'send'; id: string; text: string }
   | { op: 'close'; id: string }
   | { op: 'flood'; host: string; port: number; localAddresses: string[]; perAddress: number }
+  | { op: 'count' }
   | { op: 'unflood' };
 
 const sockets = new Map<string, WebSocket>();
@@ -36,33 +37,43 @@ function openWebSocket(order: Extract<Order, { op: 'ws' }>): void {
   });
 }
 
+/** How many connection attempts are under way at once: more would overflow the relay's accept queue and wait on retries. */
+const IN_FLIGHT = 256;
+
+/** Opens one idle TCP connection; resolves once it connected or failed. */
+function openIdle(host: string, port: number, localAddress: string): Promise<boolean> {
+  return new Promise((settle) => {
+    const socket = connect({ host, port, localAddress });
+    // Reads (and drops) what the relay sends, so its close is seen.
+    socket.resume();
+    socket.on('error', () => settle(false));
+    socket.once('close', () => settle(false));
+    socket.once('connect', () => {
+      flood.push(socket);
+      settle(true);
+    });
+  });
+}
+
 /** Opens idle TCP connections, `perAddress` from each address, and reports how many the relay kept open. */
 async function startFlood(order: Extract<Order, { op: 'flood' }>): Promise<void> {
-  let connected = 0;
-  let failed = 0;
   const attempts = order.localAddresses.flatMap((localAddress) =>
-    Array.from(
-      { length: order.perAddress },
-      () =>
-        new Promise<void>((settle) => {
-          const socket = connect({ host: order.host, port: order.port, localAddress });
-          socket.on('error', () => undefined);
-          socket.once('connect', () => {
-            connected += 1;
-            flood.push(socket);
-            settle();
-          });
-          socket.once('close', () => {
-            if (!socket.readyState.startsWith('open')) failed += 1;
-            settle();
-          });
-        }),
-    ),
+    Array.from({ length: order.perAddress }, () => localAddress),
   );
-  await Promise.all(attempts);
+  let connected = 0;
+  const worker = async () => {
+    for (let localAddress = attempts.pop(); localAddress !== undefined; localAddress = attempts.pop()) {
+      if (await openIdle(order.host, order.port, localAddress)) connected += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
   // The relay closes the connections it refuses at once: give those closes a moment to arrive.
   await new Promise((resolve) => setTimeout(resolve, 500));
-  report({ event: 'flooded', connected, failed, open: flood.filter((socket) => !socket.destroyed).length });
+  report({ event: 'flooded', connected, open: openFlood() });
+}
+
+function openFlood(): number {
+  return flood.filter((socket) => !socket.destroyed).length;
 }
 
 createInterface({ input: process.stdin }).on('line', (line) => {
@@ -71,6 +82,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   else if (order.op === 'send') sockets.get(order.id)?.send(order.text);
   else if (order.op === 'close') sockets.get(order.id)?.terminate();
   else if (order.op === 'flood') void startFlood(order);
+  else if (order.op === 'count') report({ event: 'count', open: openFlood() });
   else {
     for (const socket of flood.splice(0)) socket.destroy();
     report({ event: 'unflooded' });

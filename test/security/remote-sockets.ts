@@ -33,9 +33,8 @@ export class RemoteSockets {
     });
   }
 
-  /** Starts the peer's program; `maxOpenFiles` for floods of more connections than a process may hold by default. */
-  static async start(peer: LanPeer, maxOpenFiles?: number): Promise<RemoteSockets> {
-    const remote = new RemoteSockets(peer.node([join(import.meta.dirname, 'peer-sockets.ts')], { maxOpenFiles }));
+  static async start(peer: LanPeer): Promise<RemoteSockets> {
+    const remote = new RemoteSockets(peer.node([join(import.meta.dirname, 'peer-sockets.ts')]));
     await remote.waitFor((report) => report.event === 'ready', 10_000);
     return remote;
   }
@@ -84,6 +83,13 @@ export class RemoteSockets {
     const since = this.reports.length;
     this.order({ op: 'flood', host, port, localAddresses, perAddress });
     return this.waitFor((report) => report.event === 'flooded', 60_000, since);
+  }
+
+  /** How many of the flood's connections are still open. */
+  async floodOpen(): Promise<number> {
+    const since = this.reports.length;
+    this.order({ op: 'count' });
+    return (await this.waitFor((report) => report.event === 'count', 10_000, since)).open!;
   }
 
   async endFlood(): Promise<void> {

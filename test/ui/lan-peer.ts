@@ -19,8 +19,8 @@ export interface LanPeer {
   namespace: string;
   /** A GET from the peer's namespace; status 0 when the connection is refused or times out. */
   get(url: string, headers?: Record<string, string>): Promise<{ status: number; body: string }>;
-  /** Runs Node with these arguments on the peer (its stdio piped to this process); `prlimit` raises its file limit. */
-  node(args: string[], options?: { maxOpenFiles?: number }): ChildProcessWithoutNullStreams;
+  /** Runs Node with these arguments on the peer, its stdio piped to this process. */
+  node(args: string[]): ChildProcessWithoutNullStreams;
   close(): Promise<void>;
 }
 
@@ -99,9 +99,8 @@ export async function createLanPeer(
       ]);
       return JSON.parse(stdout) as { status: number; body: string };
     },
-    node(args, { maxOpenFiles } = {}) {
-      const limit = maxOpenFiles === undefined ? [] : ['prlimit', `--nofile=${maxOpenFiles}:${maxOpenFiles}`];
-      return spawn('ip', ['netns', 'exec', namespace, ...limit, process.execPath, ...args]);
+    node(args) {
+      return spawn('ip', ['netns', 'exec', namespace, process.execPath, ...args]);
     },
     close,
   };

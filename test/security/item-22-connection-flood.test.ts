@@ -1,0 +1,111 @@
+// Issue 23, item 1: with LAN access on, a LAN stranger with no key opened ~21,000 idle TCP connections; they used up the
+// relay's file descriptors, the GM's own loopback calls went unanswered, and the LAN advertiser's interface scan threw
+// EMFILE from a timer and ended the process. Expected: connections capped in all and per address with places kept for
+// loopback, silent connections closed quickly, loopback answered throughout, and the relay running and recovered after.
+// The compiled relay runs as `serve --lan` at a lowered descriptor limit (2048), flooded from a network namespace.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEPT_FOR_LOOPBACK, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS } from '../../relay/http/connection-limits.ts';
+import { HEADERS_TIMEOUT_MS } from '../../relay/http/listener.ts';
+import { compiledCli } from '../harness/cli.ts';
+import { freePort } from '../harness/ports.ts';
+import { createLanPeer } from '../ui/lan-peer.ts';
+import { RemoteSockets } from './remote-sockets.ts';
+
+const FLOOD_ADDRESSES = 20;
+const CONNECTIONS = 20_000;
+const DESCRIPTOR_LIMIT = 2048;
+const peer = await createLanPeer({ peerAddresses: FLOOD_ADDRESSES + 1 });
+
+describe.skipIf(!peer)('item 22: a flood of idle connections from the LAN', () => {
+  let relay: ChildProcessWithoutNullStreams;
+  let remote: RemoteSockets;
+  let port: number;
+  let output = '';
+  const dataDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-item22-'));
+
+  beforeAll(async () => {
+    const [cli, chosen] = await Promise.all([compiledCli(), freePort()]);
+    port = chosen;
+    relay = spawn('prlimit', [
+      `--nofile=${DESCRIPTOR_LIMIT}:${DESCRIPTOR_LIMIT}`,
+      process.execPath,
+      cli,
+      'serve',
+      '--lan',
+      '--port',
+      String(port),
+      '--data-dir',
+      dataDir,
+    ]);
+    relay.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    relay.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    remote = await RemoteSockets.start(peer!);
+    const deadline = Date.now() + 15_000;
+    while (!output.includes(`On the LAN: http://${peer!.hostAddress}:${port}`)) {
+      if (Date.now() > deadline || relay.exitCode !== null) throw new Error(`The relay did not start:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }, 30_000);
+
+  afterAll(async () => {
+    await remote?.stop();
+    relay?.kill();
+    await peer?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** A loopback call's time to its answer, in ms; Infinity when it got none within 3 s. */
+  async function loopbackCall(): Promise<number> {
+    const started = performance.now();
+    try {
+      const answer = await fetch(`http://127.0.0.1:${port}/api/status`, { signal: AbortSignal.timeout(3000) });
+      await answer.text();
+      return answer.ok ? performance.now() - started : Infinity;
+    } catch {
+      return Infinity;
+    }
+  }
+
+  it(`answers loopback within 1 s through ${CONNECTIONS} idle connections from ${FLOOD_ADDRESSES} LAN addresses, keeping at most its LAN share`, async () => {
+    const flooders = peer!.peerAddresses.slice(0, FLOOD_ADDRESSES);
+    const flood = remote.flood(peer!.hostAddress, port, flooders, CONNECTIONS / FLOOD_ADDRESSES);
+    let flooded = false;
+    void flood.then(() => (flooded = true));
+    const timesDuringFlood: number[] = [];
+    while (!flooded) {
+      timesDuringFlood.push(await loopbackCall());
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const report = await flood;
+    const timesAfter = await Promise.all(Array.from({ length: 20 }, loopbackCall));
+
+    expect(timesDuringFlood.length).toBeGreaterThan(0);
+    expect(Math.max(...timesDuringFlood)).toBeLessThan(1000);
+    expect(Math.max(...timesAfter)).toBeLessThan(1000);
+    expect(relay.exitCode).toBeNull();
+    expect(report.connected).toBeGreaterThanOrEqual(CONNECTIONS * 0.9);
+    expect(report.open).toBeLessThanOrEqual(MAX_CONNECTIONS - KEPT_FOR_LOOPBACK);
+    expect(report.open).toBeLessThanOrEqual(FLOOD_ADDRESSES * MAX_CONNECTIONS_PER_ADDRESS);
+  }, 90_000);
+
+  it('closes the connections that send nothing within seconds, and serves the LAN again by itself', async () => {
+    // The flood still holds the LAN's places: a LAN caller's connection is closed at once.
+    const crowdedOut = await peer!.get(`http://${peer!.hostAddress}:${port}/api/status`);
+    expect(crowdedOut.status).toBe(0);
+
+    const deadline = Date.now() + HEADERS_TIMEOUT_MS + 5000;
+    while ((await remote.floodOpen()) > 0) {
+      if (Date.now() > deadline) throw new Error('idle connections were still open');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const recovered = await peer!.get(`http://${peer!.hostAddress}:${port}/api/status`);
+    expect(recovered.status).toBe(200);
+    expect(await loopbackCall()).toBeLessThan(1000);
+    expect(relay.exitCode).toBeNull();
+    expect(output).toMatch(/Refused \d+ connection\(s\)/);
+  }, 30_000);
+});
