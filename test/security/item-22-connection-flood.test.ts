@@ -4,6 +4,7 @@
 // loopback, silent connections closed quickly, loopback answered throughout, and the relay running and recovered after.
 // The compiled relay runs as `serve --lan` at a lowered descriptor limit (2048), flooded from a network namespace.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { KEPT_FOR_LOOPBACK, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS } from 
 import { HEADERS_TIMEOUT_MS } from '../../relay/http/listener.ts';
 import { compiledCli } from '../harness/cli.ts';
 import { freePort } from '../harness/ports.ts';
+import { startTestRelay } from '../harness/relay.ts';
 import { createLanPeer } from '../ui/lan-peer.ts';
 import { RemoteSockets } from './remote-sockets.ts';
 
@@ -108,4 +110,55 @@ describe.skipIf(!peer)('item 22: a flood of idle connections from the LAN', () =
     expect(relay.exitCode).toBeNull();
     expect(output).toMatch(/Refused \d+ connection\(s\)/);
   }, 30_000);
+});
+
+/**
+ * Sends a request's head and the first bytes of its body by hand, then a byte every `dripMs`; resolves with what the
+ * relay sent, once it closed the connection, and how long that took.
+ */
+function trickle(port: number, head: string, dripMs: number): Promise<{ answer: string; ms: number }> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    const drip = setInterval(() => socket.write('x'), dripMs);
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.on('error', () => undefined);
+    socket.once('close', () => {
+      clearInterval(drip);
+      resolve({ answer, ms: performance.now() - started });
+    });
+    socket.write(`${head}\r\n\r\n{"formula":"`);
+  });
+}
+
+describe('item 22: request bodies that never finish', () => {
+  it('answers a body that trickles in with 408 once it falls behind, and closes the connection', async () => {
+    const relay = await startTestRelay();
+    try {
+      const key = await relay.createKey({ scopes: ['roll:execute'] });
+      const head = `POST /roll HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 100000`;
+      const { answer, ms } = await trickle(relay.relay.port, head, 500);
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answer).toContain('The request body came too slowly');
+      expect(ms).toBeGreaterThan(9000);
+      expect(ms).toBeLessThan(HEADERS_TIMEOUT_MS + 4000);
+    } finally {
+      await relay.close();
+    }
+  }, 20_000);
+
+  it('closes the connection of a refused call instead of reading the body it still has to send', async () => {
+    const relay = await startTestRelay();
+    try {
+      const head =
+        'POST /roll HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000000';
+      const { answer, ms } = await trickle(relay.relay.port, head, 200);
+      expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+      expect(answer.toLowerCase()).toContain('connection: close');
+      expect(ms).toBeLessThan(2000);
+    } finally {
+      await relay.close();
+    }
+  });
 });
