@@ -8,11 +8,14 @@ type Order =
   | { op: 'ws'; id: string; url: string; localAddress?: string; origin?: string; headers?: Record<string, string> }
   | { op: 'send'; id: string; text: string }
   | { op: 'close'; id: string }
+  | { op: 'tcp'; id: string; host: string; port: number; localAddress?: string }
+  | { op: 'write'; id: string; text: string }
   | { op: 'flood'; host: string; port: number; localAddresses: string[]; perAddress: number }
   | { op: 'count' }
   | { op: 'unflood' };
 
 const sockets = new Map<string, WebSocket>();
+const connections = new Map<string, Socket>();
 const flood: Socket[] = [];
 const report = (fields: object) => process.stdout.write(`${JSON.stringify(fields)}\n`);
 
@@ -35,6 +38,17 @@ function openWebSocket(order: Extract<Order, { op: 'ws' }>): void {
     response.on('data', (chunk: string) => (body += chunk));
     response.on('end', () => report({ id, event: 'refused', status: response.statusCode, body }));
   });
+}
+
+/** A plain TCP connection, to send a request by hand later; what comes back is reported as it comes. */
+function openTcp(order: Extract<Order, { op: 'tcp' }>): void {
+  const { id } = order;
+  const socket = connect({ host: order.host, port: order.port, localAddress: order.localAddress });
+  connections.set(id, socket);
+  socket.on('error', () => undefined);
+  socket.on('connect', () => report({ id, event: 'open' }));
+  socket.on('data', (data) => report({ id, event: 'data', text: data.toString() }));
+  socket.on('close', () => report({ id, event: 'close' }));
 }
 
 /** How many connection attempts are under way at once: more would overflow the relay's accept queue and wait on retries. */
@@ -81,6 +95,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (order.op === 'ws') openWebSocket(order);
   else if (order.op === 'send') sockets.get(order.id)?.send(order.text);
   else if (order.op === 'close') sockets.get(order.id)?.terminate();
+  else if (order.op === 'tcp') openTcp(order);
+  else if (order.op === 'write') connections.get(order.id)?.write(order.text);
   else if (order.op === 'flood') void startFlood(order);
   else if (order.op === 'count') report({ event: 'count', open: openFlood() });
   else {

@@ -74,6 +74,32 @@ export class RemoteSockets {
     return JSON.parse(report.text!);
   }
 
+  /** Opens a plain TCP connection from the peer; resolves with its id once it is open. */
+  async openTcp(host: string, port: number, localAddress?: string): Promise<string> {
+    const id = `tcp-${(this.nextId += 1)}`;
+    this.order({ op: 'tcp', id, host, port, localAddress });
+    await this.waitFor((report) => report.id === id && report.event === 'open', 5000);
+    return id;
+  }
+
+  /** Writes on a plain connection and resolves with all it received until the first answer's head came, or it closed. */
+  async request(id: string, text: string, timeoutMs = 5000): Promise<string> {
+    const since = this.reports.length;
+    this.order({ op: 'write', id, text });
+    await this.waitFor(
+      (report) =>
+        report.id === id &&
+        (report.event === 'close' || (report.event === 'data' && report.text!.includes('\r\n\r\n'))),
+      timeoutMs,
+      since,
+    );
+    return this.reports
+      .slice(since)
+      .filter((report) => report.id === id && report.event === 'data')
+      .map((report) => report.text)
+      .join('');
+  }
+
   close(id: string): void {
     this.order({ op: 'close', id });
   }
