@@ -291,8 +291,8 @@ export function createRelay(options: RelayOptions): Relay {
     const newPort = place.port ?? oldPort;
     let change: ListenChange;
     try {
-      const { lanAccess: lanAccessAfter } = settings.after({ lanAccess: place.lanAccess ?? settings.get().lanAccess });
-      change = await listener.prepare(newPort, hostsFor(lanAccessAfter));
+      const after = settings.after(place.lanAccess === undefined ? {} : { lanAccess: place.lanAccess });
+      change = await listener.prepare(newPort, hostsFor(after.lanAccess));
     } catch (error) {
       throw error instanceof BindError ? refusedMove(error, oldPort, place) : error;
     }
