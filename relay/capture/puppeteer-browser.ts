@@ -65,6 +65,9 @@ export function puppeteerLauncher(executablePath?: string, noSandbox?: boolean):
       const browser = await puppeteer.launch({
         executablePath: path,
         headless: true,
+        // DevTools over the process's own pipe, never a TCP port: any local process could attach to a port and act
+        // as the capture GM, or read a GM session page's connection token.
+        pipe: true,
         userDataDir,
         args: [...sandboxArgs(currentSandboxContext(noSandbox)), ...CHROME_ARGS],
         defaultViewport: VIEWPORT,
