@@ -42,10 +42,15 @@ function forgetExpired(expiries: Map<string, number>, now: number): void {
   for (const [value, expiresAt] of expiries) if (expiresAt <= now) expiries.delete(value);
 }
 
-export function cookieValue(header: string | undefined, name: string): string | undefined {
+/**
+ * Every value the Cookie header carries under `name`. A browser sends one per path that matches, and any page served
+ * on another port of this computer may set one (cookies do not keep ports apart), so no single value is the one.
+ */
+export function cookieValues(header: string | undefined, name: string): string[] {
+  const values: string[] = [];
   for (const part of (header ?? '').split(';')) {
     const [key, ...rest] = part.trim().split('=');
-    if (key === name) return rest.join('=');
+    if (key === name) values.push(rest.join('='));
   }
-  return undefined;
+  return values;
 }

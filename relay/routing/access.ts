@@ -6,7 +6,7 @@ import { sameSecret } from '../auth/secrets.ts';
 import type { CallContext } from './route.ts';
 import type { RelayServices } from '../services.ts';
 import { HttpError } from '../errors.ts';
-import { ADMIN_COOKIE, cookieValue } from '../admin/admin-sessions.ts';
+import { ADMIN_COOKIE, cookieValues } from '../admin/admin-sessions.ts';
 import { isLoopback } from '../http/addresses.ts';
 import { corsAllows } from '../http/request-gate.ts';
 
@@ -110,8 +110,8 @@ export function checkAdmin({ method, call, hasQuery }: AdminCall, services: Rela
 }
 
 function checkAdminCredentials(call: CallContext, services: RelayServices): void {
-  const session = cookieValue(call.header('cookie'), ADMIN_COOKIE);
-  if (session && services.adminSessions.isSession(session)) return;
+  const sessions = cookieValues(call.header('cookie'), ADMIN_COOKIE);
+  if (sessions.some((session) => services.adminSessions.isSession(session))) return;
   const header = call.header('authorization') ?? '';
   const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
   if (token === '') throw new HttpError(401, 'Admin token is required: send it as Authorization: Bearer <token>');
