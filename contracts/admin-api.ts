@@ -86,6 +86,16 @@ export interface RelaySettings {
   port: number;
 }
 
+/**
+ * What a revocation adds to its answer (a key, an overlay link, an invitation, a connection token, a forgotten world).
+ * It always takes effect at once; when the disk refused to store it (full, read-only) the answer is 202 with
+ * `stored: false` and a `warning` that says what to do, and the relay keeps trying to store it.
+ */
+export interface RevocationAnswer {
+  stored?: false;
+  warning?: string;
+}
+
 /** A paired world the relay remembers (GET /admin/worlds), whether or not it is connected now. */
 export interface KnownWorldView extends WorldMetadata {
   clientId: string;

@@ -370,6 +370,8 @@ export function createRelay(options: RelayOptions): Relay {
       keyRequests.close();
       keys.flush();
       overlayLinks.flush();
+      connectionTokens.flush();
+      services.invitations.flush();
       knownWorlds.flush();
       await listener.close();
     },

@@ -4,6 +4,7 @@ import { HttpError } from '../errors.ts';
 import { text, textList } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { knownScopes } from './scope-list.ts';
+import { revocationAnswer } from './revocation-answer.ts';
 
 // Key management with the reference relay's bodies (`/auth/api-keys`), so scripts written for it work here too.
 // It takes the admin token, like the rest of the admin API.
@@ -96,8 +97,7 @@ export const apiKeyRoutes: Route[] = [
     access: 'admin',
     parameters: z.object({ id: keyId }),
     handle: ({ parameters, services }) => {
-      if (!services.keys.revoke(parameters.id)) keyNotFound();
-      return { body: { success: true } };
+      return revocationAnswer({ success: true }, services.keys.revoke(parameters.id) ?? keyNotFound());
     },
   }),
   localRoute({

@@ -6,6 +6,7 @@ import { INVITATION_PAGE_PATH } from '../auth/invitations.ts';
 import type { RelayServices } from '../services.ts';
 import type { NewInvitationAnswer } from '../../contracts/invitations.ts';
 import type { PlayerListEntry } from '../../contracts/world-protocol.ts';
+import { revocationAnswer } from './revocation-answer.ts';
 
 /** Foundry's ASSISTANT role: from it up a user is a GM (`User#isGM`), and a GM is never invited. */
 const FIRST_GM_ROLE = 3;
@@ -89,8 +90,9 @@ export const invitationRoutes: Route[] = [
     access: 'admin',
     parameters: z.object({ id: invitationId }),
     handle: ({ parameters, services }) => {
-      if (!services.invitations.revoke(parameters.id)) throw new HttpError(404, 'No invitation with this id');
-      return { body: { revoked: true } };
+      const revocation = services.invitations.revoke(parameters.id);
+      if (!revocation) throw new HttpError(404, 'No invitation with this id');
+      return revocationAnswer({ revoked: true }, revocation);
     },
   }),
 ];

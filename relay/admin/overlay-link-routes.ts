@@ -6,6 +6,7 @@ import { MAX_CUSTOM_CSS_BYTES } from '../auth/overlay-links.ts';
 import { OVERLAY_NAMES, OVERLAYS } from '../../contracts/overlays.ts';
 import type { NewOverlayLink, OverlayLinkView } from '../../contracts/admin-api.ts';
 import type { RelayServices } from '../services.ts';
+import { revocationAnswer } from './revocation-answer.ts';
 
 // Overlay links for OBS: made, changed, rotated and revoked here, by the settings UI and local scripts (admin token).
 
@@ -120,8 +121,7 @@ export const overlayLinkRoutes: Route[] = [
     access: admin,
     parameters: z.object({ id: linkId }),
     handle: ({ parameters, services }) => {
-      if (!services.overlayLinks.revoke(parameters.id)) linkNotFound();
-      return { body: { revoked: true } };
+      return revocationAnswer({ revoked: true }, services.overlayLinks.revoke(parameters.id) ?? linkNotFound());
     },
   }),
 ];

@@ -10,6 +10,7 @@ import { openAdminFeed } from './admin-feed.ts';
 import { ADMIN_COOKIE, ADMIN_SESSION_LIFETIME_MS } from './admin-sessions.ts';
 import { isLoopback } from '../http/addresses.ts';
 import { adminLoginUrl, HOW_TO_GET_A_LOGIN_LINK, refuseLogin } from './login-page.ts';
+import { revocationAnswer } from './revocation-answer.ts';
 
 const keyFields = {
   name: text().max(100, { error: 'is at most 100 characters' }).describe('What the key is for, e.g. "Stream Deck"'),
@@ -274,8 +275,7 @@ export const adminRoutes: Route[] = [
     access: admin,
     parameters: z.object({ id: keyId }),
     handle: ({ parameters, services }) => {
-      if (!services.keys.revoke(parameters.id)) notFound('API key');
-      return { body: { revoked: true } };
+      return revocationAnswer({ revoked: true }, services.keys.revoke(parameters.id) ?? notFound('API key'));
     },
   }),
   localRoute({
@@ -295,7 +295,7 @@ export const adminRoutes: Route[] = [
     handle: ({ parameters, services }) => {
       const revoked = services.connectionTokens.revoke(parameters.id) ?? notFound('connection token');
       services.tabletop.disconnectToken(revoked.id, 'Connection token revoked');
-      return { body: { revoked: true } };
+      return revocationAnswer({ revoked: true }, revoked);
     },
   }),
 ];

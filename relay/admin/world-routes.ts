@@ -6,6 +6,8 @@ import { HttpError } from '../errors.ts';
 import { CloseCode } from '../../contracts/world-protocol.ts';
 import type { RelayServices } from '../services.ts';
 import type { KnownWorldView } from '../../contracts/admin-api.ts';
+import { revocationAnswer } from './revocation-answer.ts';
+import type { Revocation } from '../storage/retried-write.ts';
 
 const admin = 'admin' as const;
 const clientId = text().max(200).describe("The world's client id, as GET /admin/worlds lists it");
@@ -62,19 +64,20 @@ export const worldRoutes: Route[] = [
     parameters: z.object({ clientId }),
     handle: ({ parameters, services }) => {
       if (!services.knownWorlds.get(parameters.clientId)) worldNotFound();
-      forgetWorld(parameters.clientId, services);
-      return { body: { forgotten: true } };
+      return revocationAnswer({ forgotten: true }, ...forgetWorld(parameters.clientId, services));
     },
   }),
 ];
 
-/** Tokens first: once they are gone the world cannot come back, even if forgetting it then fails to be stored. */
-function forgetWorld(worldClientId: string, services: RelayServices): void {
+/** Tokens first: once they are gone the world cannot come back. Each part takes effect even on a full disk. */
+function forgetWorld(worldClientId: string, services: RelayServices): Revocation[] {
+  const revocations: Revocation[] = [];
   for (const token of services.connectionTokens.list()) {
-    if (token.clientId === worldClientId) services.connectionTokens.revoke(token.id);
+    if (token.clientId === worldClientId) revocations.push(services.connectionTokens.revoke(token.id) ?? {});
   }
   services.tabletop
     .world(worldClientId)
     ?.close(CloseCode.noAuth, 'The game master forgot this world in Tabletop Relay');
-  services.knownWorlds.forget(worldClientId);
+  revocations.push(services.knownWorlds.forget(worldClientId) ?? {});
+  return revocations;
 }

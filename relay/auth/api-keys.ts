@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { HashedRecords, newSecret } from './hashed-records.ts';
 import type { Scope } from './scopes.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
+import type { Revocation } from '../storage/retried-write.ts';
 import { refuseMixedWorldLink } from './world-link.ts';
 
 export interface ApiKeyRecord {
@@ -84,10 +85,11 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
     return this.viewOf(updated);
   }
 
-  revoke(id: string): boolean {
-    if (!this.records.remove(id)) return false;
-    this.emit('changed', id, 'revoked');
-    return true;
+  /** The key stops working at once, even on a full or read-only disk (see `HashedRecords.remove`); undefined when unknown. */
+  revoke(id: string): Revocation | undefined {
+    const revocation = this.records.remove(id);
+    if (revocation) this.emit('changed', id, 'revoked');
+    return revocation;
   }
 
   /** Issues a new key for the same record; the old key stops working at once. */
@@ -98,7 +100,10 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
     return { key: rotated.secret, record: this.viewOf(rotated.record) };
   }
 
-  /** Stores last-used times, which change on every call and are written only now and then. Never throws. */
+  /**
+   * At stop: stores a revocation the disk refused, and last-used times, which change on every call and are written only
+   * now and then. Never throws.
+   */
   flush(): void {
     this.records.flush();
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HashedRecords } from './hashed-records.ts';
 import { hashSecret, randomHex } from './secrets.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
+import type { Revocation } from '../storage/retried-write.ts';
 
 /** How the token came to be: a pairing by the GM, the demo's own sandbox world, or a relay-started browser session. */
 export type TokenSource = 'pairing' | 'demo' | 'session';
@@ -55,16 +56,21 @@ export class ConnectionTokens {
     return this.records.all().map(viewOf);
   }
 
-  revoke(id: string): ConnectionTokenView | undefined {
+  /** The token stops working at once, even on a full or read-only disk (see `HashedRecords.remove`). */
+  revoke(id: string): (ConnectionTokenView & Revocation) | undefined {
     const record = this.records.withId(id);
     if (!record) return undefined;
-    this.records.replace(record, undefined);
-    return viewOf(record);
+    return { ...viewOf(record), ...this.records.remove(id) };
   }
 
-  revokeToken(token: string): ConnectionTokenView | undefined {
+  revokeToken(token: string): (ConnectionTokenView & Revocation) | undefined {
     const record = this.verify(token);
     return record && this.revoke(record.id);
+  }
+
+  /** At stop: stores a revocation the disk refused. Never throws. */
+  flush(): void {
+    this.records.flush();
   }
 }
 

@@ -1,4 +1,5 @@
 import { JsonFile } from '../storage/json-file.ts';
+import { RetriedWrite, type Revocation } from '../storage/retried-write.ts';
 import { hashSecret, randomSecret } from './secrets.ts';
 import type { RelayLog } from '../log.ts';
 
@@ -25,8 +26,9 @@ export function newSecret(prefix: string): { secret: string; hash: string; prefi
 
 /**
  * The records of one JSON file, found by hash. Memory changes only after the write succeeded, so a failed write
- * (a full disk) changes nothing. Last-use times change on every call, so they are kept apart and written with the
- * next change or `flush`; they appear in the file as `lastUsedAt`.
+ * (a full disk) changes nothing, with one exception: a removal (a revocation) takes effect at once and is written again
+ * until it is stored. Last-use times change on every call, so they are kept apart and written with the next change or
+ * `flush`; they appear in the file as `lastUsedAt`.
  */
 export class HashedRecords<R extends HashedRecord> {
   private readonly file: JsonFile<(R & LastUse)[]>;
@@ -39,6 +41,8 @@ export class HashedRecords<R extends HashedRecord> {
   /** Names the records in a log line, e.g. "API keys". */
   private readonly subject: string;
   private readonly log: RelayLog;
+  /** Stores a removal the disk refused; any later write stores it too. */
+  private readonly unstoredRemoval = new RetriedWrite(() => this.store(this.all()));
 
   constructor(path: string, subject: string, log: RelayLog) {
     this.subject = subject;
@@ -88,22 +92,26 @@ export class HashedRecords<R extends HashedRecord> {
     this.store([...this.byHash.values(), record]);
   }
 
-  /** Puts `replacement` where `record` was, or (undefined) leaves the record out. */
-  replace(record: R, replacement: R | undefined): void {
-    this.store(
-      [...this.byHash.values()].flatMap((candidate) =>
-        candidate !== record ? [candidate] : replacement ? [replacement] : [],
-      ),
-    );
-    if (!replacement) this.lastUsed.delete(record.id);
+  /** Puts `replacement` where `record` was. */
+  replace(record: R, replacement: R): void {
+    this.store(this.all().map((candidate) => (candidate === record ? replacement : candidate)));
   }
 
-  /** Leaves the record out: its secret stops working at once. False when no record has this id. */
-  remove(id: string): boolean {
+  /**
+   * Leaves the record out: its secret stops working at once, even when the disk refuses the write (full, read-only),
+   * because revoking must never wait for disk space; the write is then retried until it is stored, and at `flush`.
+   * Undefined when no record has this id.
+   */
+  remove(id: string): Revocation | undefined {
     const record = this.withId(id);
-    if (!record) return false;
-    this.replace(record, undefined);
-    return true;
+    if (!record) return undefined;
+    const remaining = this.all().filter((candidate) => candidate !== record);
+    const revocation = this.unstoredRemoval.failClosed(
+      () => this.store(remaining),
+      () => this.makeCurrent(remaining),
+    );
+    this.lastUsed.delete(record.id);
+    return revocation;
   }
 
   /** Gives the record a new secret: the old one stops working at once. Undefined when no record has this id. */
@@ -119,21 +127,31 @@ export class HashedRecords<R extends HashedRecord> {
   /** Writes the next set of records, then makes it current. */
   store(records: R[]): void {
     this.file.write(records.map((record) => ({ ...record, ...this.lastUseOf(record) })));
+    this.makeCurrent(records);
+    this.lastUsedUnstored = false;
+    this.unstoredRemoval.stop();
+  }
+
+  /** At stop: stores a removal not yet stored and last-use times, which are written only now and then. Never throws. */
+  flush(): void {
+    const removalUnstored = this.unstoredRemoval.pending;
+    this.unstoredRemoval.stop();
+    if (!this.lastUsedUnstored && !removalUnstored) return;
+    try {
+      this.store(this.all());
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.error(
+        removalUnstored
+          ? `Could not store ${this.subject} at stop, so what was revoked while the disk refused writes works again from the next start: revoke it again then. ${message}`
+          : `Could not store when ${this.subject} were last used: ${message}`,
+      );
+    }
+  }
+
+  private makeCurrent(records: R[]): void {
     this.byHash.clear();
     for (const record of records) this.byHash.set(record.hash, record);
     this.recent.clear();
-    this.lastUsedUnstored = false;
-  }
-
-  /** Stores last-use times, which are written only now and then. Never throws. */
-  flush(): void {
-    if (!this.lastUsedUnstored) return;
-    try {
-      this.store([...this.byHash.values()]);
-    } catch (error) {
-      this.log.error(
-        `Could not store when ${this.subject} were last used: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
   }
 }

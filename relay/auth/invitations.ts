@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { HttpError } from '../errors.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
+import type { Revocation } from '../storage/retried-write.ts';
 import { SourceBuckets } from './pairing-limits.ts';
 import { HashedRecords } from './hashed-records.ts';
 import { hashSecret, randomSecret } from './secrets.ts';
@@ -72,11 +73,19 @@ export class Invitations extends EventEmitter<{ changed: [] }> {
     return this.records.all().map(viewOf);
   }
 
-  /** Forgets an invitation: its link stops working. A key already made from it stays, on the keys page. */
-  revoke(id: string): boolean {
-    if (!this.records.withId(id)) return false;
-    this.store(this.records.all().filter((record) => record.id !== id));
-    return true;
+  /**
+   * Forgets an invitation: its link stops working at once, even on a full or read-only disk (see
+   * `HashedRecords.remove`). A key already made from it stays, on the keys page. Undefined when unknown.
+   */
+  revoke(id: string): Revocation | undefined {
+    const revocation = this.records.remove(id);
+    if (revocation) this.emit('changed');
+    return revocation;
+  }
+
+  /** At stop: stores a revocation the disk refused. Never throws. */
+  flush(): void {
+    this.records.flush();
   }
 
   /** Counts one exchange against its source address; throws a 429 once the address must wait. */

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { JsonFile } from '../storage/json-file.ts';
+import { RetriedWrite, type Revocation } from '../storage/retried-write.ts';
 import { withoutUndefined } from '../objects.ts';
 import type { WorldMetadata } from '../../contracts/world-protocol.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
@@ -18,6 +19,8 @@ export class KnownWorlds {
   private byClientId = new Map<string, KnownWorld>();
   /** Last-seen times change on every connection: they are stored with the next real change, or at stop. */
   private lastSeenUnstored = false;
+  /** Stores a forgetting the disk refused; any later write stores it too. */
+  private readonly unstoredForgetting = new RetriedWrite(() => this.store(this.byClientId));
 
   private readonly log: RelayLog;
 
@@ -71,23 +74,33 @@ export class KnownWorlds {
     return updated;
   }
 
-  /** Forgets a world; undefined when it was not known. */
-  forget(clientId: string): KnownWorld | undefined {
-    const current = this.byClientId.get(clientId);
-    if (!current) return undefined;
+  /**
+   * Forgets a world; undefined when it was not known. Like a revocation it takes effect at once, even when the disk
+   * refuses the write, which is then retried: a forgotten world's Foundry address no longer opens a GM session.
+   */
+  forget(clientId: string): Revocation | undefined {
+    if (!this.byClientId.has(clientId)) return undefined;
     const next = new Map(this.byClientId);
     next.delete(clientId);
-    this.store(next);
-    return current;
+    return this.unstoredForgetting.failClosed(
+      () => this.store(next),
+      () => (this.byClientId = next),
+    );
   }
 
-  /** Stores last-seen times not yet written; at stop. Never throws: a failure costs only those times. */
+  /** At stop: stores a forgetting the disk refused and last-seen times not yet written. Never throws. */
   flush(): void {
-    if (!this.lastSeenUnstored) return;
+    const forgettingUnstored = this.unstoredForgetting.pending;
+    this.unstoredForgetting.stop();
+    if (!this.lastSeenUnstored && !forgettingUnstored) return;
     try {
       this.store(this.byClientId);
     } catch (error) {
-      this.log.error(`Could not store when worlds were last seen: ${messageOf(error)}`);
+      this.log.error(
+        forgettingUnstored
+          ? `Could not store the known worlds at stop, so a world forgotten while the disk refused writes is listed again from the next start: ${messageOf(error)}`
+          : `Could not store when worlds were last seen: ${messageOf(error)}`,
+      );
     }
   }
 
@@ -96,6 +109,7 @@ export class KnownWorlds {
     this.file.write([...next.values()]);
     this.byClientId = next;
     this.lastSeenUnstored = false;
+    this.unstoredForgetting.stop();
   }
 }
 

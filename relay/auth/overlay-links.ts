@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { HashedRecords, newSecret } from './hashed-records.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
+import type { Revocation } from '../storage/retried-write.ts';
 import { HttpError } from '../errors.ts';
 import { OVERLAYS, type OverlayName } from '../../contracts/overlays.ts';
 import type { OverlayLinkView } from '../../contracts/admin-api.ts';
@@ -94,10 +95,11 @@ export class OverlayLinks extends EventEmitter<{ changed: [id: string, change: O
     return this.viewOf(updated);
   }
 
-  revoke(id: string): boolean {
-    if (!this.records.remove(id)) return false;
-    this.emit('changed', id, 'revoked');
-    return true;
+  /** The link stops working at once, even on a full or read-only disk (see `HashedRecords.remove`); undefined when unknown. */
+  revoke(id: string): Revocation | undefined {
+    const revocation = this.records.remove(id);
+    if (revocation) this.emit('changed', id, 'revoked');
+    return revocation;
   }
 
   /** Issues a new secret for the same link; the old URL stops working at once. */
@@ -108,7 +110,10 @@ export class OverlayLinks extends EventEmitter<{ changed: [id: string, change: O
     return { link: rotated.secret, record: this.viewOf(rotated.record) };
   }
 
-  /** Stores last-used times, which change on every call and are written only now and then. Never throws. */
+  /**
+   * At stop: stores a revocation the disk refused, and last-used times, which change on every call and are written only
+   * now and then. Never throws.
+   */
   flush(): void {
     this.records.flush();
   }

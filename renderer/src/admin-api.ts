@@ -9,6 +9,7 @@ import type {
   PairRequestView,
   RelaySettings,
   RelayStatus,
+  RevocationAnswer,
   StatusWorld,
 } from '../../contracts/admin-api.ts';
 import type { PlayerListEntry } from '../../contracts/world-protocol.ts';
@@ -26,6 +27,7 @@ export type KeyRequest = KeyRequestView;
 export type OverlayLink = OverlayLinkView;
 export type { NewOverlayLink };
 export type IntegrationPackage = IntegrationPackageView;
+type Revoked = { revoked: boolean } & RevocationAnswer;
 
 /** What the GM chooses for an overlay link when making it (POST /admin/overlay-links). */
 export type OverlayLinkRequest = Pick<OverlayLinkView, 'overlay' | 'clientId'> &
@@ -119,26 +121,24 @@ export const admin = {
     call<NewKey>('POST', '/admin/keys', key),
   linkWorld: (link: { clientId: string; name?: string }) => call<WorldLink>('POST', '/admin/world-links', link),
   rotateKey: (id: string) => call<NewKey>('POST', `/admin/keys/${encodeURIComponent(id)}/rotate`),
-  revokeKey: (id: string) => call<{ revoked: boolean }>('DELETE', `/admin/keys/${encodeURIComponent(id)}`),
+  revokeKey: (id: string) => call<Revoked>('DELETE', `/admin/keys/${encodeURIComponent(id)}`),
   invitations: () => call<{ invitations: Invitation[] }>('GET', '/admin/invitations'),
   createInvitation: (invitation: { clientId: string; userId: string; name?: string }) =>
     call<NewInvitation>('POST', '/admin/invitations', invitation),
-  revokeInvitation: (id: string) =>
-    call<{ revoked: boolean }>('DELETE', `/admin/invitations/${encodeURIComponent(id)}`),
+  revokeInvitation: (id: string) => call<Revoked>('DELETE', `/admin/invitations/${encodeURIComponent(id)}`),
   knownWorlds: () => call<{ worlds: KnownWorld[] }>('GET', '/admin/worlds'),
   /** null clears the address. */
   setWorldFoundryUrl: (clientId: string, foundryUrl: string | null) =>
     call<KnownWorld>('PATCH', `/admin/worlds/${encodeURIComponent(clientId)}`, { foundryUrl }),
   forgetWorld: (clientId: string) =>
-    call<{ forgotten: boolean }>('DELETE', `/admin/worlds/${encodeURIComponent(clientId)}`),
+    call<{ forgotten: boolean } & RevocationAnswer>('DELETE', `/admin/worlds/${encodeURIComponent(clientId)}`),
   overlayLinks: () => call<{ links: OverlayLink[] }>('GET', '/admin/overlay-links'),
   createOverlayLink: (link: OverlayLinkRequest) => call<NewOverlayLink>('POST', '/admin/overlay-links', link),
   updateOverlayLink: (id: string, changes: OverlayLinkChanges) =>
     call<OverlayLink>('PATCH', `/admin/overlay-links/${encodeURIComponent(id)}`, changes),
   rotateOverlayLink: (id: string) =>
     call<NewOverlayLink>('POST', `/admin/overlay-links/${encodeURIComponent(id)}/rotate`),
-  revokeOverlayLink: (id: string) =>
-    call<{ revoked: boolean }>('DELETE', `/admin/overlay-links/${encodeURIComponent(id)}`),
+  revokeOverlayLink: (id: string) => call<Revoked>('DELETE', `/admin/overlay-links/${encodeURIComponent(id)}`),
   settings: () => call<RelaySettings>('GET', '/admin/settings'),
   updateSettings: (changes: Partial<RelaySettings>) => call<RelaySettings>('PATCH', '/admin/settings', changes),
   activity: () => call<{ entries: ActivityEntry[] }>('GET', '/admin/activity'),

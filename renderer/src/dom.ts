@@ -71,13 +71,22 @@ export function icon(name: keyof typeof ICONS | string, className = 'icon'): SVG
 }
 
 /** A polite announcement for screen readers and a short visible toast. */
-export function toast(message: string, kind: 'info' | 'error' = 'info'): void {
+/** A warning asks the GM to act (free disk space), so it stays long enough to be read. */
+const TOAST_SHOWN_MS = { info: 3200, error: 3200, warning: 15_000 };
+
+export function toast(message: string, kind: 'info' | 'error' | 'warning' = 'info'): void {
   const region = document.getElementById('toasts');
   if (!region) return;
-  const item = h('div', { class: `toast toast-${kind}`, role: kind === 'error' ? 'alert' : 'status' }, message);
+  const item = h('div', { class: `toast toast-${kind}`, role: kind === 'info' ? 'status' : 'alert' }, message);
   region.append(item);
-  setTimeout(() => item.classList.add('toast-leaving'), 3200);
-  setTimeout(() => item.remove(), 3600);
+  setTimeout(() => item.classList.add('toast-leaving'), TOAST_SHOWN_MS[kind]);
+  setTimeout(() => item.remove(), TOAST_SHOWN_MS[kind] + 400);
+}
+
+/** Says a revocation was done and, when the relay could not store it yet, what the GM must do about the disk. */
+export function toastRevoked(done: string, answer: { warning?: string }): void {
+  if (answer.warning) toast(`${done}. ${answer.warning}`, 'warning');
+  else toast(done);
 }
 
 export async function copyText(text: string): Promise<boolean> {

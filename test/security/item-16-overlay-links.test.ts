@@ -1,6 +1,7 @@
 // Overlay links (issue 14): the one credential a URL may carry, since OBS's browser source cannot send a header. A link
 // opens its own overlay's routes for its own world, read-only, and nothing else; an API key is refused in any URL; a
-// link that is revoked, rotated or changed stops its open streams within a second; a full disk changes no link.
+// link that is revoked, rotated or changed stops its open streams within a second; a full disk makes, rotates or
+// changes no link (a revocation takes effect all the same: item 32).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -344,7 +345,7 @@ describe('item 16: a link that changes stops its overlay at once', () => {
   });
 });
 
-describe('item 16: a full disk changes no overlay link', () => {
+describe('item 16: a full disk makes, rotates or changes no overlay link', () => {
   let relay: TestRelay | undefined;
   let dataDir: string | undefined;
   afterEach(async () => {
@@ -355,7 +356,7 @@ describe('item 16: a full disk changes no overlay link', () => {
     vi.restoreAllMocks();
   });
 
-  it('making, rotating, changing or revoking a link on a full disk answers 507 and leaves every link as it was', async () => {
+  it('making, rotating or changing a link on a full disk answers 507 and leaves every link as it was', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-overlay-links-'));
     relay = await startTestRelay({ dataDir, capture: false });
     relay.relay.services.knownWorlds.remember({ clientId: 'fvtt_diskworld00001', worldTitle: 'Disk' });
@@ -382,7 +383,6 @@ describe('item 16: a full disk changes no overlay link', () => {
       relay.admin('POST', '/admin/overlay-links', { overlay: 'chat', clientId: 'fvtt_diskworld00001' }),
       relay.admin('POST', `/admin/overlay-links/${id}/rotate`),
       relay.admin('PATCH', `/admin/overlay-links/${id}`, { name: 'renamed on a full disk' }),
-      relay.admin('DELETE', `/admin/overlay-links/${id}`),
     ];
     for (const attempt of attempts) {
       const answer = await attempt;

@@ -82,9 +82,9 @@ describe('the overlay link store', () => {
     const rotated = links.rotate(record.id)!;
     expect(links.verify(link)).toBeUndefined();
     expect(links.verify(rotated.link)?.name).toBe('Stream');
-    expect(links.revoke(record.id)).toBe(true);
+    expect(links.revoke(record.id)).toEqual({});
     expect(links.verify(rotated.link)).toBeUndefined();
-    expect(links.revoke(record.id)).toBe(false);
+    expect(links.revoke(record.id)).toBeUndefined();
     expect(links.update('no-such-id', { name: 'x' })).toBeUndefined();
     expect(changes).toEqual([`${record.id} updated`, `${record.id} rotated`, `${record.id} revoked`]);
   });
@@ -97,7 +97,7 @@ describe('the overlay link store', () => {
     }
   });
 
-  it('changes nothing in memory, and tells no one, when the file cannot be written', () => {
+  it('changes nothing in memory, and tells no one, when the file cannot be written; a revocation is the exception', () => {
     const { link, record } = links.create({ overlay: 'dice', clientId: CLIENT_ID });
     const before = links.list();
     const changed = vi.fn();
@@ -110,12 +110,19 @@ describe('the overlay link store', () => {
     expect(() => links.create({ overlay: 'chat', clientId: CLIENT_ID })).toThrow(StorageWriteError);
     expect(() => links.update(record.id, { name: 'renamed' })).toThrow(StorageWriteError);
     expect(() => links.rotate(record.id)).toThrow(StorageWriteError);
-    expect(() => links.revoke(record.id)).toThrow(StorageWriteError);
 
     expect(links.list()).toEqual(before);
     expect(links.verify(link)?.id).toBe(record.id);
     expect(changed).not.toHaveBeenCalled();
+
+    // Revoking must not wait for the disk: the link stops at once, and the file is written when it can be.
+    expect(links.revoke(record.id)?.unstored).toBeInstanceOf(StorageWriteError);
+    expect(links.verify(link)).toBeUndefined();
+    expect(links.list()).toEqual([]);
+    expect(changed).toHaveBeenCalledWith(record.id, 'revoked');
     rmSync(dir, { force: true });
+    links.flush();
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual([]);
     vi.restoreAllMocks();
   });
 });

@@ -1,6 +1,6 @@
 import { admin, type ApiKey, type NewKey, type RelayStatus, type WorldLink } from '../admin-api.ts';
 import type { AppState, Page } from '../app-state.ts';
-import { confirmDialog, copyButton, emptyState, h, icon, replaceChildren, toast } from '../dom.ts';
+import { confirmDialog, copyButton, emptyState, h, icon, replaceChildren, toast, toastRevoked } from '../dom.ts';
 import { relativeTime, roleName, shortDate } from '../format.ts';
 import { groupScopes, WORLD_LINK_SCOPE } from '../scopes.ts';
 import { overlayLinksSection } from './overlay-links.ts';
@@ -416,8 +416,7 @@ export const keysPage: Page = {
       });
       if (!sure) return;
       try {
-        await admin.revokeKey(key.id);
-        toast(`Key "${key.name}" revoked`);
+        toastRevoked(`Key "${key.name}" revoked`, await admin.revokeKey(key.id));
         await reload();
       } catch (error) {
         toast((error as Error).message, 'error');

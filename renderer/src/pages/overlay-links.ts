@@ -1,7 +1,7 @@
 // The overlay links as a table, shared by the Overlays page (with New URL) and the API keys page.
 import { admin, type KnownWorld, type OverlayLink, type RelayStatus } from '../admin-api.ts';
 import type { AppState } from '../app-state.ts';
-import { confirmDialog, h, icon, replaceChildren, toast } from '../dom.ts';
+import { confirmDialog, h, icon, replaceChildren, toast, toastRevoked } from '../dom.ts';
 import { relativeTime, shortDate } from '../format.ts';
 import { OVERLAYS } from '../../../contracts/overlays.ts';
 
@@ -132,8 +132,7 @@ export async function revokeOverlayLink(link: OverlayLink): Promise<boolean> {
   });
   if (!sure) return false;
   try {
-    await admin.revokeOverlayLink(link.id);
-    toast(`Overlay link "${link.name}" revoked`);
+    toastRevoked(`Overlay link "${link.name}" revoked`, await admin.revokeOverlayLink(link.id));
     return true;
   } catch (error) {
     toast((error as Error).message, 'error');

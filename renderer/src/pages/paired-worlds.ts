@@ -1,7 +1,7 @@
 // The Status page's "Paired worlds" card: every world the relay remembers, its Foundry address, and forgetting it.
 import { admin, type KnownWorld, type RelayStatus } from '../admin-api.ts';
 import type { AppState, PageView } from '../app-state.ts';
-import { confirmDialog, h, icon, replaceChildren, toast } from '../dom.ts';
+import { confirmDialog, h, icon, replaceChildren, toast, toastRevoked } from '../dom.ts';
 import { relativeTime, systemLine } from '../format.ts';
 
 const SEEN_REFRESH_MS = 30_000;
@@ -133,8 +133,7 @@ function worldRow(world: KnownWorld, handlers: RowHandlers): HTMLElement {
     if (!confirmed) return;
     forget.disabled = true;
     try {
-      await admin.forgetWorld(world.clientId);
-      toast(`${name} forgotten: pair it again to bring it back`);
+      toastRevoked(`${name} forgotten: pair it again to bring it back`, await admin.forgetWorld(world.clientId));
       await handlers.changed();
     } catch (failure) {
       forget.disabled = false;

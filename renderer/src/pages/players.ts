@@ -1,7 +1,7 @@
 import qrcode from 'qrcode-generator';
 import { admin, type Invitation, type NewInvitation, type RelayStatus, type World } from '../admin-api.ts';
 import type { AppState, Page } from '../app-state.ts';
-import { confirmDialog, copyButton, emptyState, h, icon, replaceChildren, toast } from '../dom.ts';
+import { confirmDialog, copyButton, emptyState, h, icon, replaceChildren, toast, toastRevoked } from '../dom.ts';
 import { relativeTime, roleName } from '../format.ts';
 
 /** Foundry's ASSISTANT role: from it up a user is a GM, whom the relay never invites. */
@@ -360,8 +360,10 @@ export const playersPage: Page = {
       });
       if (!sure) return;
       try {
-        await admin.revokeInvitation(invitation.id);
-        toast(`The invitation for ${invitation.userName} was revoked`);
+        toastRevoked(
+          `The invitation for ${invitation.userName} was revoked`,
+          await admin.revokeInvitation(invitation.id),
+        );
         if (current?.id === invitation.id) closeShown();
         await reload();
       } catch (error) {
