@@ -73,7 +73,30 @@ table{border-collapse:collapse;width:100%}td,th{border:1px solid #ddd;padding:.2
 <body><h1>Tabletop Relay API</h1><p>Version ${escapeHtml(String((document.info as { version: string }).version))}. Send the API key in the <code>x-api-key</code> header. The machine-readable document is <a href="/openapi.json">/openapi.json</a>.</p>${KEY_REQUEST_FLOW}<nav>${index}</nav>${body}</body></html>`;
 }
 
+/** Stands for the caller's origin in the document until a request names it. */
+const ORIGIN_PLACEHOLDER = '{relay origin}';
+
+/**
+ * What /openapi.json and /docs send, made at the first request that needs it and kept: it comes from the route tables
+ * and the version, which never change while the relay runs, and making it takes tens of milliseconds, which twenty
+ * callers at once turned into seconds of waiting for every other call. The one part that differs between callers is
+ * `servers`, the origin each reached the relay by (loopback, a LAN address, an allowed name), spliced into the text.
+ */
+interface Documentation {
+  /** The OpenAPI document as JSON text, cut where the server's origin goes. */
+  openApiAround: [string, string];
+  page: string;
+}
+
+function documentation(groups: readonly RouteGroup[]): Documentation {
+  const document = openApiDocument(groups, ORIGIN_PLACEHOLDER);
+  const [before, after] = JSON.stringify(document).split(JSON.stringify(ORIGIN_PLACEHOLDER)) as [string, string];
+  return { openApiAround: [before, after], page: apiPage(document) };
+}
+
 export function documentationRoutes(groups: readonly RouteGroup[]): Route[] {
+  let made: Documentation | undefined;
+  const madeOnce = () => (made ??= documentation(groups));
   return [
     localRoute({
       method: 'GET',
@@ -81,7 +104,14 @@ export function documentationRoutes(groups: readonly RouteGroup[]): Route[] {
       summary: 'The OpenAPI 3.1 document of every route',
       access: 'public',
       parameters: z.object({}),
-      handle: ({ call }) => ({ body: openApiDocument(groups, call.relayOrigin) }),
+      handle: ({ call }) => {
+        const [before, after] = madeOnce().openApiAround;
+        return {
+          kind: 'bytes',
+          bytes: Buffer.from(before + JSON.stringify(call.relayOrigin) + after),
+          headers: { 'Content-Type': 'application/json; charset=utf-8' },
+        };
+      },
     }),
     localRoute({
       method: 'GET',
@@ -90,7 +120,7 @@ export function documentationRoutes(groups: readonly RouteGroup[]): Route[] {
       access: 'public',
       parameters: z.object({}),
       produces: 'text/html',
-      handle: ({ call }) => ({ kind: 'html', html: apiPage(openApiDocument(groups, call.relayOrigin)) }),
+      handle: () => ({ kind: 'html', html: madeOnce().page }),
     }),
   ];
 }
