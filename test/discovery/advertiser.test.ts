@@ -154,7 +154,13 @@ describe('the LAN advertisement', () => {
 });
 
 it('answers a plain DNS query sent from another port directly to its sender, with the question and id', async () => {
+  const since = browser.heard.length;
   await advertiserOnLoopback().advertise(41_011);
+  // Its names are its own once probed for and announced; it answers for them from then on.
+  await browser.waitFor(
+    ours('SRV', (record) => record.data.port === 41_011 && record.ttl > 0),
+    { since },
+  );
   const resolver = createSocket('udp4');
   try {
     await new Promise<void>((resolve) => resolver.bind(0, '127.0.0.1', resolve));
@@ -179,6 +185,28 @@ it('answers a plain DNS query sent from another port directly to its sender, wit
     resolver.close();
   }
 });
+
+it('two relays probing for one name at once end up with two: one keeps it, the other takes "… (2)"', async () => {
+  // RFC 6762 §8.2: the relay whose proposed records are lexicographically later (here the higher port) goes on, the
+  // other probes again a second later, hears the winner's answer and takes the next name.
+  const computer = `${COMPUTER}-twins`;
+  const twin = new DiscoveryAdvertiser({ log: recordingLog(), interfaces: () => [LOOPBACK], computerName: computer });
+  advertiser = new DiscoveryAdvertiser({ log: recordingLog(), interfaces: () => [LOOPBACK], computerName: computer });
+  const service = (port: number) => (record: HeardRecord) =>
+    record.type === 'SRV' && record.data.port === port && record.ttl > 0 && record.name.includes(computer);
+  try {
+    const since = browser.heard.length;
+    await Promise.all([advertiser.advertise(41_012), twin.advertise(41_013)]);
+    const [lower, higher] = await Promise.all([
+      browser.waitFor(service(41_012), { since, timeoutMs: 8000 }),
+      browser.waitFor(service(41_013), { since, timeoutMs: 8000 }),
+    ]);
+    expect(higher.name).toBe(`Tabletop Relay on ${computer}.${SERVICE}`);
+    expect(lower.name).toBe(`Tabletop Relay on ${computer} (2).${SERVICE}`);
+  } finally {
+    await twin.withdraw();
+  }
+}, 15_000);
 
 describe('when mDNS cannot run', () => {
   let holder: Socket | undefined;
