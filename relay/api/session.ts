@@ -13,6 +13,10 @@ const GM_SESSIONS: PlayerDecision = {
   passes: "the relay's own GM sessions, not a world's data; starting one takes a full GM's Foundry password",
 };
 
+/** It opens the whole Foundry server, so it never crosses the network in clear, as the user's password never does. */
+const CLEAR_ADMIN_PASSWORD =
+  'is not taken in clear: seal it as encryptedAdminPassword, base64 of RSA-OAEP (SHA-256) of JSON {adminPassword, nonce} under the handshake public key, as encryptedPassword is';
+
 function captureOf(services: RelayServices): CaptureService {
   if (!services.capture) {
     throw new HttpError(503, 'Headless sessions are disabled', {
@@ -69,9 +73,15 @@ export const sessionRoutes: Route[] = [
         'base64 of RSA-OAEP (SHA-256) of JSON {password, nonce} under the handshake public key',
       ),
       worldName: text().optional().describe('The world expected to be running (id or title)'),
+      encryptedAdminPassword: text()
+        .optional()
+        .describe(
+          "Foundry's administrator password, for the page Foundry shows while no world is launched, sealed as the password is: base64 of RSA-OAEP (SHA-256) of JSON {adminPassword, nonce} under the handshake public key",
+        ),
       foundryAdminPassword: text()
         .optional()
-        .describe("Foundry's administrator password, for the page Foundry shows while no world is launched"),
+        .refine((clear) => clear === undefined, { error: CLEAR_ADMIN_PASSWORD })
+        .describe('Refused: the administrator password travels sealed only, as encryptedAdminPassword'),
     }),
     handle: async ({ parameters, services }) => ({
       body: await asHttp(
@@ -80,7 +90,7 @@ export const sessionRoutes: Route[] = [
             parameters.handshakeToken,
             parameters.encryptedPassword,
             parameters.worldName,
-            parameters.foundryAdminPassword,
+            parameters.encryptedAdminPassword,
           ),
         'Starting the GM session',
       ),

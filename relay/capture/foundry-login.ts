@@ -63,7 +63,7 @@ async function passAdministratorPage(
   if (!adminPassword) {
     throw new CaptureFailure(
       409,
-      `Foundry at ${base} shows its administrator password page: no world is launched. Launch the world in Foundry, or give foundryAdminPassword`,
+      `Foundry at ${base} shows its administrator password page: no world is launched. Launch the world in Foundry, or give its administrator password sealed as encryptedAdminPassword`,
     );
   }
   const passed = await page.evaluate(passAdminPage, adminPassword);

@@ -125,18 +125,26 @@ export class GmSessions {
     return answer;
   }
 
+  /**
+   * Both passwords come sealed under the handshake's public key with its nonce: the user's (`encryptedPassword`) and
+   * Foundry's administrator password (`encryptedAdminPassword`), which opens the whole Foundry server.
+   */
   async start(
     handshakeToken: string,
     encryptedPassword: string,
     worldName: string | undefined,
-    adminPassword?: string,
+    encryptedAdminPassword?: string,
   ): Promise<{ success: true; sessionId: string; clientId: string }> {
     this.#dropExpiredHandshakes();
     const handshake = this.#handshakes.get(handshakeToken);
     if (!handshake)
       throw new CaptureFailure(401, 'Invalid or expired handshake token: call POST /session-handshake again');
     this.#handshakes.delete(handshakeToken);
-    const password = passwordOf(handshake, encryptedPassword);
+    const password = unsealed(handshake, encryptedPassword, SEALED_PASSWORD);
+    const adminPassword =
+      encryptedAdminPassword === undefined
+        ? undefined
+        : unsealed(handshake, encryptedAdminPassword, SEALED_ADMIN_PASSWORD);
     const account = { foundryUrl: handshake.foundryUrl, username: handshake.username, password, adminPassword };
     const worlds = this.#worldsAt(account.foundryUrl);
     const page = await this.#host.openPage();
@@ -331,22 +339,32 @@ export class GmSessions {
   }
 }
 
-function passwordOf(handshake: PendingHandshake, encryptedPassword: string): string {
-  let payload: { password?: unknown; nonce?: unknown };
+/** A password sealed for a handshake: the parameter that carries it and the field of its JSON that holds it. */
+interface SealedField {
+  parameter: 'encryptedPassword' | 'encryptedAdminPassword';
+  field: 'password' | 'adminPassword';
+}
+
+const SEALED_PASSWORD: SealedField = { parameter: 'encryptedPassword', field: 'password' };
+const SEALED_ADMIN_PASSWORD: SealedField = { parameter: 'encryptedAdminPassword', field: 'adminPassword' };
+
+/** Opens base64 RSA-OAEP (SHA-256) of JSON {<field>, nonce} under the handshake's public key. */
+function unsealed(handshake: PendingHandshake, sealed: string, { parameter, field }: SealedField): string {
+  let payload: Record<string, unknown>;
   try {
     const plain = privateDecrypt(
       { key: handshake.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-      Buffer.from(encryptedPassword, 'base64'),
+      Buffer.from(sealed, 'base64'),
     );
-    payload = JSON.parse(plain.toString('utf8')) as typeof payload;
+    payload = JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
   } catch {
     throw new CaptureFailure(
       400,
-      "'encryptedPassword' could not be decrypted: it must be base64 RSA-OAEP (SHA-256) of JSON {password, nonce} under the handshake's public key",
+      `'${parameter}' could not be decrypted: it must be base64 RSA-OAEP (SHA-256) of JSON {${field}, nonce} under the handshake's public key`,
     );
   }
   if (payload.nonce !== handshake.nonce) throw new CaptureFailure(401, 'The nonce does not match the handshake');
-  if (typeof payload.password !== 'string')
-    throw new CaptureFailure(400, "'encryptedPassword' must hold a password string");
-  return payload.password;
+  const value = payload[field];
+  if (typeof value !== 'string') throw new CaptureFailure(400, `'${parameter}' must hold a ${field} string`);
+  return value;
 }

@@ -1,5 +1,6 @@
 // Issue 17, item 7: Foundry shows its administrator page instead of /join while no world is launched (as Foundry 14
-// does; the world here is a 14.366 one). A GM session given foundryAdminPassword gets through it; without one, or with a wrong one, it fails at once.
+// does; the world here is a 14.366 one). A GM session given the administrator password (sealed as encryptedAdminPassword)
+// gets through it; without one, or with a wrong one, it fails at once.
 import { constants, publicEncrypt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxWebClient, type SandboxWebClient } from '../../sandbox/web/server.ts';
@@ -33,19 +34,24 @@ afterAll(async () => {
   await web?.close();
 });
 
-/** POST /start-session after a fresh handshake, with the GM's password sealed as the reference relay expects. */
-async function startSession(extra: Record<string, string> = {}) {
+/**
+ * POST /start-session after a fresh handshake, with the GM's password sealed as the reference relay expects, and the
+ * administrator password, when given, sealed the same way.
+ */
+async function startSession(adminPassword?: string) {
   const handshake = await relay.api(key, 'POST', '/session-handshake', {
     headers: { 'x-foundry-url': web.url, 'x-username': 'Gamemaster' },
   });
   const { token, publicKey, nonce } = handshake.body as { token: string; publicKey: string; nonce: string };
-  const encryptedPassword = publicEncrypt(
-    { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-    Buffer.from(JSON.stringify({ password: GM_PASSWORD, nonce })),
-  ).toString('base64');
+  const seal = (payload: object) =>
+    publicEncrypt(
+      { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(JSON.stringify({ ...payload, nonce })),
+    ).toString('base64');
+  const sealedAdmin = adminPassword === undefined ? {} : { encryptedAdminPassword: seal({ adminPassword }) };
   const started = Date.now();
   const answer = await relay.api(key, 'POST', '/start-session', {
-    body: { handshakeToken: token, encryptedPassword, ...extra },
+    body: { handshakeToken: token, encryptedPassword: seal({ password: GM_PASSWORD }), ...sealedAdmin },
   });
   return { ...answer, seconds: (Date.now() - started) / 1000 };
 }
@@ -59,23 +65,23 @@ describe('the administrator page of a world that is not launched', () => {
     expect(page).toContain('name="adminPassword"');
   });
 
-  it('stops a GM session without foundryAdminPassword at once, saying what to give', async () => {
+  it('stops a GM session without the administrator password at once, saying what to give', async () => {
     const answer = await startSession();
     expect(answer.status).toBe(409);
     expect(answer.body.error).toContain('shows its administrator password page');
-    expect(answer.body.error).toContain('foundryAdminPassword');
+    expect(answer.body.error).toContain('encryptedAdminPassword');
     expect(answer.seconds).toBeLessThan(15);
   });
 
-  it('stops a GM session with a wrong foundryAdminPassword at once', async () => {
-    const answer = await startSession({ foundryAdminPassword: 'not-it' });
+  it('stops a GM session with a wrong administrator password at once', async () => {
+    const answer = await startSession('not-it');
     expect(answer.status).toBe(401);
     expect(answer.body.error).toContain('refused the administrator password');
     expect(answer.seconds).toBeLessThan(15);
   });
 
-  it('lets a GM session with the right foundryAdminPassword through, and the world comes online', async () => {
-    const answer = await startSession({ foundryAdminPassword: ADMIN_PASSWORD });
+  it('lets a GM session with the right administrator password through, and the world comes online', async () => {
+    const answer = await startSession(ADMIN_PASSWORD);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ success: true, clientId: CLIENT_ID });
     const clients = await relay.api(key, 'GET', '/clients');
