@@ -45,6 +45,11 @@ export function isRelayPage(url: string, relayUrl: string): boolean {
   return target.origin === relay.origin && target.pathname.startsWith('/admin/');
 }
 
+/** Whether `url` is on `origin` (scheme, host and port): a capture window's Foundry, say. */
+export function isOnOrigin(url: string, origin: string | undefined): boolean {
+  return origin !== undefined && parsed(url)?.origin === origin;
+}
+
 /** Links that leave the relay open in the system browser, but only web links (no file:, no custom schemes). */
 export function externalLinkToOpen(url: string): string | undefined {
   const target = parsed(url);

@@ -1,5 +1,6 @@
 import { BrowserWindow, shell, type WebContents } from 'electron';
 import type { Logger } from './logger.ts';
+import { guardWindow } from './window-guards.ts';
 import { externalLinkToOpen, isRelayPage, settingsWindowOptions } from './window-options.ts';
 
 export interface SettingsWindowOptions {
@@ -18,21 +19,11 @@ function openOutside(url: string, logger: Logger): void {
 
 /** Keeps the window on the relay's admin pages; every other link goes to the system browser. */
 function confine(contents: WebContents, options: SettingsWindowOptions): void {
-  contents.setWindowOpenHandler(({ url }) => {
-    openOutside(url, options.logger);
-    return { action: 'deny' };
+  guardWindow(contents, {
+    mayShow: (url) => isRelayPage(url, options.relayUrl()),
+    elsewhere: (url) => openOutside(url, options.logger),
+    permissions: ['clipboard-sanitized-write'],
   });
-  const stayOnRelay = (event: Electron.Event, url: string) => {
-    if (isRelayPage(url, options.relayUrl())) return;
-    event.preventDefault();
-    openOutside(url, options.logger);
-  };
-  contents.on('will-navigate', stayOnRelay);
-  contents.on('will-redirect', stayOnRelay);
-  contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.session.setPermissionRequestHandler((_contents, permission, grant) =>
-    grant(permission === 'clipboard-sanitized-write'),
-  );
 }
 
 /**

@@ -4,6 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { BrowserWindow, type WebContents } from 'electron';
 import type { Browser, BrowserPage, LaunchBrowser, ScreenshotOptions } from '../../relay/capture/browser.ts';
+import { guardWindow } from '../window-guards.ts';
+import { isOnOrigin } from '../window-options.ts';
 
 const WINDOW_SIZE = { width: 1600, height: 1200 };
 
@@ -41,19 +43,29 @@ class ElectronChromium implements Browser {
   }
 }
 
+/**
+ * A capture page is signed in to Foundry as the capture user or a GM, so it shows its Foundry and nothing else: the
+ * origin of the first address the relay opens in it (the Foundry address the GM configured). No page there may open a
+ * window, go or be redirected elsewhere, attach a webview or get a permission.
+ */
 class ElectronPage implements BrowserPage {
   readonly #window: BrowserWindow;
   readonly #contents: WebContents;
   readonly #forget: () => void;
+  #foundryOrigin: string | undefined;
   #unzoomedPixelRatio: number | undefined;
 
   constructor(window: BrowserWindow, forget: () => void) {
     this.#window = window;
     this.#contents = window.webContents;
     this.#forget = forget;
+    guardWindow(this.#contents, { mayShow: (url) => isOnOrigin(url, this.#foundryOrigin) });
   }
 
   async goto(url: string, timeoutMs: number): Promise<void> {
+    this.#foundryOrigin ??= new URL(url).origin;
+    if (!isOnOrigin(url, this.#foundryOrigin))
+      throw new Error(`A capture page stays on its Foundry (${this.#foundryOrigin}): ${url} is elsewhere`);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(new Error(`Navigation to ${url} timed out after ${timeoutMs} ms`)), timeoutMs);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { externalLinkToOpen, isRelayPage, settingsWindowOptions } from '../../main/window-options.ts';
+import { externalLinkToOpen, isOnOrigin, isRelayPage, settingsWindowOptions } from '../../main/window-options.ts';
 
 describe('settingsWindowOptions', () => {
   const options = settingsWindowOptions('/app/dist/app/main/preload.cjs', '/app/assets/icon.png');
@@ -41,6 +41,27 @@ describe('isRelayPage', () => {
     ['not a url', false],
   ])('%s is %s', (url, allowed) => {
     expect(isRelayPage(url, relay)).toBe(allowed);
+  });
+});
+
+describe('isOnOrigin', () => {
+  const foundry = 'http://192.168.1.20:30000';
+
+  it.each([
+    ['http://192.168.1.20:30000/join', true],
+    ['http://192.168.1.20:30000/game?x=1#chat', true],
+    ['http://192.168.1.20:30001/join', false],
+    ['https://192.168.1.20:30000/join', false],
+    ['http://192.168.1.2:30000/join', false],
+    ['http://attacker.example/join', false],
+    ['file:///etc/passwd', false],
+    ['not a url', false],
+  ])('%s is %s', (url, on) => {
+    expect(isOnOrigin(url, foundry)).toBe(on);
+  });
+
+  it('is false for every page before a capture page has its Foundry', () => {
+    expect(isOnOrigin('http://192.168.1.20:30000/join', undefined)).toBe(false);
   });
 });
 

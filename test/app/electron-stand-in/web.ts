@@ -5,8 +5,11 @@
 // through renderer-bridge.ts; a partition other than the default gets a browser context of its own (in memory).
 // Offscreen windows (webPreferences.offscreen, https://www.electronjs.org/docs/latest/tutorial/offscreen-rendering)
 // are pages like any other, never shown; executeJavaScript, capturePage and setZoomFactor work on the page itself.
-// Not reproduced: will-navigate/will-redirect for links the page follows by itself (the events can be listened to,
-// they never fire), frames other than the main one, the paint event, and native window chrome.
+// will-navigate (a navigation the main frame starts by itself: a link, a form, `location`) and will-redirect (a server
+// redirect of a main-frame navigation, loadURL's included) fire before the request leaves, and preventDefault() cancels
+// it (https://www.electronjs.org/docs/latest/api/web-contents#event-will-navigate); a window.open that the window open
+// handler denies is closed at once. Not reproduced: frames other than the main one (will-frame-navigate), the paint
+// event, and native window chrome.
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, CDPSession, Page } from 'puppeteer-core';
@@ -16,7 +19,7 @@ import { nativeImage, screen, type NativeImage } from './desktop.ts';
 import { encodeWithChromium } from './image-codec.ts';
 import { structuredCloneOf, thrownBy } from './page-values.ts';
 import { IPC_BINDING, IPC_DELIVER, IPC_REPLY, ISOLATED_WORLD, preloadScripts } from './renderer-bridge.ts';
-import { electronEvent, requireReady } from './runtime.ts';
+import { electronEvent, requireReady, type ElectronEvent } from './runtime.ts';
 
 let chromium: Promise<Browser> | undefined;
 function browser(): Promise<Browser> {
@@ -137,6 +140,8 @@ export class WebContents extends EventEmitter {
   readonly #preferences: WebPreferences;
   #page: Promise<Page> | undefined;
   #openHandler: WindowOpenHandler | undefined;
+  /** A loadURL whose first request is on its way: that request is the app's own, not one the page started. */
+  #loadingFromApp = false;
   #destroyed = false;
   #url = '';
   #title = '';
@@ -164,10 +169,12 @@ export class WebContents extends EventEmitter {
 
   async #load(url: string): Promise<void> {
     const page = await this.standInPage();
+    this.#loadingFromApp = true;
     this.emit('did-start-loading');
     try {
       await page.goto(url, { waitUntil: 'load' });
     } catch (error) {
+      this.#loadingFromApp = false;
       this.emit('did-fail-load', electronEvent(), -2, String(error), url, true);
       throw new Error(`ERR_FAILED (-2) loading '${url}': ${String(error)}`, { cause: error });
     }
@@ -281,8 +288,36 @@ export class WebContents extends EventEmitter {
         ),
     );
     page.on('popup', (popup) => void this.#onPopup(popup));
+    await this.#askBeforeNavigating(page);
     if (this.#preferences.preload) await this.#installPreload(page, this.#preferences.preload);
     return page;
+  }
+
+  /**
+   * Holds each main-frame document request until will-navigate (one the page started) or will-redirect (a server's
+   * redirect) has been emitted, and cancels it when a listener called preventDefault(), as Electron does.
+   */
+  async #askBeforeNavigating(page: Page): Promise<void> {
+    const cdp = await page.createCDPSession();
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    cdp.on('Fetch.requestPaused', ({ requestId, request, frameId, redirectedRequestId }) => {
+      const event = Object.assign(electronEvent(), { url: request.url, isMainFrame: true, isSameDocument: false });
+      // Frames other than the main one are not reproduced.
+      if (frameId === frameTree.frame.id) this.#beforeNavigating(event, request.url, redirectedRequestId !== undefined);
+      const decided = event.defaultPrevented
+        ? cdp.send('Fetch.failRequest', { requestId, errorReason: 'Aborted' })
+        : cdp.send('Fetch.continueRequest', { requestId });
+      void decided.catch(() => undefined);
+    });
+    await cdp.send('Fetch.enable', {
+      patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }],
+    });
+  }
+
+  #beforeNavigating(event: ElectronEvent, url: string, redirected: boolean): void {
+    if (redirected) this.emit('will-redirect', event, url, false, true);
+    else if (this.#loadingFromApp) this.#loadingFromApp = false;
+    else this.emit('will-navigate', event, url, false, true);
   }
 
   async #onPopup(popup: Page | null): Promise<void> {
