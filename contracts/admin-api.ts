@@ -173,9 +173,16 @@ export interface KeyRequestView {
   expiresAt: string;
 }
 
+/** POST /admin/denied-addresses: the address as it will be refused, and the waiting requests it took with it. */
+export interface DeniedAddressAnswer {
+  address: string;
+  pairRequestsDenied: number;
+  keyRequestsDenied: number;
+}
+
 /**
  * POST /admin/key-requests/{code}/approve: what the GM grants, never more than the tool asked for (400 otherwise). A field
- * left out grants what the tool asked.
+ * left out grants what the tool asked, but for scopes never execute-js or world:link, which only naming them grants.
  */
 export interface KeyRequestApproval {
   /** The key's name; the tool's appName by default. */

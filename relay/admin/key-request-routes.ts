@@ -34,7 +34,9 @@ export const keyRequestAdminRoutes: Route[] = [
       scopes: textList()
         .pipe(knownScopes())
         .optional()
-        .describe('Some or all of the scopes the tool asked for; all of them by default'),
+        .describe(
+          'Some or all of the scopes the tool asked for; by default all of them but execute-js and world:link, which are granted only when named',
+        ),
       userId: z
         .string({ error: 'must be a string' })
         .trim()

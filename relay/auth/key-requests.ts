@@ -34,7 +34,7 @@ export interface KeyRequestAsk {
   clientIds: string[];
 }
 
-/** What the GM grants: the ask's fields, narrowed; absent fields grant what was asked. */
+/** What the GM grants: the ask's fields, narrowed; absent fields grant what was asked, but never a risky scope. */
 export interface KeyRequestGrant {
   name?: string;
   scopes?: Scope[];
@@ -329,8 +329,12 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return left.size === right.size && [...left].every((value) => right.has(value));
 }
 
+/**
+ * What an approval grants: the scopes it names, each asked for; one that names none grants the asked scopes but the
+ * risky ones, which are granted only by name, as in the settings UI, where they come unticked.
+ */
 function grantedScopes(request: KeyRequest, scopes: Scope[] | undefined): Scope[] {
-  if (scopes === undefined) return request.scopes;
+  if (scopes === undefined) return unnamedGrant(request);
   const beyond = scopes.filter((scope) => !request.scopes.includes(scope));
   if (beyond.length > 0) {
     throw new HttpError(
@@ -340,6 +344,18 @@ function grantedScopes(request: KeyRequest, scopes: Scope[] | undefined): Scope[
   }
   if (scopes.length === 0) throw new HttpError(400, 'Grant at least one scope, or deny the request');
   return [...new Set(scopes)];
+}
+
+function unnamedGrant(request: KeyRequest): Scope[] {
+  const risky = riskyScopesOf(request.scopes);
+  const granted = request.scopes.filter((scope) => !risky.includes(scope));
+  if (granted.length === 0) {
+    throw new HttpError(
+      400,
+      `The tool asked only for ${risky.join(', ')}, granted only by name: name them in 'scopes' to grant them, or deny the request`,
+    );
+  }
+  return granted;
 }
 
 function grantedUser(request: KeyRequest, userId: string | undefined): string | undefined {
