@@ -10,9 +10,14 @@ export interface InvitationView {
   /** The Foundry user the key acts as. */
   userId: string;
   userName: string;
-  /** `open` until the player opens the link; then `used`, and the key is in the keys list. */
-  status: 'open' | 'used';
+  /**
+   * `open` until the player opens the link; then `used`, and the key is in the keys list; `expired` when nobody opened it
+   * before `expiresAt`: the link then answers 410, telling the player to ask the GM for a new one.
+   */
+  status: 'open' | 'used' | 'expired';
   createdAt: string;
+  /** When the link stops working if nobody opened it: a week after it was made, unless the GM chose otherwise. */
+  expiresAt: string;
   usedAt?: string;
   /** The key the invitation was exchanged for. */
   keyId?: string;

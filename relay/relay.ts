@@ -71,6 +71,8 @@ export interface RelayOptions {
   keyRequestLifetimeMs?: number;
   /** How often a tool may poll its waiting key request (every 3 s by default). */
   keyRequestPollIntervalMs?: number;
+  /** How long a player's invitation works unused when the GM chose no lifetime (a week by default); for tests of expiry. */
+  invitationLifetimeMs?: number;
   /** The folder of the settings UI's built files (index.html, app.js, …), served at /admin/; none without it. */
   settingsUi?: { dir: string };
   /** The folders the Stream Deck plugin and the Companion module package are built into; downloads 404 without them. */
@@ -226,7 +228,10 @@ export function createRelay(options: RelayOptions): Relay {
     connectionTokens,
     knownWorlds,
     pairing,
-    invitations: new Invitations(join(options.dataDir, 'invitations.json'), log),
+    invitations: new Invitations(join(options.dataDir, 'invitations.json'), {
+      log,
+      defaultLifetimeMs: options.invitationLifetimeMs,
+    }),
     keyRequests,
     adminToken: loadAdminToken(join(options.dataDir, 'admin-token'), log),
     adminSessions: new AdminSessions(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HttpError } from '../errors.ts';
-import { text } from '../routing/parameters.ts';
+import { text, wholeNumber } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { INVITATION_PAGE_PATH } from '../auth/invitations.ts';
 import type { RelayServices } from '../services.ts';
@@ -37,13 +37,14 @@ function linkOn(base: string, secret: string): string {
 }
 
 const invitationId = text().describe('The invitation id');
+const DAY_MS = 24 * 60 * 60_000;
 
 /** "Invite a player": a one-time link a player opens on their device to receive a key of their own. */
 export const invitationRoutes: Route[] = [
   localRoute({
     method: 'GET',
     path: '/admin/invitations',
-    summary: 'Player invitations, open and used (never their secrets)',
+    summary: 'Player invitations, open, used and expired, with when each expires (never their secrets)',
     access: 'admin',
     parameters: z.object({}),
     handle: ({ services }) => ({ body: { invitations: services.invitations.list() } }),
@@ -52,7 +53,7 @@ export const invitationRoutes: Route[] = [
     method: 'POST',
     path: '/admin/invitations',
     summary:
-      "Invite a player: a one-time link (secret in the fragment) that gives the player's device a key bound to that player in that world, with player scopes; the link is in this answer only",
+      "Invite a player: a one-time link (secret in the fragment), working for a week unless lifetimeDays says otherwise, that gives the player's device a key bound to that player in that world, with player scopes; the link is in this answer only",
     access: 'admin',
     parameters: z.object({
       clientId: text().max(200, { error: 'is at most 200 characters' }).describe('The connected world'),
@@ -63,6 +64,9 @@ export const invitationRoutes: Route[] = [
         .max(100, { error: 'is at most 100 characters' })
         .optional()
         .describe('The name the key gets; "Invitation for <player>" by default'),
+      lifetimeDays: wholeNumber({ min: 1, max: 90 })
+        .optional()
+        .describe('How many days the link works if nobody opens it; a week by default'),
     }),
     handle: ({ parameters, services }) => {
       const { worldTitle, player } = invitedPlayer(services, parameters.clientId, parameters.userId);
@@ -72,6 +76,7 @@ export const invitationRoutes: Route[] = [
         userId: player.id,
         userName: player.name,
         name: parameters.name ?? `Invitation for ${player.name}`,
+        ...(parameters.lifetimeDays === undefined ? {} : { lifetimeMs: parameters.lifetimeDays * DAY_MS }),
       });
       const lanUrls = services.network.lanUrls().map((base) => linkOn(base, secret));
       const body: NewInvitationAnswer = {

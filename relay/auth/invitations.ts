@@ -10,7 +10,11 @@ import type { InvitationView } from '../../contracts/invitations.ts';
 
 export type { InvitationView };
 
-export interface InvitationRecord extends InvitationView {
+export interface InvitationRecord extends Omit<InvitationView, 'status' | 'expiresAt'> {
+  /** Stored as open or used; whether an open one expired is a matter of time. */
+  status: 'open' | 'used';
+  /** Absent on invitations stored before invitations expired (`expiryOf`). */
+  expiresAt?: string;
   /** SHA-256 of the invitation's secret; the secret itself is in the link only. */
   hash: string;
 }
@@ -22,7 +26,12 @@ export interface NewInvitation {
   userName: string;
   /** The name the player's key gets. */
   name: string;
+  /** How long the link works unused; the invitations' default lifetime (a week) when left out. */
+  lifetimeMs?: number;
 }
+
+/** How long an invitation works unused, unless the GM chose otherwise: long enough to reach a player before the game. */
+export const DEFAULT_INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60_000;
 
 /**
  * Shaped like an API key (`ttr_…`) so that the activity log and the desktop log mask one that slips into a path or a
@@ -39,38 +48,49 @@ const EXCHANGE_REFILL_MS = 6_000;
 export const INVITATION_PAGE_PATH = '/invite';
 
 export const ALREADY_USED = 'This invitation was already used: ask the GM for a new invitation';
+const EXPIRED = (expiresAt: string) =>
+  `This invitation expired on ${expiresAt.slice(0, 10)} without being used: ask the GM for a new invitation`;
 export const NOT_AN_INVITATION =
   'This invitation link is not valid: the GM revoked it, or it was copied incompletely. Ask the GM for a new invitation';
 
 /**
  * Player invitations: a one-time secret the GM hands a player as a link, exchanged once for an API key bound to one
- * tabletop user in one world. Stored hashed in `invitations.json`; valid until used or revoked.
+ * tabletop user in one world. Stored hashed in `invitations.json`; valid until used, revoked or expired.
  */
 export class Invitations extends EventEmitter<{ changed: [] }> {
   private readonly records: HashedRecords<InvitationRecord>;
   private readonly exchanges = new SourceBuckets(EXCHANGE_BURST, EXCHANGE_REFILL_MS);
+  private readonly defaultLifetimeMs: number;
 
-  constructor(path: string, log: RelayLog = consoleLog) {
+  constructor(path: string, options: { log?: RelayLog; defaultLifetimeMs?: number } = {}) {
     super();
-    this.records = new HashedRecords(path, 'invitations', log);
+    this.records = new HashedRecords(path, 'invitations', options.log ?? consoleLog);
+    this.defaultLifetimeMs = options.defaultLifetimeMs ?? DEFAULT_INVITATION_LIFETIME_MS;
   }
 
   /** A new invitation and its secret, which only this answer holds. */
-  create(input: NewInvitation): { secret: string; record: InvitationView } {
+  create(
+    { lifetimeMs = this.defaultLifetimeMs, ...input }: NewInvitation,
+    now = Date.now(),
+  ): {
+    secret: string;
+    record: InvitationView;
+  } {
     const secret = randomSecret(SECRET_PREFIX);
     const record: InvitationRecord = {
       id: randomUUID(),
       ...input,
       hash: hashSecret(secret),
       status: 'open',
-      createdAt: new Date().toISOString(),
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + lifetimeMs).toISOString(),
     };
     this.store([...this.records.all(), record]);
-    return { secret, record: viewOf(record) };
+    return { secret, record: this.viewOf(record, now) };
   }
 
-  list(): InvitationView[] {
-    return this.records.all().map(viewOf);
+  list(now = Date.now()): InvitationView[] {
+    return this.records.all().map((record) => this.viewOf(record, now));
   }
 
   /**
@@ -97,15 +117,17 @@ export class Invitations extends EventEmitter<{ changed: [] }> {
    * Uses the invitation once: it is stored as used before `makeKey` runs, so no restart or second request can make two
    * keys of it; when `makeKey` fails the invitation is open again.
    */
-  redeem<T extends { keyId: string }>(secret: string, makeKey: (invitation: InvitationView) => T): T {
+  redeem<T extends { keyId: string }>(secret: string, makeKey: (invitation: InvitationView) => T, now = Date.now()): T {
     const record = this.records.withSecret(secret);
     if (!record) throw new HttpError(404, NOT_AN_INVITATION);
     if (record.status === 'used') throw new HttpError(410, ALREADY_USED);
+    const invitation = this.viewOf(record, now);
+    if (invitation.status === 'expired') throw new HttpError(410, EXPIRED(invitation.expiresAt));
     const used: InvitationRecord = { ...record, status: 'used', usedAt: new Date().toISOString() };
     this.store(this.withUsedCapped(this.replaced(record, used)));
     let made: T;
     try {
-      made = makeKey(viewOf(record));
+      made = makeKey(invitation);
     } catch (error) {
       this.store(this.replaced(used, record));
       throw error;
@@ -127,6 +149,12 @@ export class Invitations extends EventEmitter<{ changed: [] }> {
     return records.filter((record) => !forgotten.has(record));
   }
 
+  private viewOf(record: InvitationRecord, now: number): InvitationView {
+    const { hash: _hash, ...stored } = record;
+    const view: InvitationView = { ...stored, expiresAt: expiryOf(record, this.defaultLifetimeMs) };
+    return view.status === 'open' && Date.parse(view.expiresAt) <= now ? { ...view, status: 'expired' } : view;
+  }
+
   /** Writes the next list, then makes it current: a failed write changes nothing. */
   private store(records: InvitationRecord[]): void {
     this.records.store(records);
@@ -134,7 +162,7 @@ export class Invitations extends EventEmitter<{ changed: [] }> {
   }
 }
 
-function viewOf(record: InvitationRecord): InvitationView {
-  const { hash: _hash, ...view } = record;
-  return view;
+/** An invitation stored before invitations expired lives the default lifetime from when it was made. */
+function expiryOf(record: InvitationRecord, defaultLifetimeMs: number): string {
+  return record.expiresAt ?? new Date(Date.parse(record.createdAt) + defaultLifetimeMs).toISOString();
 }

@@ -123,7 +123,7 @@ export const admin = {
   rotateKey: (id: string) => call<NewKey>('POST', `/admin/keys/${encodeURIComponent(id)}/rotate`),
   revokeKey: (id: string) => call<Revoked>('DELETE', `/admin/keys/${encodeURIComponent(id)}`),
   invitations: () => call<{ invitations: Invitation[] }>('GET', '/admin/invitations'),
-  createInvitation: (invitation: { clientId: string; userId: string; name?: string }) =>
+  createInvitation: (invitation: { clientId: string; userId: string; name?: string; lifetimeDays?: number }) =>
     call<NewInvitation>('POST', '/admin/invitations', invitation),
   revokeInvitation: (id: string) => call<Revoked>('DELETE', `/admin/invitations/${encodeURIComponent(id)}`),
   knownWorlds: () => call<{ worlds: KnownWorld[] }>('GET', '/admin/worlds'),

@@ -13,6 +13,16 @@ export function relativeTime(iso: string | undefined, now = Date.now()): string 
   return days === 1 ? 'yesterday' : `${days} days ago`;
 }
 
+/** How long until a time to come, rounded: "in 7 days", "in 5 h", "in 12 min"; "now" once it came. */
+export function timeUntil(iso: string, now = Date.now()): string {
+  const minutes = Math.round((Date.parse(iso) - now) / 60_000);
+  if (!Number.isFinite(minutes) || minutes < 1) return 'now';
+  if (minutes < 60) return `in ${minutes} min`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `in ${hours} h`;
+  return `in ${Math.round(hours / 24)} days`;
+}
+
 export function durationSince(iso: string, now = Date.now()): string {
   const minutes = Math.floor((now - Date.parse(iso)) / 60_000);
   if (!Number.isFinite(minutes) || minutes < 1) return 'less than a minute';

@@ -120,6 +120,10 @@ describe('Players: invite a player', () => {
     await page.waitForFunction(() => document.querySelector('#invitation-state')?.textContent?.includes('Waiting'));
     const link = await page.$eval('#invitation-link', (input) => (input as HTMLInputElement).value);
     await page.waitForSelector('#open-invitations tbody tr');
+    // A link works a week unless the GM chose otherwise, and the list says when it stops.
+    expect(await page.$eval('#open-invitations tbody tr', (row) => (row as HTMLElement).innerText)).toContain(
+      'in 7 days',
+    );
     await page.click('#open-invitations tbody tr .button-danger-outline');
     await page.waitForSelector('dialog[open] .button-danger');
     await page.click('dialog[open] .button-danger');

@@ -2,7 +2,7 @@ import qrcode from 'qrcode-generator';
 import { admin, type Invitation, type NewInvitation, type RelayStatus, type World } from '../admin-api.ts';
 import type { AppState, Page } from '../app-state.ts';
 import { confirmDialog, copyButton, emptyState, h, icon, replaceChildren, toast, toastRevoked } from '../dom.ts';
-import { relativeTime, roleName } from '../format.ts';
+import { relativeTime, roleName, shortDate, timeUntil } from '../format.ts';
 
 /** Foundry's ASSISTANT role: from it up a user is a GM, whom the relay never invites. */
 const FIRST_GM_ROLE = 3;
@@ -12,6 +12,13 @@ const QR_SIZE = 216;
 const QUIET_ZONE = 4;
 /** How often the shown invitation is checked, to say when the player has opened it. */
 const USED_CHECK_MS = 2000;
+/** What the GM may choose for how long an unused link works; a week unless they choose. */
+const INVITATION_LIFETIMES: readonly (readonly [number, string])[] = [
+  [1, '1 day'],
+  [3, '3 days'],
+  [7, '1 week'],
+  [30, '30 days'],
+];
 
 /** Draws `text` as a QR code: black modules on white, whatever the page's colour scheme. */
 function drawQrCode(canvas: HTMLCanvasElement, text: string): void {
@@ -102,6 +109,11 @@ function inviteForm(status: RelayStatus | undefined, onCreated: (invitation: New
     maxlength: 100,
     autocomplete: 'off',
   });
+  const lifetime = h(
+    'select',
+    { class: 'input', id: 'invite-lifetime', name: 'lifetimeDays' },
+    ...INVITATION_LIFETIMES.map(([days, label]) => h('option', { value: days, selected: days === 7 }, label)),
+  );
   const submit = h('button', { type: 'submit', class: 'button button-primary', id: 'create-invitation' }, 'Invite');
   const fillPlayers = () => {
     const players = invitablePlayers(worlds.find((world) => world.clientId === worldSelect.value));
@@ -144,10 +156,21 @@ function inviteForm(status: RelayStatus | undefined, onCreated: (invitation: New
     ),
     h(
       'div',
-      { class: 'field' },
-      h('label', { for: 'invite-name' }, 'Key name'),
-      name,
-      h('p', { class: 'hint' }, 'Optional: how the key is listed, e.g. "Alice\'s phone".'),
+      { class: 'field-grid' },
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: 'invite-name' }, 'Key name'),
+        name,
+        h('p', { class: 'hint' }, 'Optional: how the key is listed, e.g. "Alice\'s phone".'),
+      ),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: 'invite-lifetime' }, 'Link works for'),
+        lifetime,
+        h('p', { class: 'hint' }, 'Unused by then, it stops working: make a new one.'),
+      ),
     ),
     h('div', { class: 'form-actions' }, submit),
   );
@@ -159,6 +182,7 @@ function inviteForm(status: RelayStatus | undefined, onCreated: (invitation: New
         await admin.createInvitation({
           clientId: worldSelect.value,
           userId: playerSelect.value,
+          lifetimeDays: Number(lifetime.value),
           ...(name.value.trim() ? { name: name.value.trim() } : {}),
         }),
       );
@@ -264,8 +288,19 @@ function invitationCard(invitation: NewInvitation, status: RelayStatus | undefin
   return { element, markUsed };
 }
 
+/** When an invitation stops working, or that it did: an expired one stays listed until the GM removes it. */
+function expiryCell(invitation: Invitation): HTMLElement {
+  if (invitation.status === 'expired')
+    return h('td', { class: 'nowrap' }, h('span', { class: 'pill pill-muted invitation-expired' }, 'Expired'));
+  return h(
+    'td',
+    { class: 'nowrap', title: shortDate(invitation.expiresAt), 'data-expires-at': invitation.expiresAt },
+    timeUntil(invitation.expiresAt),
+  );
+}
+
 function openInvitationsCard(invitations: Invitation[], revoke: (invitation: Invitation) => void): HTMLElement {
-  const open = invitations.filter((invitation) => invitation.status === 'open');
+  const open = invitations.filter((invitation) => invitation.status !== 'used');
   if (open.length === 0) return h('div', {});
   return h(
     'section',
@@ -283,6 +318,7 @@ function openInvitationsCard(invitations: Invitation[], revoke: (invitation: Inv
           h('th', { scope: 'col' }, 'Player'),
           h('th', { scope: 'col' }, 'World'),
           h('th', { scope: 'col' }, 'Made'),
+          h('th', { scope: 'col' }, 'Expires'),
           h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
         ),
       ),
@@ -290,14 +326,15 @@ function openInvitationsCard(invitations: Invitation[], revoke: (invitation: Inv
         'tbody',
         {},
         ...open.map((invitation) => {
+          const expired = invitation.status === 'expired';
           const button = h(
             'button',
             {
               type: 'button',
               class: 'button button-danger-outline button-small',
-              'aria-label': `Revoke the invitation for ${invitation.userName}`,
+              'aria-label': `${expired ? 'Remove' : 'Revoke'} the invitation for ${invitation.userName}`,
             },
-            'Revoke',
+            expired ? 'Remove' : 'Revoke',
           );
           button.addEventListener('click', () => revoke(invitation));
           return h(
@@ -311,6 +348,7 @@ function openInvitationsCard(invitations: Invitation[], revoke: (invitation: Inv
             ),
             h('td', {}, invitation.worldTitle ?? invitation.clientId),
             h('td', { class: 'nowrap' }, relativeTime(invitation.createdAt)),
+            expiryCell(invitation),
             h('td', { class: 'actions' }, button),
           );
         }),
