@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HttpError } from '../errors.ts';
-import { text, wholeNumber } from '../routing/parameters.ts';
+import { shownText, text, wholeNumber } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { INVITATION_PAGE_PATH } from '../auth/invitations.ts';
 import type { RelayServices } from '../services.ts';
@@ -60,10 +60,7 @@ export const invitationRoutes: Route[] = [
       userId: text()
         .max(200, { error: 'is at most 200 characters' })
         .describe("The Foundry user's id (GET /admin/status lists each world's players); never a GM"),
-      name: text()
-        .max(100, { error: 'is at most 100 characters' })
-        .optional()
-        .describe('The name the key gets; "Invitation for <player>" by default'),
+      name: shownText(100).optional().describe('The name the key gets; "Invitation for <player>" by default'),
       lifetimeDays: wholeNumber({ min: 1, max: 90 })
         .optional()
         .describe('How many days the link works if nobody opens it; a week by default'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text, textList } from '../routing/parameters.ts';
+import { optionalShownText, text, textList } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { knownScopes } from './scope-list.ts';
 import { keyRequestView, keyRequestViews } from './status.ts';
@@ -25,12 +25,7 @@ export const keyRequestAdminRoutes: Route[] = [
     access: admin,
     parameters: z.object({
       code: keyRequestCode,
-      name: z
-        .string({ error: 'must be a string' })
-        .trim()
-        .max(100, { error: 'is at most 100 characters' })
-        .optional()
-        .describe("The key's name; the tool's appName by default"),
+      name: optionalShownText(100).describe("The key's name; the tool's appName by default"),
       scopes: textList()
         .pipe(knownScopes())
         .optional()

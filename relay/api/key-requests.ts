@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { shownText, text, textList } from '../routing/parameters.ts';
+import { optionalShownText, shownText, text, textList } from '../routing/parameters.ts';
 import { localRoute, type Answer, type Route } from '../routing/route.ts';
 import { knownScopes } from '../admin/scope-list.ts';
 import { refuseOtherPages } from '../routing/access.ts';
@@ -8,13 +8,6 @@ import type { RelayServices } from '../services.ts';
 
 /** The settings UI page where the GM approves key requests; it opens only on the relay's own computer. */
 export const KEY_REQUEST_APPROVAL_PAGE = '/admin/#keys';
-
-const optionalText = (max: number) =>
-  z
-    .string({ error: 'must be a string' })
-    .trim()
-    .max(max, { error: `is at most ${max} characters` })
-    .optional();
 
 const pollSecret = text()
   .max(100, { error: 'is too long' })
@@ -53,7 +46,7 @@ export const keyRequestRoutes: Route[] = [
           'The scopes the tool needs (execute-js and world:link are shown to the GM with a warning); the GM may grant fewer',
         ),
       appDescription: shownText(500).optional().describe('What the tool does with the key, shown to the GM'),
-      appUrl: optionalText(500)
+      appUrl: optionalShownText(500)
         .pipe(
           z
             .string()
@@ -61,9 +54,9 @@ export const keyRequestRoutes: Route[] = [
             .optional(),
         )
         .describe("The tool's home page, shown to the GM"),
-      userId: optionalText(200).describe('The tabletop user (id or name) the key should act as'),
+      userId: optionalShownText(200).describe('The tabletop user (id or name) the key should act as'),
       clientIds: textList()
-        .pipe(z.array(z.string().max(200, { error: 'is too long' })).max(20, { error: 'lists at most 20 worlds' }))
+        .pipe(z.array(shownText(200)).max(20, { error: 'lists at most 20 worlds' }))
         .default([])
         .describe('The worlds (client ids) the key should reach; none asks for every world'),
     }),

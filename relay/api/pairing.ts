@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { flag, text } from '../routing/parameters.ts';
+import { flag, text, worldText } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { HttpError } from '../errors.ts';
 import { originOf } from '../http/request-gate.ts';
 import { worldSocketUrl } from '../../contracts/world-protocol.ts';
 
 const optionalText = () => z.string({ error: 'must be a string' }).max(500, { error: 'is too long' }).optional();
+/** What a world says about itself, which the GM reads on the request's card and in the paired worlds. */
+const worldField = () => worldText(500).optional();
+const worldId = () => worldText(200).refine((value) => value !== '', { error: 'must not be empty' });
 
 // The endpoints the unmodified module calls while pairing (module-protocol.md §3.3–§3.5). They take no key: the GM's
 // approval in the tray (or the admin API) is what authorises a world.
@@ -19,12 +22,12 @@ export const pairingRoutes: Route[] = [
     admit: (call, services) => services.pairing.admitRequest(call.remoteAddress),
     from: 'body',
     parameters: z.object({
-      worldId: text().max(200, { error: 'is too long' }),
-      worldTitle: optionalText(),
-      systemId: optionalText(),
-      systemTitle: optionalText(),
-      systemVersion: optionalText(),
-      foundryVersion: optionalText(),
+      worldId: worldId(),
+      worldTitle: worldField(),
+      systemId: worldField(),
+      systemTitle: worldField(),
+      systemVersion: worldField(),
+      foundryVersion: worldField(),
       serverFingerprint: optionalText(),
       clientId: optionalText(),
       upgradeOnly: flag().default(false),
@@ -71,8 +74,8 @@ export const pairingRoutes: Route[] = [
     from: 'body',
     parameters: z.object({
       code: text().max(20, { error: 'is too long' }),
-      worldId: optionalText(),
-      worldTitle: optionalText(),
+      worldId: worldField(),
+      worldTitle: worldField(),
       serverFingerprint: optionalText(),
       existingClientId: optionalText(),
       serverOrigin: optionalText(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isShownText, shownClean, UNSHOWN_TEXT_ERROR } from '../shown-text.ts';
 
 // Schemas for parameters that may arrive as query strings ("true", "20", "a,b") or as typed JSON body values.
 // Each carries the message that ends up in the 400 answer after the parameter's name.
@@ -47,16 +48,33 @@ function fromJsonString(value: unknown): unknown {
 
 export const text = () => z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' });
 
-/** Control characters, and the bidirectional overrides that can make a name read as another. */
-const UNPRINTABLE = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
-
-/** Text the GM reads as it came (a tool's name, its description): printable, at most `max` characters. */
+/**
+ * Text the GM reads as a caller sent it (a tool's name, an invitation's label): refused (400) unless it shows as it reads
+ * (`isShownText`); at most `max` characters.
+ */
 export const shownText = (max: number) =>
   text()
     .max(max, { error: `is at most ${max} characters` })
-    .refine((value) => !UNPRINTABLE.test(value), {
-      error: 'must not contain control characters or text-direction overrides',
-    });
+    .refine(isShownText, { error: UNSHOWN_TEXT_ERROR });
+
+/** `shownText` that may be left out or empty. */
+export const optionalShownText = (max: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .trim()
+    .max(max, { error: `is at most ${max} characters` })
+    .refine(isShownText, { error: UNSHOWN_TEXT_ERROR })
+    .optional();
+
+/**
+ * Text a world sends about itself (its id, its title, its system's): what does not show as it reads is cleaned out
+ * (`shownClean`), never refused, as the GM typed it in Foundry and the unmodified module cannot be told.
+ */
+export const worldText = (max: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .max(max, { error: 'is too long' })
+    .transform((value) => shownClean(value, max));
 
 export const flag = () => z.preprocess(fromQueryBoolean, z.boolean({ error: 'must be true or false' }));
 

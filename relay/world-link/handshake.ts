@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { WORLD_METADATA_KEYS, type WorldMetadata } from '../../contracts/world-protocol.ts';
 import { normalisedAddress } from '../http/addresses.ts';
+import { shownClean } from '../shown-text.ts';
 
 export const WORLD_LINK_PATHS = new Set(['/relay', '/relay/', '/']);
 
@@ -24,10 +25,11 @@ export function readUpgrade(request: IncomingMessage): UpgradeVerdict {
   const clientId = url.searchParams.get('id')?.trim();
   if (!clientId) return { ok: false, status: 400, message: 'Missing client ID: the module sends it as ?id=' };
   if (clientId.length > 200) return { ok: false, status: 400, message: 'Client ID is too long' };
+  // What the world says about itself reaches the settings UI and the tray menu: cleaned to text that shows as it reads.
   const metadata: WorldMetadata = {};
   for (const key of WORLD_METADATA_KEYS) {
-    const value = url.searchParams.get(key);
-    if (value) metadata[key] = value.slice(0, 500);
+    const value = shownClean(url.searchParams.get(key) ?? '', 500);
+    if (value) metadata[key] = value;
   }
   return {
     ok: true,

@@ -15,6 +15,7 @@ import {
   type WorldRequest,
 } from '../../contracts/world-protocol.ts';
 import { authTokenOf, readUpgrade, type WorldUpgrade } from './handshake.ts';
+import { shownClean } from '../shown-text.ts';
 import { PendingRequests, type WorldReply } from './pending-requests.ts';
 import { WorldConnection } from './world-connection.ts';
 
@@ -318,7 +319,7 @@ function playersOf(users: unknown): PlayerListEntry[] {
     .filter((user): user is Record<string, unknown> => typeof user === 'object' && user !== null)
     .map((user) => ({
       id: String(user.id ?? ''),
-      name: String(user.name ?? ''),
+      name: shownClean(String(user.name ?? ''), 200),
       role: Number(user.role ?? 0),
       active: user.active === true,
     }))

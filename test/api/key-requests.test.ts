@@ -163,7 +163,9 @@ describe('key requests with a world connected', () => {
     for (const appName of ['Stream Deck\nApproved by the GM', 'Deck \u202Etxt.exe']) {
       const spoofed = await askFromElsewhere({ appName, scopes: ['roll:read'] });
       expect(spoofed.status).toBe(400);
-      expect(spoofed.body.error).toMatch(/appName.*control characters or text-direction overrides/);
+      expect(spoofed.body.error).toMatch(
+        /appName.*plain text on one line: no control characters, line breaks, invisible or text-direction characters/,
+      );
     }
     const described = await askFromElsewhere({ appName: 'Bot', appDescription: 'Rolls\u0007', scopes: ['roll:read'] });
     expect(described.status).toBe(400);
