@@ -29,12 +29,6 @@ export class TokenBucket {
     if (taken) this.tokens -= 1;
     return { taken, tokens: this.tokens };
   }
-
-  /** Takes one token even when there is none, so the bucket owes it (a wrong pairing code always counts). */
-  spend(now: number, perMs: number): void {
-    this.tokens = this.tokensAt(now, perMs) - 1;
-    this.updatedAt = now;
-  }
 }
 
 /** Milliseconds until a bucket holding `tokens` has one whole token again. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { localRoute, type CallContext, type Route } from '../routing/route.ts';
+import { localRoute, type Route } from '../routing/route.ts';
 import { text } from '../routing/parameters.ts';
 import type { PairPageState } from '../auth/pairing.ts';
 import { HttpError } from '../errors.ts';
@@ -9,8 +9,8 @@ import { framedPage, pageHeaders, PAGE_STYLE } from './page-frame.ts';
 
 // The page the module opens in a new tab when it asks to pair (pairUrl of POST /auth/pair-request). It follows the
 // request by itself through GET /pair/{code}/state, which never hands out the pairing code: the module's own poll
-// (GET /auth/pair-request/{code}/status) does, once. An unknown code counts as a wrong guess of the address, as on that
-// poll, so the page stops asking once a state cannot change any more.
+// (GET /auth/pair-request/{code}/status) does, once. The page stops asking once a state cannot change any more, an
+// unknown code included.
 
 type ShownState = PairPageState | 'unknown';
 
@@ -26,7 +26,7 @@ const STYLE = `${PAGE_STYLE}
 .card-paired { border-color: #86d5a3; }
 `;
 
-/** Shows the state the relay reports, every 2 s until it cannot change any more; a 429 waits as long as it says. */
+/** Shows the state the relay reports, every 2 s until it cannot change any more; after a failed look, 5 s. */
 const SCRIPT = `
 const main = document.querySelector('main');
 const final = ['paired', 'denied', 'expired', 'unknown'];
@@ -40,8 +40,8 @@ async function follow() {
   let waitMs = 2000;
   try {
     const answer = await fetch(location.pathname.replace(/\\/$/, '') + '/state', { cache: 'no-store' });
-    if (answer.status === 429) waitMs = 1000 * Number(answer.headers.get('retry-after') || 5);
-    else show((await answer.json()).state || 'unknown');
+    if (answer.ok || answer.status === 404) show((await answer.json()).state || 'unknown');
+    else waitMs = 5000;
   } catch {
     waitMs = 5000;
   }
@@ -107,10 +107,10 @@ ${sections}`,
   });
 }
 
-/** The request's state for this caller; an unknown code shows as such. */
-function stateOf(code: string, call: CallContext, services: RelayServices): { state: ShownState; worldTitle?: string } {
+/** The request's state; an unknown code shows as such. */
+function stateOf(code: string, services: RelayServices): { state: ShownState; worldTitle?: string } {
   try {
-    const { state, world } = services.pairing.pageState(code, call.remoteAddress);
+    const { state, world } = services.pairing.pageState(code);
     return { state, worldTitle: world.worldTitle ?? world.worldId };
   } catch (error) {
     if (error instanceof HttpError && error.status === 404) return { state: 'unknown' };
@@ -131,8 +131,8 @@ export const pairPageRoutes: Route[] = [
     access: 'public',
     parameters: codeParameters,
     produces: 'text/html',
-    handle: ({ parameters, call, services }) => {
-      const { state, worldTitle } = stateOf(parameters.code, call, services);
+    handle: ({ parameters, services }) => {
+      const { state, worldTitle } = stateOf(parameters.code, services);
       const html = pairPage(parameters.code.toUpperCase(), worldTitle, state);
       return { kind: 'html', status: state === 'unknown' ? 404 : 200, html, headers: PAGE_HEADERS };
     },
@@ -144,8 +144,8 @@ export const pairPageRoutes: Route[] = [
       'What the pairing page shows: waiting, approved, paired, denied, expired (404 unknown); never the pairing code',
     access: 'public',
     parameters: codeParameters,
-    handle: ({ parameters, call, services }) => {
-      const { state } = stateOf(parameters.code, call, services);
+    handle: ({ parameters, services }) => {
+      const { state } = stateOf(parameters.code, services);
       const headers = { 'Cache-Control': 'no-store' };
       if (state === 'unknown') return { status: 404, body: { state, error: UNKNOWN_REQUEST }, headers };
       return { body: { state }, headers };

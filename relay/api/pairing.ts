@@ -1,14 +1,20 @@
 import { z } from 'zod';
 import { flag, text, worldText } from '../routing/parameters.ts';
-import { localRoute, type Route } from '../routing/route.ts';
+import { localRoute, type CallContext, type Route } from '../routing/route.ts';
 import { HttpError } from '../errors.ts';
 import { originOf } from '../http/request-gate.ts';
+import { pageOriginOf, type PairingCaller } from '../auth/pairing.ts';
 import { worldSocketUrl } from '../../contracts/world-protocol.ts';
 
 const optionalText = () => z.string({ error: 'must be a string' }).max(500, { error: 'is too long' }).optional();
 /** What a world says about itself, which the GM reads on the request's card and in the paired worlds. */
 const worldField = () => worldText(500).optional();
 const worldId = () => worldText(200).refine((value) => value !== '', { error: 'must not be empty' });
+
+/** The caller as the pairing counters tell callers apart: its address and the page that sent the call. */
+export function pairingCaller(call: CallContext): PairingCaller {
+  return { address: call.remoteAddress, origin: pageOriginOf(call.header('origin')) };
+}
 
 // The endpoints the unmodified module calls while pairing (module-protocol.md §3.3–§3.5). They take no key: the GM's
 // approval in the tray (or the admin API) is what authorises a world.
@@ -19,7 +25,7 @@ export const pairingRoutes: Route[] = [
     summary:
       'A world asks to pair; the GM approves it in Tabletop Relay (the same world asking again gets its waiting request)',
     access: 'public',
-    admit: (call, services) => services.pairing.admitRequest(call.remoteAddress),
+    admit: (call, services) => services.pairing.admitRequest(pairingCaller(call)),
     from: 'body',
     parameters: z.object({
       worldId: worldId(),
@@ -35,7 +41,7 @@ export const pairingRoutes: Route[] = [
     handle: ({ parameters: { upgradeOnly, ...world }, services, call }) => {
       const { request: pairRequest, created } = services.pairing.request(world, {
         upgradeOnly,
-        source: call.remoteAddress,
+        caller: pairingCaller(call),
       });
       return {
         status: created ? 201 : 200,
@@ -55,8 +61,8 @@ export const pairingRoutes: Route[] = [
     summary: 'Whether the GM approved a pair request; an approval carries the pairing code once',
     access: 'public',
     parameters: z.object({ code: text().describe('The pair request code') }),
-    handle: ({ parameters, call, services }) => {
-      const pairRequest = services.pairing.poll(parameters.code, call.remoteAddress);
+    handle: ({ parameters, services }) => {
+      const pairRequest = services.pairing.poll(parameters.code);
       const body: Record<string, unknown> = { status: pairRequest.status };
       if (pairRequest.status === 'approved') {
         if (pairRequest.upgradeOnly) body.upgraded = true;
@@ -70,7 +76,7 @@ export const pairingRoutes: Route[] = [
     path: '/auth/pair',
     summary: 'Exchange a pairing code for a connection token',
     access: 'public',
-    admit: (call, services) => services.pairing.admitCodeAttempt(call.remoteAddress),
+    admit: (call, services) => services.pairing.admitCodeAttempt(pairingCaller(call)),
     from: 'body',
     parameters: z.object({
       code: text().max(20, { error: 'is too long' }),
@@ -87,7 +93,7 @@ export const pairingRoutes: Route[] = [
     handle: ({ parameters, headers, services, call }) => {
       const pageOrigin = originOf(headers.origin) ?? originOf(parameters.serverOrigin);
       const exchange = { ...parameters, userAgent: headers['user-agent'], origin: pageOrigin };
-      const { token, clientId } = services.pairing.exchange(exchange, call.remoteAddress);
+      const { token, clientId } = services.pairing.exchange(exchange, pairingCaller(call));
       const relayUrl = worldSocketUrl(call.relayOrigin);
       return { body: { token, clientId, relayUrl } };
     },

@@ -67,6 +67,8 @@ const FREE_WRONG_CODES = 5;
 const MAX_LOCKOUT_MS = 60 * 60_000;
 /** A source that tried no wrong code for this long starts afresh. */
 const FORGET_SOURCE_MS = 24 * 60 * 60_000;
+/** Above PRUNE_ABOVE sources, those not waiting whose last wrong code is this old are dropped: longer than a code lives. */
+const PRUNE_IDLE_MS = 10 * 60_000;
 /** Wrong codes from all sources together: this many at once, then one more every 20 s. */
 const GLOBAL_WRONG_CODE_BURST = 30;
 const GLOBAL_REFILL_PER_MS = 1 / 20_000;
@@ -78,19 +80,23 @@ interface WrongCodes {
 }
 
 /**
- * Attempt limits on pairing codes (POST /auth/pair) and pair-request codes (their status polls). Each source address may
- * try FREE_WRONG_CODES wrong codes; after that every wrong code doubles its wait (2 s, 4 s, … up to an hour). All sources
- * together may try GLOBAL_WRONG_CODE_BURST, then one every 20 s, so many addresses cannot brute-force either.
- * While a wait runs, every attempt is refused unseen: a right code too, or the wait would not slow guessing.
+ * Attempt limits on pairing codes (POST /auth/pair). Each source (an address and page, `Pairing.placeOf`) may try
+ * FREE_WRONG_CODES wrong codes; after that every wrong code doubles its wait (2 s, 4 s, … up to an hour). While a source
+ * waits, its every attempt is refused unseen: a right code too, or the wait would not slow its guessing.
+ * All sources together may try GLOBAL_WRONG_CODE_BURST wrong codes, then one every 20 s; over that ceiling, a source that
+ * tried a wrong code waits for the ceiling too. A source that tried none is never refused because of others' wrong
+ * codes: its code is looked at, and a right one pairs. So many addresses guessing together get one wrong code each, and
+ * the ceiling's share, but cannot hold up the world the GM is pairing.
  */
 export class CodeGuessLimits {
   private readonly bySource = new Map<string, WrongCodes>();
   private readonly global = new TokenBucket(GLOBAL_WRONG_CODE_BURST, 0);
 
-  /** Throws a 429 while this source, or the relay as a whole, must wait. */
+  /** Throws a 429 while this source must wait: after its own wrong codes, or, over the relay's ceiling, after any. */
   check(source: string, now: number): void {
     const wrong = this.current(source, now);
-    if (wrong && wrong.lockedUntil > now) {
+    if (!wrong) return;
+    if (wrong.lockedUntil > now) {
       throw new RetryLater(
         `Too many wrong pairing codes from this address; try again in {seconds} s. Check the code in Tabletop Relay's settings.`,
         (wrong.lockedUntil - now) / 1000,
@@ -99,7 +105,7 @@ export class CodeGuessLimits {
     const tokens = this.global.tokensAt(now, GLOBAL_REFILL_PER_MS);
     if (tokens < 1) {
       throw new RetryLater(
-        'Too many wrong pairing codes were tried on this relay; pairing is paused, try again in {seconds} s',
+        "Too many wrong pairing codes were tried on this relay, one of them from this address; try again in {seconds} s. Check the code in Tabletop Relay's settings.",
         msUntilToken(tokens, GLOBAL_REFILL_PER_MS) / 1000,
       );
     }
@@ -114,7 +120,8 @@ export class CodeGuessLimits {
       wrong.lockedUntil = now + Math.min(2 ** (wrong.count - FREE_WRONG_CODES + 1) * 1000, MAX_LOCKOUT_MS);
     }
     this.bySource.set(source, wrong);
-    this.global.spend(now, GLOBAL_REFILL_PER_MS);
+    // Over the ceiling there is no token to take: the ceiling holds, with no debt that would outlast the guessing.
+    this.global.take(now, GLOBAL_REFILL_PER_MS);
     if (this.bySource.size > PRUNE_ABOVE) this.forgetIdle(now);
   }
 
@@ -127,9 +134,10 @@ export class CodeGuessLimits {
     return wrong;
   }
 
+  /** Only sources idle for longer than a code lives: forgetting one lets it try again as new, once per code at most. */
   private forgetIdle(now: number): void {
     for (const [source, wrong] of this.bySource) {
-      if (wrong.lockedUntil <= now && wrong.count < FREE_WRONG_CODES) this.bySource.delete(source);
+      if (wrong.lockedUntil <= now && wrong.lastAt + PRUNE_IDLE_MS <= now) this.bySource.delete(source);
     }
   }
 }

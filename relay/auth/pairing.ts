@@ -6,6 +6,8 @@ import { HttpError } from '../errors.ts';
 import { JsonFile } from '../storage/json-file.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 import { CodeGuessLimits, refuseTooManyWaiting, SourceBuckets } from './pairing-limits.ts';
+import { originOf } from '../http/request-gate.ts';
+import { isLoopback } from '../http/addresses.ts';
 
 const REQUEST_LIFETIME_MS = 10 * 60_000;
 const APPROVED_CODE_LIFETIME_MS = 5 * 60_000;
@@ -44,6 +46,8 @@ export interface PairRequest {
   upgradeOnly: boolean;
   /** The address the request came from, shown to the GM. */
   source: string;
+  /** The web page that sent it (its Origin), shown to the GM; none when no browser sent it. */
+  origin?: string;
   createdAt: number;
   expiresAt: number;
   pairingCode?: string;
@@ -55,7 +59,7 @@ export interface PairRequest {
  * without naming a world; it pairs a world the relay does not know yet, or re-pairs one that proves it is that world.
  */
 type CodeBinding =
-  | { kind: 'request'; world: PairingWorld; pairedClientId?: string }
+  | { kind: 'request'; world: PairingWorld; pairedClientId?: string; origin?: string }
   | { kind: 'world'; clientId: string }
   | { kind: 'new' };
 
@@ -82,6 +86,23 @@ export interface PairingExchange {
   userAgent?: string;
   /** The Foundry page's origin, kept with the token so /relay admits that page. */
   origin?: string;
+}
+
+/** Who calls a pairing route, as the pairing counters tell callers apart: the address, and the page (`Origin`) if any. */
+export interface PairingCaller {
+  address: string;
+  origin?: string;
+}
+
+/**
+ * The web page a caller is: a Foundry page the relay knows (`PairRequestView.page`), another web page (any page can
+ * call the pairing routes, which answer every origin), or none: a caller that sends no Origin is not a browser.
+ */
+export type PageKind = 'foundry' | 'other' | 'none';
+
+/** A page's origin as a browser sends it: `null` (an opaque origin, or anything that is not an http(s) origin) as such. */
+export function pageOriginOf(header: string | undefined): string | undefined {
+  return header === undefined ? undefined : (originOf(header) ?? 'null');
 }
 
 function forbidden(message: string): never {
@@ -130,44 +151,91 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
   }
 
   /**
-   * Counts a pair request against its address before its body is read (the route's `admit`): over the rate, a 429 that
-   * says when to come back.
+   * Counts a pair request against its address and page before its body is read (the route's `admit`): over the rate, a
+   * 429 that says when to come back.
    */
-  admitRequest(source: string, now = Date.now()): void {
-    this.requestBuckets.admit(source, now, 'Too many pair requests from this address; try again in {seconds} s');
+  admitRequest(caller: PairingCaller, now = Date.now()): void {
+    this.requestBuckets.admit(
+      `${caller.address} ${this.pageTag(caller.origin)}`,
+      now,
+      'Too many pair requests from this address; try again in {seconds} s',
+    );
   }
 
-  /** Refuses, before its body is read, an address (or the whole relay) that must wait after wrong pairing codes. */
-  admitCodeAttempt(source: string, now = Date.now()): void {
-    this.guesses.check(source, now);
+  /** Refuses, before its body is read, a caller that must wait after wrong pairing codes (`CodeGuessLimits.check`). */
+  admitCodeAttempt(caller: PairingCaller, now = Date.now()): void {
+    this.guesses.check(this.placeOf(caller), now);
   }
 
   /**
-   * A world asks to pair, once `admitRequest` let its address in. The same world asking again from the same address
-   * while its request waits gets that request back (`created: false`); otherwise the caps on waiting requests apply
+   * Where a caller counts for the code-guessing limits: its address, every loopback address being this computer, however
+   * many of them a program on it binds, set apart by its page (`pageTag`).
+   */
+  private placeOf(caller: PairingCaller): string {
+    return `${isLoopback(caller.address) ? 'this computer' : caller.address} ${this.pageTag(caller.origin)}`;
+  }
+
+  /**
+   * What sets a caller's page apart in the pairing counters (the per-address rate too): each Foundry page the relay
+   * knows counts on its own, every other web page together, callers that are no browser together. So a page the GM
+   * opens, which calls from this computer as the GM's own Foundry tab does, can use up only what other pages have.
+   */
+  private pageTag(origin: string | undefined): string {
+    const page = this.pageOf(origin);
+    return page === 'foundry' ? origin! : page === 'other' ? 'web page' : '';
+  }
+
+  /**
+   * Whether a page's origin is a Foundry page of a world the relay knows: the page a world was paired on, a world's
+   * Foundry address (Status → Paired worlds), or the page of a pair request the GM approved.
+   */
+  private pageOf(origin: string | undefined): PageKind {
+    if (origin === undefined) return 'none';
+    return this.foundryOrigins().has(origin) ? 'foundry' : 'other';
+  }
+
+  private foundryOrigins(): Set<string> {
+    const origins = new Set<string>();
+    for (const token of this.tokens.list()) if (token.origin) origins.add(token.origin);
+    for (const world of this.worlds.list()) {
+      const origin = originOf(world.foundryUrl);
+      if (origin) origins.add(origin);
+    }
+    for (const { binding, used } of this.codes.values()) {
+      if (binding.kind === 'request' && binding.origin && !used) origins.add(binding.origin);
+    }
+    return origins;
+  }
+
+  /**
+   * A world asks to pair, once `admitRequest` let its caller in. The same world asking again from the same address and
+   * page while its request waits gets that request back (`created: false`); otherwise the caps on waiting requests apply
    * (429).
    */
   request(
     world: PairingWorld,
-    options: { upgradeOnly: boolean; source: string },
+    options: { upgradeOnly: boolean; caller: PairingCaller },
     now = Date.now(),
   ): { request: PairRequest; created: boolean } {
+    const { caller, upgradeOnly } = options;
     this.forgetExpired(now);
     const pending = this.pending(now);
     const same = pending.find(
       (request) =>
-        request.source === options.source &&
-        request.upgradeOnly === options.upgradeOnly &&
+        request.source === caller.address &&
+        request.origin === caller.origin &&
+        request.upgradeOnly === upgradeOnly &&
         sameRequestedWorld(request.world, world),
     );
     if (same) return { request: same, created: false };
-    refuseTooManyWaiting(pending, options.source, 'pair requests', now);
+    refuseTooManyWaiting(pending, caller.address, 'pair requests', now);
     const request: PairRequest = {
       code: this.unusedCode(REQUEST_CODE_LENGTH, this.requests),
       status: 'pending',
       world,
-      upgradeOnly: options.upgradeOnly,
-      source: options.source,
+      upgradeOnly,
+      source: caller.address,
+      ...(caller.origin === undefined ? {} : { origin: caller.origin }),
       createdAt: now,
       expiresAt: now + REQUEST_LIFETIME_MS,
     };
@@ -179,15 +247,11 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
 
   /**
    * The request as the polling module sees it; an approved code is handed out once, then the request counts as exchanged.
-   * Unknown codes count as wrong guesses of the source.
+   * Request codes are 16 characters: guessing one is hopeless, so an unknown one costs its caller nothing but the 404,
+   * and no flood of them can hold up the module's poll.
    */
-  poll(code: string, source: string, now = Date.now()): PairRequest {
-    this.guesses.check(source, now);
-    const request = this.requests.get(code.trim().toUpperCase());
-    if (!request) {
-      this.guesses.failed(source, now);
-      throw new HttpError(404, 'Unknown pairing request; start pairing again from the module');
-    }
+  poll(code: string, now = Date.now()): PairRequest {
+    const request = this.known(code);
     const seen = { ...this.refreshed(request, now) };
     if (request.status === 'approved') this.store({ requests: [{ ...request, status: 'exchanged' }] });
     return seen;
@@ -195,16 +259,17 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
 
   /**
    * The request as the pairing page shows it, changing nothing and never carrying its pairing code (only the polling
-   * module gets that). Unknown codes count as wrong guesses of the source, as in `poll`.
+   * module gets that).
    */
-  pageState(code: string, source: string, now = Date.now()): { state: PairPageState; world: PairingWorld } {
-    this.guesses.check(source, now);
-    const request = this.requests.get(code.trim().toUpperCase());
-    if (!request) {
-      this.guesses.failed(source, now);
-      throw new HttpError(404, 'Unknown pairing request; start pairing again from the module');
-    }
+  pageState(code: string, now = Date.now()): { state: PairPageState; world: PairingWorld } {
+    const request = this.known(code);
     return { state: this.pageStateOf(this.refreshed(request, now), now), world: request.world };
+  }
+
+  private known(code: string): PairRequest {
+    const request = this.requests.get(code.trim().toUpperCase());
+    if (!request) throw new HttpError(404, 'Unknown pairing request; start pairing again from the module');
+    return request;
   }
 
   /** An approval picked up by the module is `paired` once its code was traded for a token (an upgrade needs none). */
@@ -239,6 +304,8 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
       kind: 'request',
       world: request.world,
       pairedClientId: this.pairedWorldOf(request.world)?.clientId,
+      // An opaque origin (`null`) is no page's own: it never makes a page a Foundry one.
+      origin: originOf(request.origin),
     };
     const pairingCode = this.newCode(binding, now, APPROVED_CODE_LIFETIME_MS);
     return this.decide({ ...request, status: 'approved', pairingCode: pairingCode.code }, [pairingCode]);
@@ -267,13 +334,14 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
 
   /**
    * Trades a pairing code for a connection token and the world's client id (module-protocol.md §3.4 step 2). A wrong
-   * code counts against the source; a code presented by another world than it was made for is refused and stays usable.
+   * code counts against its caller; a code presented by another world than it was made for is refused and stays usable.
    */
-  exchange(input: PairingExchange, source: string, now = Date.now()): { token: string; clientId: string } {
-    this.guesses.check(source, now);
+  exchange(input: PairingExchange, caller: PairingCaller, now = Date.now()): { token: string; clientId: string } {
+    const place = this.placeOf(caller);
+    this.guesses.check(place, now);
     const code = this.codes.get(input.code.trim().toUpperCase());
     if (!code || code.used || code.expiresAt <= now) {
-      this.guesses.failed(source, now);
+      this.guesses.failed(place, now);
       if (!code) throw new HttpError(404, 'Invalid pairing code');
       throw new HttpError(
         410,

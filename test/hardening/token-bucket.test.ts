@@ -25,13 +25,4 @@ describe('the token bucket behind the rate limit and the pairing limits', () => 
     expect(bucket.take(0, perMs, 2).tokens).toBe(1);
     expect(bucket.tokensAt(60_000, perMs, 2)).toBe(2);
   });
-
-  it('owes tokens that were spent when there were none', () => {
-    const bucket = new TokenBucket(1, 0);
-    bucket.spend(0, perMs);
-    bucket.spend(0, perMs);
-    expect(bucket.tokensAt(0, perMs)).toBe(-1);
-    expect(bucket.take(1_500, perMs).taken).toBe(false);
-    expect(bucket.take(2_000, perMs).taken).toBe(true);
-  });
 });

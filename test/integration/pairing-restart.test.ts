@@ -123,12 +123,13 @@ describe('Pairing store', () => {
       };
       const start = Date.now();
       const first = open(start);
-      const old = first.request({ worldId: 'old' }, { upgradeOnly: false, source: '127.0.0.1' }, start).request;
-      first.request({ worldId: 'fresh' }, { upgradeOnly: false, source: '127.0.0.1' }, start + 9 * 60_000);
+      const caller = { address: '127.0.0.1' };
+      const old = first.request({ worldId: 'old' }, { upgradeOnly: false, caller }, start).request;
+      first.request({ worldId: 'fresh' }, { upgradeOnly: false, caller }, start + 9 * 60_000);
       const later = start + 11 * 60_000;
       const reopened = open(later);
       expect(reopened.pending(later).map((request) => request.world.worldId)).toEqual(['fresh']);
-      expect(() => reopened.poll(old.code, '127.0.0.1', later)).toThrow('Unknown pairing request');
+      expect(() => reopened.poll(old.code, later)).toThrow('Unknown pairing request');
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

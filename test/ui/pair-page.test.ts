@@ -134,7 +134,7 @@ describe('the /pair/<code> page', () => {
     }
   }, 20_000);
 
-  it('says an unknown request is unknown, and stops asking, so it never counts as more than one wrong code', async () => {
+  it('says an unknown request is unknown, and stops asking', async () => {
     const page = await openPairPage(`${relay.baseUrl}/pair/UNKNOWNREQUEST22`);
     const looks: string[] = [];
     page.on('request', (request) => looks.push(request.url()));
@@ -144,10 +144,5 @@ describe('the /pair/<code> page', () => {
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(looks).toEqual([]);
     await page.close();
-    // Four more wrong codes from this address are still free: the page's one did not use up the allowance.
-    for (let index = 0; index < 4; index += 1) {
-      expect((await call(relay.baseUrl, 'GET', `/pair/UNKNOWNREQUEST3${index}/state`)).status).toBe(404);
-    }
-    expect((await call(relay.baseUrl, 'GET', '/pair/UNKNOWNREQUEST40/state')).status).toBe(429);
   }, 20_000);
 });
