@@ -15,6 +15,8 @@ export interface PairRequestView {
   world: WorldMetadata & { worldId: string; serverFingerprint?: string; clientId?: string };
   /** The address the request came from. */
   source: string;
+  /** Whether `source` is this computer (loopback): its requests cannot be denied as a whole. */
+  fromThisComputer: boolean;
   /** The paired world this request matches (same client id, fingerprint or world id): approving adds this browser to it. */
   pairedWorld?: { clientId: string; worldTitle?: string };
   createdAt: string;
@@ -36,6 +38,8 @@ export interface RelayStatus {
   pairRequests: PairRequestView[];
   /** Tools' key requests waiting for the GM (POST /auth/key-request). */
   keyRequests: KeyRequestView[];
+  /** Addresses whose pair and key requests the GM denied as a whole, until allowed again or the relay restarts. */
+  deniedAddresses: string[];
   eventStreams: number;
   pendingWorldRequests: number;
   callsLastMinute: number;
@@ -165,6 +169,8 @@ export interface KeyRequestView {
   clientIds: string[];
   /** The address the request came from. */
   source: string;
+  /** Whether `source` is this computer (loopback): its requests cannot be denied as a whole. */
+  fromThisComputer: boolean;
   /** `replaced`: the same tool asked again from the same address, and the newer request (with a new code) took its place. */
   status: 'pending' | 'approved' | 'denied' | 'expired' | 'delivered' | 'replaced';
   /** The key made on approval (GET /admin/keys lists it); revoked again if the tool never collects it. */

@@ -8,6 +8,7 @@ import { KnownWorlds } from './auth/known-worlds.ts';
 import { Pairing } from './auth/pairing.ts';
 import { Invitations } from './auth/invitations.ts';
 import { KeyRequests } from './auth/key-requests.ts';
+import { RequestSources } from './auth/request-sources.ts';
 import { linksWorld } from './auth/world-link.ts';
 import { loadAdminToken } from './admin/admin-token.ts';
 import { ActivityLog } from './admin/activity.ts';
@@ -147,10 +148,21 @@ export function createRelay(options: RelayOptions): Relay {
   const overlayLinks = new OverlayLinks(join(options.dataDir, 'overlay-links.json'), log);
   const connectionTokens = new ConnectionTokens(join(options.dataDir, 'connection-tokens.json'), log);
   const knownWorlds = new KnownWorlds(join(options.dataDir, 'worlds.json'), log);
-  const pairing = new Pairing(connectionTokens, knownWorlds, join(options.dataDir, 'pair-requests.json'), log);
+  // Paired worlds' addresses have places kept among the requests waiting for the GM: the GM's own machines.
+  const requestSources = new RequestSources(() =>
+    tabletop
+      .worlds()
+      .filter((world) => world.handshake === 'token')
+      .map((world) => world.remoteAddress),
+  );
+  const pairing = new Pairing(connectionTokens, knownWorlds, join(options.dataDir, 'pair-requests.json'), {
+    sources: requestSources,
+    log,
+  });
   const keyRequests = new KeyRequests(keys, {
     lifetimeMs: options.keyRequestLifetimeMs,
     pollIntervalMs: options.keyRequestPollIntervalMs,
+    sources: requestSources,
     log,
   });
   const unauthenticated = new UnauthenticatedSockets((origin) =>
@@ -216,6 +228,7 @@ export function createRelay(options: RelayOptions): Relay {
   for (const event of ['world-connected', 'world-disconnected', 'players'] as const) tabletop.on(event, statusChanged);
   pairing.on('changed', statusChanged);
   keyRequests.on('changed', statusChanged);
+  requestSources.on('changed', statusChanged);
   settings.on('changed', statusChanged);
   const services: RelayServices = {
     settings,
@@ -233,6 +246,7 @@ export function createRelay(options: RelayOptions): Relay {
       defaultLifetimeMs: options.invitationLifetimeMs,
     }),
     keyRequests,
+    requestSources,
     adminToken: loadAdminToken(join(options.dataDir, 'admin-token'), log),
     adminSessions: new AdminSessions(),
     activity: new ActivityLog(),

@@ -3,6 +3,7 @@ import { apiKeyRoutes } from './admin/api-key-routes.ts';
 import { captureRoutes } from './admin/capture-routes.ts';
 import { downloadRoutes } from './admin/download-routes.ts';
 import { keyRequestAdminRoutes } from './admin/key-request-routes.ts';
+import { deniedAddressRoutes } from './admin/denied-address-routes.ts';
 import { overlayLinkRoutes } from './admin/overlay-link-routes.ts';
 import { worldLinkRoutes } from './admin/world-link-routes.ts';
 import { worldRoutes } from './admin/world-routes.ts';
@@ -47,6 +48,7 @@ export const routeGroups: RouteGroup[] = [
       ...captureRoutes,
       ...worldLinkRoutes,
       ...keyRequestAdminRoutes,
+      ...deniedAddressRoutes,
       ...overlayLinkRoutes,
       ...invitationRoutes,
       ...downloadRoutes,

@@ -9,6 +9,7 @@ import type { KnownWorlds } from './auth/known-worlds.ts';
 import type { Invitations } from './auth/invitations.ts';
 import type { KeyRequests } from './auth/key-requests.ts';
 import type { Pairing } from './auth/pairing.ts';
+import type { RequestSources } from './auth/request-sources.ts';
 import type { EventHub } from './events/event-hub.ts';
 import type { RollIds } from './events/roll-ids.ts';
 import type { RateLimiter } from './routing/rate-limit.ts';
@@ -64,6 +65,8 @@ export interface RelayServices {
   invitations: Invitations;
   /** Tools' requests for a key, waiting for the GM (POST /auth/key-request). */
   keyRequests: KeyRequests;
+  /** Where pair and key requests count against the caps, the places kept for the GM's own, the addresses denied. */
+  requestSources: RequestSources;
   settings: Settings;
   rateLimiter: RateLimiter;
   adminToken: string;

@@ -1,6 +1,7 @@
 import type { PairRequest } from '../auth/pairing.ts';
 import { riskyScopesOf, type KeyRequest } from '../auth/key-requests.ts';
 import type { RelayServices } from '../services.ts';
+import { isLoopback } from '../http/addresses.ts';
 import type {
   KeyRequestView,
   LiveCounters,
@@ -17,6 +18,7 @@ export function pairRequestView(request: PairRequest, services: RelayServices): 
     upgradeOnly: request.upgradeOnly,
     world: request.world,
     source: request.source,
+    fromThisComputer: isLoopback(request.source),
     ...(paired ? { pairedWorld: { clientId: paired.clientId, worldTitle: paired.worldTitle } } : {}),
     createdAt: new Date(request.createdAt).toISOString(),
     expiresAt: new Date(request.expiresAt).toISOString(),
@@ -39,6 +41,7 @@ export function keyRequestView(request: KeyRequest): KeyRequestView {
     ...(request.userId ? { userId: request.userId } : {}),
     clientIds: request.clientIds,
     source: request.source,
+    fromThisComputer: isLoopback(request.source),
     status: request.status,
     ...(request.keyId ? { keyId: request.keyId } : {}),
     createdAt: new Date(request.createdAt).toISOString(),
@@ -71,6 +74,7 @@ export function liveStatus(services: RelayServices): LiveStatus {
       players: world.players,
     })),
     pendingWorldRequests: services.tabletop.pending.size,
+    deniedAddresses: services.requestSources.deniedAddresses(),
     ...liveCounters(services),
   };
 }

@@ -6,6 +6,7 @@ import { refuseMixedWorldLink, WORLD_LINK_SCOPE } from './world-link.ts';
 import { HttpError, RetryLater } from '../errors.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 import { refuseTooManyWaiting, SourceBuckets } from './pairing-limits.ts';
+import { RequestSources } from './request-sources.ts';
 
 const DEFAULT_LIFETIME_MS = 10 * 60_000;
 /** However late the GM approves, the tool has at least this long to collect its key. */
@@ -73,6 +74,8 @@ export interface KeyRequestOptions {
   lifetimeMs?: number;
   /** How often a tool may poll a waiting request (every 3 s by default). */
   pollIntervalMs?: number;
+  /** Where requests count against the caps, and the addresses the GM denied; shared with pair requests. */
+  sources?: RequestSources;
   log?: RelayLog;
 }
 
@@ -91,6 +94,7 @@ export class KeyRequests extends EventEmitter<{ changed: [KeyRequest] }> {
   private readonly keys: ApiKeys;
   private readonly lifetimeMs: number;
   readonly pollIntervalMs: number;
+  private readonly sources: RequestSources;
   private readonly log: RelayLog;
 
   constructor(keys: ApiKeys, options: KeyRequestOptions = {}) {
@@ -98,11 +102,16 @@ export class KeyRequests extends EventEmitter<{ changed: [KeyRequest] }> {
     this.keys = keys;
     this.lifetimeMs = options.lifetimeMs ?? DEFAULT_LIFETIME_MS;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.sources = options.sources ?? new RequestSources();
     this.log = options.log ?? consoleLog;
   }
 
-  /** Counts one request against its source address, before its body is read; a 429 once the address must wait. */
+  /**
+   * Counts one request against its source address, before its body is read: a 403 for an address the GM denied, a 429
+   * once the address must wait.
+   */
   admit(source: string, now = Date.now()): void {
+    this.sources.refuseDenied(source);
     this.requestBuckets.admit(source, now, 'Too many key requests from this address; try again in {seconds} s');
   }
 
@@ -116,12 +125,10 @@ export class KeyRequests extends EventEmitter<{ changed: [KeyRequest] }> {
     this.forgetOld(now);
     const pending = this.pending(now);
     const earlier = pending.find((request) => request.source === source && sameAsk(request, ask));
-    refuseTooManyWaiting(
-      pending.filter((request) => request !== earlier),
-      source,
-      'key requests',
-      now,
-    );
+    const waiting = pending
+      .filter((request) => request !== earlier)
+      .map((request) => ({ ...this.sources.placeOf(request.source), expiresAt: request.expiresAt }));
+    refuseTooManyWaiting(waiting, this.sources.placeOf(source), 'key requests', now);
     if (earlier) this.replace(earlier);
     const held: HeldRequest = {
       request: {
@@ -212,7 +219,17 @@ export class KeyRequests extends EventEmitter<{ changed: [KeyRequest] }> {
   }
 
   deny(code: string, now = Date.now()): KeyRequest {
-    const held = this.decidable(code, now);
+    return this.denyHeld(this.decidable(code, now));
+  }
+
+  /** Denies every waiting request from `address` (the GM denied the address as a whole); answers how many. */
+  denyAllFrom(address: string, now = Date.now()): number {
+    const waiting = this.pending(now).filter((request) => request.source === address);
+    for (const request of waiting) this.denyHeld(this.byCode.get(request.code)!);
+    return waiting.length;
+  }
+
+  private denyHeld(held: HeldRequest): KeyRequest {
     held.request.status = 'denied';
     clearTimeout(this.expiryTimers.get(held.request.code));
     this.emit('changed', held.request);

@@ -1,32 +1,44 @@
 import { RetryLater } from '../errors.ts';
 import { msUntilToken, TokenBucket } from '../token-bucket.ts';
 
-/** Requests waiting for the GM (to pair, for a key), from everyone together and from one address. */
+/** Requests waiting for the GM (to pair, for a key), from everyone together and from one place. */
 const MAX_WAITING_REQUESTS = 20;
 const MAX_WAITING_PER_SOURCE = 3;
 
 /**
- * Refuses (429) one more request for the GM while MAX_WAITING_PER_SOURCE wait from its address or MAX_WAITING_REQUESTS
- * in all, and says when the oldest of them runs out. `waiting`: oldest first, without a request the new one replaces;
- * `what` names them in the answer, e.g. "pair requests".
+ * Where a request for the GM counts against the caps: its `place` (an address, this computer as one, for a pair request
+ * with the kind of page that sent it, see `RequestSources.placeOf`) and whether that place is `kept`: this computer and
+ * the addresses of paired worlds are never crowded out by strangers.
+ */
+export interface RequestPlace {
+  place: string;
+  kept: boolean;
+}
+
+/**
+ * Refuses (429) one more request for the GM while MAX_WAITING_PER_SOURCE wait from its place, or, from a place not kept,
+ * while MAX_WAITING_REQUESTS from places not kept wait, and says when the oldest of them runs out. `waiting`: oldest
+ * first, without a request the new one replaces; `what` names them in the answer, e.g. "pair requests".
  */
 export function refuseTooManyWaiting(
-  waiting: readonly { source: string; expiresAt: number }[],
-  source: string,
+  waiting: readonly (RequestPlace & { expiresAt: number })[],
+  asking: RequestPlace,
   what: string,
   now: number,
 ): void {
-  const fromSource = waiting.filter((request) => request.source === source);
-  if (fromSource.length >= MAX_WAITING_PER_SOURCE) {
+  const fromPlace = waiting.filter((request) => request.place === asking.place);
+  if (fromPlace.length >= MAX_WAITING_PER_SOURCE) {
     throw new RetryLater(
       `${MAX_WAITING_PER_SOURCE} ${what} from this address are already waiting; approve or deny them in Tabletop Relay's settings, or try again in {seconds} s`,
-      (fromSource[0]!.expiresAt - now) / 1000,
+      (fromPlace[0]!.expiresAt - now) / 1000,
     );
   }
-  if (waiting.length >= MAX_WAITING_REQUESTS) {
+  if (asking.kept) return;
+  const fromStrangers = waiting.filter((request) => !request.kept);
+  if (fromStrangers.length >= MAX_WAITING_REQUESTS) {
     throw new RetryLater(
-      `${MAX_WAITING_REQUESTS} ${what} are already waiting; deny the ones you do not know in Tabletop Relay's settings, or try again in {seconds} s`,
-      (waiting[0]!.expiresAt - now) / 1000,
+      `${MAX_WAITING_REQUESTS} ${what} from other computers are already waiting; deny the ones you do not know in Tabletop Relay's settings, or try again in {seconds} s`,
+      (fromStrangers[0]!.expiresAt - now) / 1000,
     );
   }
 }

@@ -5,9 +5,9 @@ import type { KnownWorld, KnownWorlds } from './known-worlds.ts';
 import { HttpError } from '../errors.ts';
 import { JsonFile } from '../storage/json-file.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
-import { CodeGuessLimits, refuseTooManyWaiting, SourceBuckets } from './pairing-limits.ts';
+import { CodeGuessLimits, refuseTooManyWaiting, SourceBuckets, type RequestPlace } from './pairing-limits.ts';
+import { RequestSources } from './request-sources.ts';
 import { originOf } from '../http/request-gate.ts';
-import { isLoopback } from '../http/addresses.ts';
 
 const REQUEST_LIFETIME_MS = 10 * 60_000;
 const APPROVED_CODE_LIFETIME_MS = 5 * 60_000;
@@ -123,19 +123,21 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
   private readonly guesses = new CodeGuessLimits();
   private readonly tokens: ConnectionTokens;
   private readonly worlds: KnownWorlds;
+  private readonly sources: RequestSources;
   private readonly file: JsonFile<StoredPairing>;
 
   constructor(
     tokens: ConnectionTokens,
     worlds: KnownWorlds,
     path: string,
-    log: RelayLog = consoleLog,
+    options: { sources?: RequestSources; log?: RelayLog } = {},
     now = Date.now(),
   ) {
     super();
     this.tokens = tokens;
     this.worlds = worlds;
-    this.file = new JsonFile(path, { log });
+    this.sources = options.sources ?? new RequestSources();
+    this.file = new JsonFile(path, { log: options.log ?? consoleLog });
     this.load(now);
   }
 
@@ -152,9 +154,10 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
 
   /**
    * Counts a pair request against its address and page before its body is read (the route's `admit`): over the rate, a
-   * 429 that says when to come back.
+   * 429 that says when to come back; from an address the GM denied, a 403.
    */
   admitRequest(caller: PairingCaller, now = Date.now()): void {
+    this.sources.refuseDenied(caller.address);
     this.requestBuckets.admit(
       `${caller.address} ${this.pageTag(caller.origin)}`,
       now,
@@ -164,15 +167,15 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
 
   /** Refuses, before its body is read, a caller that must wait after wrong pairing codes (`CodeGuessLimits.check`). */
   admitCodeAttempt(caller: PairingCaller, now = Date.now()): void {
-    this.guesses.check(this.placeOf(caller), now);
+    this.guesses.check(this.placeOf(caller).place, now);
   }
 
   /**
-   * Where a caller counts for the code-guessing limits: its address, every loopback address being this computer, however
-   * many of them a program on it binds, set apart by its page (`pageTag`).
+   * Where a caller counts for the pair-request caps and the code-guessing limits: its address (this computer as one),
+   * set apart by its page (`pageTag`).
    */
-  private placeOf(caller: PairingCaller): string {
-    return `${isLoopback(caller.address) ? 'this computer' : caller.address} ${this.pageTag(caller.origin)}`;
+  private placeOf(caller: PairingCaller): RequestPlace {
+    return this.sources.placeOf(caller.address, this.pageTag(caller.origin));
   }
 
   /**
@@ -228,7 +231,11 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
         sameRequestedWorld(request.world, world),
     );
     if (same) return { request: same, created: false };
-    refuseTooManyWaiting(pending, caller.address, 'pair requests', now);
+    const waiting = pending.map((request) => ({
+      ...this.placeOf({ address: request.source, origin: request.origin }),
+      expiresAt: request.expiresAt,
+    }));
+    refuseTooManyWaiting(waiting, this.placeOf(caller), 'pair requests', now);
     const request: PairRequest = {
       code: this.unusedCode(REQUEST_CODE_LENGTH, this.requests),
       status: 'pending',
@@ -315,6 +322,17 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
     return this.decide({ ...this.decidable(code, now), status: 'denied' }, []);
   }
 
+  /** Denies every waiting request from `address` (the GM denied the address as a whole); answers how many. */
+  denyAllFrom(address: string, now = Date.now()): number {
+    const denied = this.pending(now)
+      .filter((request) => request.source === address)
+      .map((request): PairRequest => ({ ...request, status: 'denied' }));
+    if (denied.length === 0) return 0;
+    this.store({ requests: denied });
+    for (const request of denied) this.emit('changed', request);
+    return denied.length;
+  }
+
   private decide(request: PairRequest, codes: PairingCode[]): PairRequest {
     this.store({ requests: [request], codes });
     this.emit('changed', request);
@@ -337,7 +355,7 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
    * code counts against its caller; a code presented by another world than it was made for is refused and stays usable.
    */
   exchange(input: PairingExchange, caller: PairingCaller, now = Date.now()): { token: string; clientId: string } {
-    const place = this.placeOf(caller);
+    const { place } = this.placeOf(caller);
     this.guesses.check(place, now);
     const code = this.codes.get(input.code.trim().toUpperCase());
     if (!code || code.used || code.expiresAt <= now) {

@@ -1,6 +1,7 @@
 // The admin API as the settings UI sees it. The session cookie from /admin/login authorises every call.
 import type {
   ActivityEntry,
+  DeniedAddressAnswer,
   KeyRequestApproval,
   KeyRequestView,
   KnownWorldView,
@@ -114,6 +115,10 @@ export const admin = {
   approveKeyRequest: (code: string, approval: KeyRequestApproval) =>
     call<KeyRequest>('POST', `/admin/key-requests/${encodeURIComponent(code)}/approve`, approval),
   denyKeyRequest: (code: string) => call<KeyRequest>('POST', `/admin/key-requests/${encodeURIComponent(code)}/deny`),
+  /** Denies every waiting request from the address and refuses new ones until allowed again or the relay restarts. */
+  denyAddress: (address: string) => call<DeniedAddressAnswer>('POST', '/admin/denied-addresses', { address }),
+  allowAddress: (address: string) =>
+    call<{ allowed: boolean }>('DELETE', `/admin/denied-addresses/${encodeURIComponent(address)}`),
   pairingCode: () => call<{ code: string; expiresAt: string; expiresIn: number }>('POST', '/admin/pairing-codes'),
   keys: () => call<{ keys: ApiKey[] }>('GET', '/admin/keys'),
   scopes: () => call<{ scopes: string[]; defaultScopes: string[] }>('GET', '/admin/scopes'),

@@ -117,7 +117,7 @@ describe('Pairing store', () => {
           tokens,
           new KnownWorlds(join(dataDir, 'worlds.json')),
           join(dataDir, 'pair-requests.json'),
-          undefined,
+          {},
           now,
         );
       };

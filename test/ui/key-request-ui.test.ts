@@ -9,11 +9,15 @@ import { launchChromium } from '../../scripts/chromium.ts';
 import { call } from '../harness/http.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 import { openSettings } from './browser-page.ts';
+import { createLanPeer } from './lan-peer.ts';
+import { fromLan, setLanAccess } from '../harness/lan.ts';
 
 const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
 /** The most a request may take to reach the GM's screen. */
 const SHOWN_WITHIN_MS = 1000;
 
+// Another machine on the LAN; without namespaces (outside CI only) the test that needs it is skipped.
+const lanPeer = await createLanPeer();
 let harness: WorldHarness;
 let browser: Browser;
 let page: Page;
@@ -66,6 +70,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await harness?.close();
+  await lanPeer?.close();
 });
 
 describe('a key request in the settings UI', () => {
@@ -186,4 +191,46 @@ describe('a key request in the settings UI', () => {
     await page.click(`${card(asked.code)} [data-action="deny"]`);
     await waitForNoCard(asked.code);
   });
+
+  it.skipIf(!lanPeer)(
+    'one click denies every request from another machine, and the GM can allow it again',
+    async () => {
+      const local = await askForKey({ appName: 'Companion', scopes: ['chat:read'] });
+      await setLanAccess(harness, true);
+      const ask = {
+        method: 'POST',
+        path: '/auth/key-request',
+        body: { appName: 'Stranger bot', scopes: ['chat:read'] },
+      };
+      const [asked, paired] = await fromLan(harness, lanPeer!, [
+        ask,
+        { method: 'POST', path: '/auth/pair-request', body: { worldId: 'stranger', worldTitle: 'Stranger world' } },
+      ]);
+      const code = asked!.json.code as string;
+      await page.goto(`${harness.baseUrl}/admin/#status`);
+      await waitForCard(code);
+      const pairCard = `.pair-request[data-code="${paired!.json.code}"]`;
+      await page.waitForSelector(pairCard);
+      // This computer's requests are the GM's own: they are denied one by one.
+      expect(await page.$(`${card(local.code)} [data-action="deny-address"]`)).toBeNull();
+      expect(await page.$(`${pairCard} [data-action="deny-address"]`)).not.toBeNull();
+
+      await page.click(`${card(code)} [data-action="deny-address"]`);
+      await waitForNoCard(code);
+      await page.waitForFunction((selector) => !document.querySelector(selector), { timeout: 3000 }, pairCard);
+      const listed = `#denied-addresses [data-address="${lanPeer!.peerAddress}"]`;
+      await page.waitForSelector(listed, { timeout: 3000 });
+      await page.screenshot({ path: join(SCREENSHOTS, 'denied-address.png') as `${string}.png` });
+      expect((await fromLan(harness, lanPeer!, [ask]))[0]!.status).toBe(403);
+
+      await page.click(`${listed} button`);
+      await page.waitForFunction(() => !document.querySelector('#denied-addresses'), { timeout: 3000 });
+      const [again] = await fromLan(harness, lanPeer!, [ask]);
+      expect(again!.status).toBe(201);
+      await harness.admin('POST', `/admin/key-requests/${again!.json.code}/deny`);
+      await harness.admin('POST', `/admin/key-requests/${local.code}/deny`);
+      await setLanAccess(harness, false);
+    },
+    20_000,
+  );
 });

@@ -4,6 +4,7 @@ import { admin, type KeyRequest, type RelayStatus, type World } from '../admin-a
 import { h, icon, replaceChildren, toast } from '../dom.ts';
 import { countdown, roleName } from '../format.ts';
 import { isWriteScope } from '../scopes.ts';
+import { denyAddressButton } from './denied-addresses.ts';
 import type { KeyRequestApproval } from '../../../contracts/admin-api.ts';
 
 /** `#status/key-request/<code>`: where the desktop app's notification opens the settings. */
@@ -198,6 +199,7 @@ function requestCard(request: KeyRequest, status: RelayStatus): HTMLElement {
       'div',
       { class: 'key-request-actions' },
       h('span', { class: 'muted small' }, 'The tool receives the key once, at its next check.'),
+      denyAddressButton(request),
       deny,
       approve,
     ),

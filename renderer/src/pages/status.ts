@@ -4,6 +4,7 @@ import { copyButton, emptyState, h, icon, replaceChildren, toast } from '../dom.
 import { countdown, durationSince, plural, roleName, systemLine } from '../format.ts';
 import { pairedWorldsSection } from './paired-worlds.ts';
 import { keyRequestsSection } from './key-requests.ts';
+import { deniedAddressesSection, denyAddressButton } from './denied-addresses.ts';
 import { worldSocketUrl } from '../../../contracts/world-protocol.ts';
 
 function pairRequestCard(request: PairRequest): HTMLElement {
@@ -63,7 +64,7 @@ function pairRequestCard(request: PairRequest): HTMLElement {
         h('span', { 'data-expires': request.expiresAt }, countdown(request.expiresAt)),
       ),
     ),
-    h('div', { class: 'pair-request-actions' }, deny, approve),
+    h('div', { class: 'pair-request-actions' }, denyAddressButton(request), deny, approve),
   );
 }
 
@@ -326,6 +327,7 @@ export const statusPage: Page = {
             )
           : null,
         pairRequestsSection(status.pairRequests),
+        deniedAddressesSection(status.deniedAddresses),
       );
       replaceChildren(
         live,
