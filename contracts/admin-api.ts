@@ -17,6 +17,14 @@ export interface PairRequestView {
   source: string;
   /** Whether `source` is this computer (loopback): its requests cannot be denied as a whole. */
   fromThisComputer: boolean;
+  /** The web page that sent the request (its Origin): any web page can send one. Absent when no browser sent it. */
+  origin?: string;
+  /**
+   * `foundry`: the origin is a Foundry page of a paired world (the page it was paired on, its Foundry address, or the
+   * page of a request the GM approved); `other`: another web page, which may pose as the GM's Foundry tab; `none`: not
+   * sent by a browser, though the module always runs in one.
+   */
+  page: 'foundry' | 'other' | 'none';
   /** The paired world this request matches (same client id, fingerprint or world id): approving adds this browser to it. */
   pairedWorld?: { clientId: string; worldTitle?: string };
   createdAt: string;

@@ -29,8 +29,17 @@ async function requestJson(
   return { ok: response.ok, status: response.status, body };
 }
 
-function post(body: unknown): RequestInit {
-  return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+/** The module calls from the Foundry page, so its browser sends that page's origin with every call (§3.2). */
+function fromPage(world: SandboxWorld): Record<string, string> {
+  return { origin: world.game.serverOrigin };
+}
+
+function post(world: SandboxWorld, body: unknown): RequestInit {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...fromPage(world) },
+    body: JSON.stringify(body),
+  };
 }
 
 function failure(body: Record<string, unknown>, status: number, fallback: string): PairingError {
@@ -42,7 +51,7 @@ export async function pairSandbox(world: SandboxWorld, options: PairOptions): Pr
   const { game, metadata } = world;
   const created = await requestJson(
     endpoint(options.httpBase, '/auth/pair-request'),
-    post({
+    post(world, {
       worldId: metadata.worldId,
       worldTitle: metadata.worldTitle,
       systemId: metadata.systemId,
@@ -55,15 +64,15 @@ export async function pairSandbox(world: SandboxWorld, options: PairOptions): Pr
   if (!created.ok) throw failure(created.body, created.status, 'Pairing request failed');
   const code = String(created.body.code);
   options.onCode?.(code, String(created.body.pairUrl ?? ''));
-  const pairingCode = await waitForApproval(options, code);
+  const pairingCode = await waitForApproval(world, options, code);
   return exchangePairingCode(world, { httpBase: options.httpBase, code: pairingCode });
 }
 
-async function waitForApproval(options: PairOptions, code: string): Promise<string> {
+async function waitForApproval(world: SandboxWorld, options: PairOptions, code: string): Promise<string> {
   const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
   const statusUrl = endpoint(options.httpBase, `/auth/pair-request/${encodeURIComponent(code)}/status`);
   while (Date.now() < deadline) {
-    const { ok, status, body } = await requestJson(statusUrl);
+    const { ok, status, body } = await requestJson(statusUrl, { headers: fromPage(world) });
     if (!ok) throw failure(body, status, 'Pairing request not found or expired');
     if (body.status === 'approved' && typeof body.pairingCode === 'string') return body.pairingCode;
     if (body.status === 'denied') throw new PairingError('Pairing request was denied');
@@ -84,7 +93,7 @@ export async function exchangePairingCode(
   const { game, metadata } = world;
   const { ok, status, body } = await requestJson(
     endpoint(options.httpBase, '/auth/pair'),
-    post({
+    post(world, {
       code: options.code.toUpperCase(),
       worldId: metadata.worldId,
       worldTitle: metadata.worldTitle,

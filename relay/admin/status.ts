@@ -19,6 +19,8 @@ export function pairRequestView(request: PairRequest, services: RelayServices): 
     world: request.world,
     source: request.source,
     fromThisComputer: isLoopback(request.source),
+    ...(request.origin === undefined ? {} : { origin: request.origin }),
+    page: services.pairing.pageOf(request.origin),
     ...(paired ? { pairedWorld: { clientId: paired.clientId, worldTitle: paired.worldTitle } } : {}),
     createdAt: new Date(request.createdAt).toISOString(),
     expiresAt: new Date(request.expiresAt).toISOString(),

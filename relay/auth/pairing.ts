@@ -192,7 +192,7 @@ export class Pairing extends EventEmitter<{ changed: [PairRequest] }> {
    * Whether a page's origin is a Foundry page of a world the relay knows: the page a world was paired on, a world's
    * Foundry address (Status → Paired worlds), or the page of a pair request the GM approved.
    */
-  private pageOf(origin: string | undefined): PageKind {
+  pageOf(origin: string | undefined): PageKind {
     if (origin === undefined) return 'none';
     return this.foundryOrigins().has(origin) ? 'foundry' : 'other';
   }

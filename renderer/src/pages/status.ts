@@ -7,6 +7,36 @@ import { keyRequestsSection } from './key-requests.ts';
 import { deniedAddressesSection, denyAddressButton } from './denied-addresses.ts';
 import { worldSocketUrl } from '../../../contracts/world-protocol.ts';
 
+/**
+ * The page that sent a pair request. Any web page can send one, and from this computer it looks like the GM's own
+ * Foundry tab: a page the relay does not know as a world's Foundry page is flagged with its address for the GM to
+ * check, and so is a request no browser sent.
+ */
+function pageLine(request: PairRequest): HTMLElement {
+  if (request.page === 'foundry')
+    return h(
+      'span',
+      { class: 'muted small pair-request-page', 'data-page': 'foundry' },
+      'Sent by ',
+      h('code', {}, request.origin ?? ''),
+      ', the Foundry page of a world you paired',
+    );
+  const text =
+    request.page === 'other'
+      ? [
+          'Sent by the web page ',
+          h('code', {}, request.origin ?? ''),
+          ', not the Foundry page of a world you paired. Approve only if you open Foundry at this address.',
+        ]
+      : ['Sent by no browser, though Foundry always runs in one. Approve only if you know why.'];
+  return h(
+    'span',
+    { class: 'pill pair-request-page pair-request-page-check', 'data-page': request.page },
+    icon('warning'),
+    h('span', {}, ...text),
+  );
+}
+
 function pairRequestCard(request: PairRequest): HTMLElement {
   const approve = h(
     'button',
@@ -46,6 +76,7 @@ function pairRequestCard(request: PairRequest): HTMLElement {
         [systemLine(world), world.foundryVersion && `Foundry ${world.foundryVersion}`].filter(Boolean).join(' · '),
         request.upgradeOnly ? ' · adding this browser to a paired world' : '',
       ),
+      pageLine(request),
       request.pairedWorld && !request.upgradeOnly
         ? h(
             'span',
