@@ -22,7 +22,7 @@ const CONNECTIONS = 20_000;
 const DESCRIPTOR_LIMIT = 2048;
 /** Below the connection counts, so a flood uses up every descriptor. */
 const EXHAUSTED_LIMIT = 300;
-const peer = await createLanPeer({ peerAddresses: FLOOD_ADDRESSES + 1 });
+const peer = await createLanPeer({ machines: FLOOD_ADDRESSES + 1 });
 
 /** The compiled relay as `serve --lan` on a free port, at a lowered descriptor limit, with what it printed so far. */
 interface ServedRelay {

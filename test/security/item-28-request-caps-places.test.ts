@@ -51,7 +51,8 @@ const statuses = (answers: PeerAnswer[]) => answers.map((answer) => answer.statu
 async function connectWorldFrom(from: string): Promise<ChildProcessWithoutNullStreams> {
   const { token } = relay.relay.services.connectionTokens.issue('fvtt_lanworld000001', 'Browser', 'pairing');
   const url = `${lanBaseUrl(relay, peer!).replace(/^http/, 'ws')}/relay?id=fvtt_lanworld000001&worldTitle=Far+Keep`;
-  const socket = peer!.start(
+  const socket = peer!.node([
+    '-e',
     `const WebSocket = require('ws');
      const socket = new WebSocket(process.argv[1], { localAddress: process.argv[3] });
      socket.on('open', () => socket.send(JSON.stringify({ type: 'auth', token: process.argv[2] })));
@@ -63,7 +64,7 @@ async function connectWorldFrom(from: string): Promise<ChildProcessWithoutNullSt
     url,
     token,
     from,
-  );
+  ]);
   socket.stdout.setEncoding('utf8');
   const [line] = (await once(socket.stdout, 'data')) as [string];
   expect(line.trim()).toBe('connected');

@@ -12,7 +12,7 @@ const CLIENT_ID = 'fvtt_item29world00';
 const FOUNDRY = 'http://192.0.2.10:30000';
 const STRANGER_ADDRESSES = MAX_UNAUTHENTICATED_SOCKETS / MAX_UNAUTHENTICATED_PER_ADDRESS;
 // Four strangers, a fifth, the GM's other machine and a machine the world's page moved to.
-const peer = await createLanPeer({ peerAddresses: STRANGER_ADDRESSES + 3, ipv6: true });
+const peer = await createLanPeer({ machines: STRANGER_ADDRESSES + 3, ipv6: true });
 
 describe.skipIf(!peer)('item 29: places for sockets waiting to authenticate', () => {
   let relay: TestRelay;

@@ -125,9 +125,7 @@ function parsed(answer: Omit<PeerAnswer, 'json'>): PeerAnswer {
  * throws instead. `machines`: how many addresses the peer has (1 by default, at most 200); `ipv6`: give each an IPv6
  * address too, all in one /64.
  */
-export async function createLanPeer(
-  options: { machines?: number; ipv6?: boolean } = {},
-): Promise<LanPeer | undefined> {
+export async function createLanPeer(options: { machines?: number; ipv6?: boolean } = {}): Promise<LanPeer | undefined> {
   const id = process.pid % 250;
   const namespace = `ttr-ui-${process.pid}`;
   const hostSide = `ttrh${process.pid}`.slice(0, 15);
