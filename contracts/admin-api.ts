@@ -1,6 +1,7 @@
 // The shapes the admin API answers with, free of any runtime import so the settings UI and the tray can share them.
 import type { PlayerListEntry, WorldMetadata } from './world-protocol.ts';
 import type { OverlayName } from './overlays.ts';
+import type { KeeperView } from './keeper.ts';
 
 export interface StatusWorld extends WorldMetadata {
   clientId: string;
@@ -116,6 +117,8 @@ export interface KnownWorldView extends WorldMetadata {
   foundryUrl?: string;
   lastSeen?: string;
   connected: boolean;
+  /** The world's keeper, where browser capture is on: whether it is switched on, and what it is doing. */
+  keeper?: KeeperView;
 }
 
 /**

@@ -34,6 +34,9 @@ import { consoleLog, type RelayLog } from './log.ts';
 import { Tabletop } from './world-link/tabletop.ts';
 import { CaptureService, type CaptureOptions } from './capture/capture-service.ts';
 import { LanDiscovery } from './discovery/lan-discovery.ts';
+import { KeeperSettings } from './keeper/keeper-settings.ts';
+import { WorldKeepers } from './keeper/world-keepers.ts';
+import { DEFAULT_KEEPER_TIMING, type KeeperTiming } from './keeper/world-keeper.ts';
 
 export const DEFAULT_PORT = DEFAULT_SETTINGS.port;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -66,8 +69,10 @@ export interface RelayOptions {
   settings?: Partial<RelaySettings>;
   /** The largest body an upload route takes (100 MiB by default); other routes take 1 MiB (public ones 64 KiB) at most. */
   bodyLimitBytes?: number;
-  /** Browser capture for GET /sheet and GM sessions; false turns it off. */
+  /** Browser capture for GET /sheet, GM sessions and world keepers; false turns it off. */
   capture?: CaptureOptions | false;
+  /** How soon world keepers start and try again; for tests that cannot wait the defaults out. */
+  keeperTiming?: Partial<KeeperTiming>;
   /** How long a tool's key request waits for the GM (10 minutes by default); for tests of expiry. */
   keyRequestLifetimeMs?: number;
   /** How often a tool may poll its waiting key request (every 3 s by default). */
@@ -171,7 +176,14 @@ export function createRelay(options: RelayOptions): Relay {
   const tabletop = new Tabletop({
     verifyToken: (token) => {
       const record = connectionTokens.verify(token);
-      return record && { tokenId: record.id, clientId: record.clientId, name: record.name };
+      return (
+        record && {
+          tokenId: record.id,
+          clientId: record.clientId,
+          name: record.name,
+          standsIn: record.source === 'keeper',
+        }
+      );
     },
     verifyLegacyKey: (apiKey, clientId) => {
       const record = keys.verify(apiKey);
@@ -263,6 +275,17 @@ export function createRelay(options: RelayOptions): Relay {
       { connectionTokens, tabletop, activity: services.activity, knownWorlds, log },
       options.capture,
     );
+    services.keepers = new WorldKeepers({
+      settings: new KeeperSettings(join(options.dataDir, 'keepers.json'), services.capture.secrets, log),
+      host: services.capture.host,
+      tabletop,
+      connectionTokens,
+      knownWorlds,
+      activity: services.activity,
+      log,
+      timing: { ...DEFAULT_KEEPER_TIMING, ...options.keeperTiming },
+    });
+    services.keepers.on('changed', statusChanged);
   }
   const clientApi = new ClientApi(services, {
     authTimeoutMs: options.authTimeoutMs,
@@ -362,6 +385,7 @@ export function createRelay(options: RelayOptions): Relay {
       rescanAddresses().catch((error: unknown) => log.error('Could not listen on new LAN addresses:', error));
     }, ADDRESS_SCAN_MS).unref();
     await discovery.update();
+    services.keepers?.start();
   };
 
   return {
@@ -377,6 +401,7 @@ export function createRelay(options: RelayOptions): Relay {
     // Never throws: quitting must always work, whatever failed on the way (a full or read-only disk, the browser).
     stop: async () => {
       await discovery.stop();
+      await services.keepers?.close();
       await services.capture
         ?.close()
         .catch((error: unknown) =>

@@ -2,6 +2,7 @@ import type { EventEmitter } from 'node:events';
 import type { ActivityLog } from './admin/activity.ts';
 import type { AdminSessions } from './admin/admin-sessions.ts';
 import type { CaptureService } from './capture/capture-service.ts';
+import type { WorldKeepers } from './keeper/world-keepers.ts';
 import type { ApiKeys } from './auth/api-keys.ts';
 import type { OverlayLinks } from './auth/overlay-links.ts';
 import type { ConnectionTokens } from './auth/connection-tokens.ts';
@@ -82,6 +83,8 @@ export interface RelayServices {
   integrationPackages?: IntegrationPackageFolders;
   /** Browser capture (GET /sheet in an offscreen page, GM sessions); absent where no browser may be driven. */
   capture?: CaptureService;
+  /** The paired worlds' keepers, which hold a world online without a GM's browser; absent with capture. */
+  keepers?: WorldKeepers;
   /** Where the relay's own log lines go. */
   log: RelayLog;
   /** Replaces every route's own timeout; for tests that need a world's silence to show quickly. */

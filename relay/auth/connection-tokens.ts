@@ -4,8 +4,8 @@ import { hashSecret, randomHex } from './secrets.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 import type { Revocation } from '../storage/retried-write.ts';
 
-/** How the token came to be: a pairing by the GM, the demo's own sandbox world, or a relay-started browser session. */
-export type TokenSource = 'pairing' | 'demo' | 'session';
+/** How the token came to be: a pairing by the GM, the demo's own sandbox world, a GM session, or a world keeper. */
+export type TokenSource = 'pairing' | 'demo' | 'session' | 'keeper';
 
 export interface ConnectionTokenRecord {
   id: string;

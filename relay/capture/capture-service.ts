@@ -47,7 +47,8 @@ export class CaptureService {
   readonly host: BrowserHost;
   readonly sessions: GmSessions;
   readonly #file: JsonFile<StoredCaptureSettings | null>;
-  readonly #secrets: SecretStore;
+  /** Seals the passwords the relay keeps: the capture user's here, the world keepers' users' in their settings. */
+  readonly secrets: SecretStore;
   #stored: StoredCaptureSettings | null;
   #session: SheetCapture | undefined;
   #browserMissing = false;
@@ -58,7 +59,7 @@ export class CaptureService {
     this.host = new BrowserHost(
       options.launchBrowser ?? puppeteerLauncher(options.chromePath, options.chromeNoSandbox),
     );
-    this.#secrets = options.secrets ?? keyFileSecrets(dataDir, this.#log);
+    this.secrets = options.secrets ?? keyFileSecrets(dataDir, this.#log);
     this.#file = new JsonFile(join(dataDir, 'capture.json'), { log: dependencies.log });
     this.#stored = this.#file.read(null);
     this.sessions = new GmSessions(
@@ -81,7 +82,7 @@ export class CaptureService {
   /** Stores new settings and replaces the capture session; the next capture logs in with them. A failed write changes nothing. */
   async configure(input: CaptureSettingsInput): Promise<CaptureSettingsView> {
     const sealedPassword =
-      input.password !== undefined ? this.#secrets.seal(input.password) : this.#stored?.sealedPassword;
+      input.password !== undefined ? this.secrets.seal(input.password) : this.#stored?.sealedPassword;
     const next = {
       foundryUrl: input.foundryUrl,
       username: input.username,
@@ -134,7 +135,7 @@ export class CaptureService {
     if (this.#session) return this.#session;
     const stored = this.#stored;
     if (!stored) throw new CaptureFailure(400, 'Browser capture is not configured');
-    const password = stored.sealedPassword !== undefined ? this.#secrets.open(stored.sealedPassword) : '';
+    const password = stored.sealedPassword !== undefined ? this.secrets.open(stored.sealedPassword) : '';
     this.#session = new SheetCapture(this.host, { foundryUrl: stored.foundryUrl, username: stored.username, password });
     return this.#session;
   }

@@ -8,16 +8,15 @@ import type { KnownWorld, KnownWorlds } from '../auth/known-worlds.ts';
 import type { Tabletop } from '../world-link/tabletop.ts';
 import type { BrowserPage } from './browser.ts';
 import type { BrowserHost } from './browser-host.ts';
-import { CaptureFailure, foundryBase, logIn, waitUntilReady, type FoundryAccount } from './foundry-login.ts';
-import { seedConnectionToken, type GameFacts } from './page-scripts.ts';
+import { CaptureFailure, logIn, type FoundryAccount } from './foundry-login.ts';
+import { connectModule, requireWorldHolder } from './gm-page.ts';
+import type { GameFacts } from './page-scripts.ts';
 import { originOf } from '../http/request-gate.ts';
-import { sessionWorld, WHERE_TO_CONFIGURE, worldsAt } from './session-worlds.ts';
+import { WHERE_TO_CONFIGURE, worldsAt } from './session-worlds.ts';
 import type { WorldConnection } from '../world-link/world-connection.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 
 const HANDSHAKE_LIFETIME_MS = 5 * 60_000;
-const CONNECT_TIMEOUT_MS = 30_000;
-const FULL_GM_ROLE = 4;
 
 export interface GmSessionDependencies {
   connectionTokens: Pick<ConnectionTokens, 'issue' | 'revoke'>;
@@ -149,7 +148,8 @@ export class GmSessions {
     const worlds = this.#worldsAt(account.foundryUrl);
     const page = await this.#host.openPage();
     try {
-      const facts = await this.#prepare(page, account, worldName ?? handshake.worldName, worlds);
+      const facts = await logIn(page, account);
+      requireWorldHolder(facts, account, worlds, worldName ?? handshake.worldName);
       const { token, record } = this.#dependencies.connectionTokens.issue(
         facts.clientId,
         `GM session: ${account.username}`,
@@ -228,59 +228,12 @@ export class GmSessions {
     return worlds;
   }
 
-  /** Logs in and checks that this user and world can hold the module's relay link, and that the world is one of `worlds`. */
-  async #prepare(
-    page: BrowserPage,
-    account: FoundryAccount,
-    worldName: string | undefined,
-    worlds: KnownWorld[],
-  ): Promise<GameFacts> {
-    const facts = await logIn(page, account);
-    if (facts.userRole < FULL_GM_ROLE) {
-      throw new CaptureFailure(
-        403,
-        `Foundry user '${account.username}' is not a full Gamemaster; only a Gamemaster's browser connects the module`,
-      );
-    }
-    if (
-      worldName &&
-      ![facts.worldId, facts.worldTitle].some((name) => name.toLowerCase() === worldName.toLowerCase())
-    ) {
-      throw new CaptureFailure(400, `Foundry is running world '${facts.worldTitle}', not '${worldName}'`);
-    }
-    if (!facts.clientId) {
-      throw new CaptureFailure(
-        409,
-        'This world has never been paired with a relay: pair it once from a Gamemaster browser, then start sessions',
-      );
-    }
-    if (!sessionWorld(facts, worlds)) {
-      throw new CaptureFailure(
-        403,
-        `Foundry at ${account.foundryUrl} runs world '${facts.worldTitle}' (client id ${facts.clientId}), which is not a paired world configured for this address; no token was issued. To run a session for it, ${WHERE_TO_CONFIGURE}`,
-      );
-    }
-    return facts;
-  }
-
-  /** Seeds the token where the module reads it, reloads the game and waits for the module to connect. */
+  /** Seeds the token, reloads the game and waits until the module inside holds the world's link with it. */
   async #connect(session: GmSession, page: BrowserPage): Promise<void> {
-    await page.evaluate(seedConnectionToken, session.token);
-    await page.goto(`${foundryBase(session.account.foundryUrl)}/game`, 60_000);
-    await waitUntilReady(page);
-    const deadline = Date.now() + CONNECT_TIMEOUT_MS;
-    while (!this.#holdsWorld(session)) {
-      if (Date.now() > deadline) {
-        const other = this.#dependencies.tabletop.world(session.facts.clientId)?.open;
-        throw new CaptureFailure(
-          408,
-          other
-            ? 'The world stayed connected from another browser with another token, so the session ended and its token was revoked'
-            : 'The world logged in but its module did not connect to the relay within 30 s',
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await connectModule(page, session.account.foundryUrl, session.token, {
+      held: () => this.#holdsWorld(session),
+      heldElsewhere: () => this.#dependencies.tabletop.world(session.facts.clientId)?.open === true,
+    });
   }
 
   /** Whether the world's link is the socket that this session's token opened. */

@@ -11,7 +11,10 @@ export type LoginOutcome =
   | { state: 'joined'; redirect: string }
   | { state: 'in-game' }
   | { state: 'admin-password' }
-  | { state: 'failed'; error: string };
+  | { state: 'failed'; error: string; reason: LoginRefusal };
+
+/** Why Foundry's login did not let the user in: the page never came, no such user, the user is in already, or a refusal. */
+export type LoginRefusal = 'no-login-page' | 'unknown-user' | 'user-busy' | 'refused';
 
 /**
  * On Foundry's /join page: picks the user by name and posts `/join` from the page (module-protocol.md §7.3),
@@ -23,7 +26,8 @@ export async function joinFoundry(input: LoginInput): Promise<LoginOutcome> {
     if ((globalThis as any).game?.ready || document.querySelector('#ui-left, #sidebar, #game, .vtt'))
       return { state: 'in-game' };
     if (document.querySelector('input[name="adminPassword"]')) return { state: 'admin-password' };
-    if (Date.now() > deadline) return { state: 'failed', error: 'The Foundry login page did not appear' };
+    if (Date.now() > deadline)
+      return { state: 'failed', error: 'The Foundry login page did not appear', reason: 'no-login-page' };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const select = document.querySelector('select[name="userid"]') as HTMLSelectElement | null;
@@ -33,9 +37,11 @@ export async function joinFoundry(input: LoginInput): Promise<LoginOutcome> {
     const option = [...select.options].find(
       (candidate) => candidate.text.trim().toLowerCase() === wanted || candidate.value === input.username,
     );
-    if (!option) return { state: 'failed', error: `No Foundry user named '${input.username}'` };
-    if (option.disabled)
-      return { state: 'failed', error: `Foundry user '${input.username}' is already logged in elsewhere` };
+    if (!option) return { state: 'failed', error: `No Foundry user named '${input.username}'`, reason: 'unknown-user' };
+    if (option.disabled) {
+      const error = `Foundry user '${input.username}' is already logged in elsewhere`;
+      return { state: 'failed', error, reason: 'user-busy' };
+    }
     userid = option.value;
   }
   const response = await fetch('/join', {
@@ -53,6 +59,7 @@ export async function joinFoundry(input: LoginInput): Promise<LoginOutcome> {
     return {
       state: 'failed',
       error: answer.error ?? answer.message ?? `Foundry refused the login (HTTP ${response.status})`,
+      reason: 'refused',
     };
   }
   return { state: 'joined', redirect: answer.redirect ?? '/game' };
@@ -81,6 +88,8 @@ export interface GameFacts {
   systemId: string;
   systemTitle: string;
   systemVersion: string;
+  /** Whether the foundry-rest-api module is enabled in this world: without it no page connects to a relay. */
+  moduleActive: boolean;
 }
 
 /** Waits until `game.ready` and says who is logged in to which world; null if it never gets ready. */
@@ -108,7 +117,22 @@ export async function waitForGame(timeoutMs: number): Promise<GameFacts | null> 
     systemId: String(game.system?.id ?? ''),
     systemTitle: String(game.system?.title ?? ''),
     systemVersion: String(game.system?.version ?? ''),
+    moduleActive: game.modules?.get?.('foundry-rest-api')?.active === true,
   };
+}
+
+/**
+ * Foundry's client settings that make a page that nobody looks at cheap: no game canvas (Foundry's "Disable Game
+ * Canvas", kept in localStorage) and every volume at zero. Read when the game page loads.
+ */
+export function quietClientSettings(): void {
+  for (const [key, value] of [
+    ['core.noCanvas', true],
+    ['core.globalPlaylistVolume', 0],
+    ['core.globalAmbientVolume', 0],
+    ['core.globalInterfaceVolume', 0],
+  ] as const)
+    localStorage.setItem(key, JSON.stringify(value));
 }
 
 /** Stores the connection token where the module reads it (module-protocol.md §3.6). */

@@ -1,3 +1,5 @@
+import { currentAddresses } from './interfaces.ts';
+
 /** An address without the IPv4-mapped IPv6 prefix, so 127.0.0.1 over IPv4 and IPv6 sockets compare equal. */
 export function normalisedAddress(address: string | undefined): string {
   if (!address) return 'unknown';
@@ -23,4 +25,11 @@ export function addressGroup(address: string | undefined): string {
   const missing = tail === undefined ? [] : Array<string>(Math.max(0, 8 - leading.length - trailing.length)).fill('0');
   const groups = [...leading, ...missing, ...trailing].slice(0, 4).map((group) => group.replace(/^0+(?=.)/, ''));
   return `${groups.join(':')}::/64`;
+}
+
+/** Whether the address is one of this computer's own: loopback, or an address of one of its network interfaces. */
+export function isThisComputer(address: string | undefined): boolean {
+  if (isLoopback(address)) return true;
+  const plain = normalisedAddress(address);
+  return currentAddresses().some((own) => own.address === plain);
 }

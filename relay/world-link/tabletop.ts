@@ -16,6 +16,7 @@ import {
 } from '../../contracts/world-protocol.ts';
 import { authTokenOf, readUpgrade, type WorldUpgrade } from './handshake.ts';
 import { shownClean } from '../shown-text.ts';
+import { isThisComputer } from '../http/addresses.ts';
 import { PendingRequests, type WorldReply } from './pending-requests.ts';
 import { WorldConnection } from './world-connection.ts';
 
@@ -27,6 +28,11 @@ export interface TokenGrant {
   tokenId: string;
   clientId: string;
   name: string;
+  /**
+   * A world keeper's token: it holds the world only while no GM's browser does, gives way to any other token of the
+   * world at once, and opens /relay from this computer only (the keeper's page runs here).
+   */
+  standsIn?: boolean;
 }
 
 /** A `world:link` API key that lets a 2.x module connect as one world. */
@@ -36,8 +42,8 @@ export interface LinkGrant {
 }
 
 type Grant =
-  | { handshake: 'token'; tokenId: string; tokenName: string }
-  | { handshake: 'legacy-key'; keyId: string; tokenName: string };
+  | { handshake: 'token'; tokenId: string; tokenName: string; standsIn: boolean }
+  | { handshake: 'legacy-key'; keyId: string; tokenName: string; standsIn?: undefined };
 
 export interface TabletopOptions {
   /** Looks up a 3.x connection token. */
@@ -203,7 +209,15 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
         socket.close(CloseCode.policyViolation, 'Authentication failed: this token was issued for another world');
         return;
       }
-      void this.admit(socket, upgrade, { handshake: 'token', tokenId: grant.tokenId, tokenName: grant.name });
+      const standsIn = grant.standsIn === true;
+      if (standsIn && !isThisComputer(upgrade.remoteAddress)) {
+        socket.close(
+          CloseCode.policyViolation,
+          "Authentication failed: a keeper's token opens /relay from this computer only",
+        );
+        return;
+      }
+      void this.admit(socket, upgrade, { handshake: 'token', tokenId: grant.tokenId, tokenName: grant.name, standsIn });
     });
     socket.once('close', () => clearTimeout(timer));
   }
@@ -237,30 +251,30 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
   }
 
   /**
-   * Whether a newcomer takes the place of the world's connection. A world holding its connection token is never
+   * Whether a newcomer takes the place of the world's connection. A world keeper's page gives way to any other token of
+   * the world (the GM's browser always wins, and never sees 4004). A world holding its connection token is never
    * displaced by a 2.x key, and displaces one. Between equals, a connection that still answers pings keeps its place
    * (a second GM tab: the newcomer gets 4004, which the module retries later) and only a silent one is replaced.
    */
   private async mayReplace(existing: WorldConnection, grant: Grant): Promise<boolean> {
     if (!existing.open) return true;
+    if (existing.standsIn) return grant.handshake === 'token' && !grant.standsIn;
     if (existing.handshake !== grant.handshake) return grant.handshake === 'token';
     return !(await existing.answersPing(this.options.livenessProbeMs));
   }
 
   /**
-   * A 2.x world gives way to its token with 1000, final for the 2.x module; a silent connection gets 4004, so a tab
-   * that was only slow waits for the place instead of going offline for good.
+   * A keeper's page and a 2.x world give way with 1000, final for the module (the keeper closes its page anyway); a
+   * silent connection gets 4004, so a tab that was only slow waits for the place instead of going offline for good.
    */
   private evict(existing: WorldConnection, grant: Grant): void {
-    const byToken = existing.handshake !== grant.handshake;
-    const code = byToken ? CloseCode.normal : CloseCode.duplicateConnection;
+    const [code, reason] = existing.standsIn
+      ? [CloseCode.normal, "Replaced by a Gamemaster's browser: the world keeper stands back"]
+      : existing.handshake !== grant.handshake
+        ? [CloseCode.normal, 'Replaced by the world connecting with its connection token']
+        : [CloseCode.duplicateConnection, 'Replaced by a newer connection of this world: this one stopped answering'];
     this.forget(existing, code);
-    existing.close(
-      code,
-      byToken
-        ? 'Replaced by the world connecting with its connection token'
-        : 'Replaced by a newer connection of this world: this one stopped answering',
-    );
+    existing.close(code, reason);
   }
 
   private receive(world: WorldConnection, data: RawData, isBinary: boolean): void {

@@ -17,6 +17,8 @@ export class WorldConnection {
   readonly tokenName: string | undefined;
   /** Which `world:link` API key opened this socket (2.x), so revoking or changing the key can close it. */
   readonly keyId: string | undefined;
+  /** Opened by a world keeper's page, which gives way to a GM's browser. */
+  readonly standsIn: boolean;
   readonly connectedSince = new Date();
   /** Epoch ms of the last frame; a number, as it changes on every frame. */
   lastSeen = Date.now();
@@ -33,6 +35,7 @@ export class WorldConnection {
     tokenId?: string;
     tokenName?: string;
     keyId?: string;
+    standsIn?: boolean;
   }) {
     this.socket = options.socket;
     this.clientId = options.clientId;
@@ -43,6 +46,7 @@ export class WorldConnection {
     this.tokenId = options.tokenId;
     this.tokenName = options.tokenName;
     this.keyId = options.keyId;
+    this.standsIn = options.standsIn === true;
   }
 
   get open(): boolean {

@@ -42,13 +42,31 @@ export interface SandboxWebClientOptions {
    * page (`/auth`, as Foundry 14 shows it), and the right password there launches the world.
    */
   adminPassword?: string;
+  /** Whether the foundry-rest-api module is enabled in the world; true by default. */
+  moduleEnabled?: boolean;
 }
+
+/** A user whose game page is open, as the server hears from it every second (Foundry's active users). */
+export interface PresentUser {
+  userName: string;
+  /** The page runs without its game canvas (Foundry's client setting `core.noCanvas`). */
+  noCanvas: boolean;
+  /** Every volume of the page is at zero. */
+  muted: boolean;
+}
+
+/** How long after its last word a game page still counts as present. */
+const PRESENCE_MS = 3000;
 
 export interface SandboxWebClient {
   /** e.g. http://127.0.0.1:41234 */
   readonly url: string;
   readonly flavour: Flavour;
   setRelayUrl(relayUrl: string): void;
+  /** The users whose game pages are open now. */
+  presentUsers(): PresentUser[];
+  /** How many logins were posted to /join, accepted or not. */
+  readonly loginAttempts: number;
   close(): Promise<void>;
 }
 
@@ -98,6 +116,7 @@ export async function startSandboxWebClient(options: SandboxWebClientOptions = {
   });
   const users = roster.game.users.contents.map((user) => ({ id: user.id, name: user.name }));
   const sessions = new Map<string, string>();
+  const presence = new Map<string, PresentUser & { at: number }>();
   const portraits = new Map<string, Promise<Uint8Array>>();
   let relayUrl = options.relayUrl ?? '';
   let launched = options.adminPassword === undefined;
@@ -115,7 +134,9 @@ export async function startSandboxWebClient(options: SandboxWebClientOptions = {
   const redirect = (response: ServerResponse, location: string) =>
     response.writeHead(302, { Location: location }).end();
 
+  let loginAttempts = 0;
   const join = async (request: IncomingMessage, response: ServerResponse) => {
+    loginAttempts += 1;
     const body = await readJson(request);
     const user = users.find((candidate) => candidate.id === body.userid);
     if (!user)
@@ -160,8 +181,23 @@ export async function startSandboxWebClient(options: SandboxWebClientOptions = {
   const game = (request: IncomingMessage, response: ServerResponse) => {
     const userId = sessions.get(cookieOf(request, SESSION_COOKIE) ?? '');
     if (!userId) return redirect(response, '/join');
-    const config = { flavour, userId, clientId: options.clientId ?? '', relayUrl, worldOptions };
+    const moduleEnabled = options.moduleEnabled ?? true;
+    const config = { flavour, userId, clientId: options.clientId ?? '', relayUrl, moduleEnabled, worldOptions };
     send(response, 200, 'text/html; charset=utf-8', gamePage(config, flavour, roster.game.system.id));
+  };
+
+  const alive = async (request: IncomingMessage, response: ServerResponse) => {
+    const session = cookieOf(request, SESSION_COOKIE) ?? '';
+    const user = users.find((candidate) => candidate.id === sessions.get(session));
+    if (!user) return send(response, 401, 'text/plain', 'Not in the game');
+    const body = await readJson(request);
+    presence.set(session, {
+      userName: user.name,
+      noCanvas: body.noCanvas === true,
+      muted: body.muted === true,
+      at: Date.now(),
+    });
+    send(response, 204, 'text/plain', '');
   };
 
   const image = async (path: string, response: ServerResponse) => {
@@ -181,6 +217,7 @@ export async function startSandboxWebClient(options: SandboxWebClientOptions = {
       if (path === '/join')
         return send(response, 200, 'text/html; charset=utf-8', loginPage(roster.game.world.title, users));
       if (path === '/game') return game(request, response);
+      if (path === '/sandbox/alive' && request.method === 'POST') return alive(request, response);
       if (path === '/sandbox/game.js') return send(response, 200, 'text/javascript; charset=utf-8', script);
       if (path === '/css/sandbox-sheet.css') return send(response, 200, 'text/css; charset=utf-8', STYLESHEET);
       if (/\.(webp|png|jpe?g|svg)$/.test(path)) return image(path, response);
@@ -201,6 +238,11 @@ export async function startSandboxWebClient(options: SandboxWebClientOptions = {
     setRelayUrl: (next) => {
       relayUrl = next;
     },
+    get loginAttempts() {
+      return loginAttempts;
+    },
+    presentUsers: () =>
+      [...presence.values()].filter((user) => user.at > Date.now() - PRESENCE_MS).map(({ at: _at, ...user }) => user),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

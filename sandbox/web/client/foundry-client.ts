@@ -14,6 +14,19 @@ export interface ClientConfig {
   clientId: string;
   /** The module's relay URL setting. */
   relayUrl: string;
+  /** Whether the foundry-rest-api module is enabled in the world (Foundry's Manage Modules). */
+  moduleEnabled: boolean;
+}
+
+/** A client setting of Foundry's `core` namespace, which Foundry keeps in the page's localStorage as JSON. */
+function coreClientSetting(key: string): unknown {
+  const stored = localStorage.getItem(`core.${key}`);
+  if (stored === null) return undefined;
+  try {
+    return JSON.parse(stored) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 export class ClientDocument {
@@ -151,9 +164,13 @@ export class FoundryClient {
       items: new ClientCollection(() => game.collections.items.contents, this),
       journal: new ClientCollection(() => game.collections.journal.contents, this),
       settings: {
-        get: (namespace: string, key: string) =>
-          namespace === 'foundry-rest-api' ? settings[key as keyof typeof settings] : undefined,
+        get: (namespace: string, key: string) => {
+          if (namespace === 'core') return coreClientSetting(key);
+          return namespace === 'foundry-rest-api' ? settings[key as keyof typeof settings] : undefined;
+        },
       },
+      modules: new Map([['foundry-rest-api', { id: 'foundry-rest-api', active: this.config.moduleEnabled }]]),
+      socket: { connected: true },
     };
     target.fromUuidSync = (uuid: string) => this.wrap(game.fromUuid(uuid));
     target.fromUuid = async (uuid: string) => this.wrap(game.fromUuid(uuid));

@@ -27,7 +27,8 @@ async function connectModule(client: FoundryClient): Promise<SandboxLink | undef
   const { config, world } = client;
   const user = world.game.users.get(config.userId);
   const token = readToken();
-  if (Number(user?.source.role) < FULL_GM_ROLE || !token || !config.clientId || !config.relayUrl) return undefined;
+  if (Number(user?.source.role) < FULL_GM_ROLE || !config.moduleEnabled) return undefined;
+  if (!token || !config.clientId || !config.relayUrl) return undefined;
   world.game.relaySettings.clientId = config.clientId;
   return connectSandbox(world, {
     relayUrl: config.relayUrl.replace(/^http/, 'ws'),
@@ -37,6 +38,29 @@ async function connectModule(client: FoundryClient): Promise<SandboxLink | undef
   });
 }
 
+/**
+ * Tells the server every second that this page is still in the game, as Foundry's socket does, with the client settings
+ * that say how heavy the page is; `game.socket.connected` follows whether the server answers.
+ */
+function stayInTouch(game: {
+  socket: { connected: boolean };
+  settings: { get(namespace: string, key: string): unknown };
+}) {
+  const beat = async () => {
+    const body = JSON.stringify({
+      noCanvas: game.settings.get('core', 'noCanvas') === true,
+      muted: ['globalPlaylistVolume', 'globalAmbientVolume', 'globalInterfaceVolume'].every(
+        (key) => game.settings.get('core', key) === 0,
+      ),
+    });
+    game.socket.connected = await fetch('/sandbox/alive', { method: 'POST', body, keepalive: true })
+      .then((response) => response.ok)
+      .catch(() => false);
+  };
+  void beat();
+  setInterval(() => void beat(), 1000);
+}
+
 async function main(): Promise<void> {
   const config = JSON.parse(document.getElementById('sandbox-config')!.textContent!) as PageConfig;
   const foundryVersion = config.worldOptions.foundryVersion ?? FLAVOUR_VERSIONS[config.flavour];
@@ -44,7 +68,9 @@ async function main(): Promise<void> {
   const client = new FoundryClient(world, config);
   const page = globalThis as unknown as Record<string, unknown>;
   client.install(page);
-  (page.game as { ready: boolean }).ready = true;
+  const game = page.game as Parameters<typeof stayInTouch>[0] & { ready: boolean };
+  game.ready = true;
+  stayInTouch(game);
   const status = { connected: false, error: '' };
   page.sandboxModule = status;
   const link = await connectModule(client).catch((error: unknown) => {
