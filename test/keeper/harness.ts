@@ -85,10 +85,12 @@ export async function startKeeperHarness(
       return answer.status === 200;
     },
     linkSource() {
-      const tokenId = services.tabletop.world(CLIENT_ID)?.tokenId;
-      return services.connectionTokens.list().find((token) => token.id === tokenId)?.source;
+      const { tabletop, connectionTokens } = relay.relay.services;
+      const tokenId = tabletop.world(CLIENT_ID)?.tokenId;
+      return connectionTokens.list().find((token) => token.id === tokenId)?.source;
     },
-    keeperTokens: () => services.connectionTokens.list().filter((token) => token.source === 'keeper').length,
+    keeperTokens: () =>
+      relay.relay.services.connectionTokens.list().filter((token) => token.source === 'keeper').length,
     async close() {
       await gm?.close();
       await relay.close();
