@@ -1,7 +1,7 @@
 // The shapes the admin API answers with, free of any runtime import so the settings UI and the tray can share them.
 import type { PlayerListEntry, WorldMetadata } from './world-protocol.ts';
 import type { OverlayName } from './overlays.ts';
-import type { KeeperView } from './keeper.ts';
+import type { KeeperView, WorldKeeping } from './keeper.ts';
 
 export interface StatusWorld extends WorldMetadata {
   clientId: string;
@@ -44,6 +44,8 @@ export interface RelayStatus {
   lan: { enabled: boolean; urls: string[] };
   paused: boolean;
   worlds: StatusWorld[];
+  /** Every paired world with its keeper, connected or not; empty where browser capture is off. */
+  keeping: WorldKeeping[];
   pairRequests: PairRequestView[];
   /** Tools' key requests waiting for the GM (POST /auth/key-request). */
   keyRequests: KeyRequestView[];

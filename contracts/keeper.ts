@@ -42,6 +42,7 @@ export interface KeeperView {
 export interface WorldKeeping {
   clientId: string;
   worldTitle?: string;
+  connected: boolean;
   keeper: KeeperView;
 }
 
@@ -62,7 +63,7 @@ export function keepingText(keeper: KeeperView, connected: boolean, now: Date): 
     case 'retrying':
       return `Offline: ${keeper.reason ?? 'the keeper could not start'}. Retry in ${secondsUntil(keeper.retryAt, now)} s`;
     case 'stopped':
-      return `Offline, keeper stopped: ${keeper.reason ?? 'it could not start'}`;
+      return `${connected ? "Online through the GM's browser" : 'Offline'}, keeper stopped: ${keeper.reason ?? 'it could not start'}`;
     case 'browser':
       return "Online through the GM's browser";
     case 'off':

@@ -7,6 +7,7 @@ import { createAutostart } from './autostart.ts';
 import { electronLauncher } from './capture/electron-browser.ts';
 import { registerDesktopBridge } from './desktop-bridge.ts';
 import { KeyRequestNotices, keyRequestPage } from './key-request-notices.ts';
+import { keepOnline } from './keep-online.ts';
 import { showNotification } from './notification.ts';
 import { createFileLogger } from './logger.ts';
 import { chooseSecrets } from './secrets.ts';
@@ -116,6 +117,7 @@ export async function startDesktopApp(): Promise<StartedApp> {
           .catch((error: unknown) => logger.error(`Could not keep port ${port}`, error));
       },
       quit: () => app.quit(),
+      keepOnline: (clientId, on) => keepOnline(relay, clientId, on, (page) => settingsWindow.open(page), logger),
     },
     statusNow(),
   );

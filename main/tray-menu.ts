@@ -1,4 +1,5 @@
 import { worldSocketUrl } from '../contracts/world-protocol.ts';
+import { keepingText, type WorldKeeping } from '../contracts/keeper.ts';
 import type { RelaySnapshot, TrayStatus, TrayWorld } from './tray-status.ts';
 
 /** Things the tray menu can do; main/tray.ts maps each to its handler. */
@@ -17,7 +18,9 @@ export type TrayMenuItem =
   | { type: 'separator' }
   | { type: 'status'; label: string }
   | { type: 'action'; label: string; action: TrayAction; enabled?: boolean }
-  | { type: 'checkbox'; label: string; action: TrayAction; checked: boolean };
+  | { type: 'checkbox'; label: string; action: TrayAction; checked: boolean }
+  /** Switches a paired world's keeper on or off. */
+  | { type: 'keep-online'; label: string; clientId: string; checked: boolean };
 
 const SEPARATOR: TrayMenuItem = { type: 'separator' };
 const MAX_KEY_REQUESTS_LISTED = 3;
@@ -47,11 +50,46 @@ function systemLine(world: TrayWorld): string {
   return world.systemVersion ? `${system} ${world.systemVersion}` : system;
 }
 
-function worldLines(world: TrayWorld, now: Date): TrayMenuItem[] {
+function keepingOf(relay: RelaySnapshot, clientId: string): WorldKeeping | undefined {
+  return relay.keeping?.find((world) => world.clientId === clientId);
+}
+
+/** How the world is online: through the GM's browser, or through the keeper that holds it. */
+function connectedLine(world: TrayWorld, keeping: WorldKeeping | undefined, now: Date): string {
+  const since = durationSince(world.connectedSince, now);
+  return keeping?.keeper.phase === 'kept' ? `Online through the keeper for ${since}` : `Connected for ${since}`;
+}
+
+function worldLines(world: TrayWorld, relay: RelaySnapshot, now: Date): TrayMenuItem[] {
   return [
     { type: 'status', label: world.worldTitle || world.clientId },
     { type: 'status', label: `    ${systemLine(world)}` },
-    { type: 'status', label: `    Connected for ${durationSince(world.connectedSince, now)}` },
+    { type: 'status', label: `    ${connectedLine(world, keepingOf(relay, world.clientId), now)}` },
+  ];
+}
+
+/** The kept worlds that are not online: each with why, and when the keeper tries again. */
+function offlineKeptLines(relay: RelaySnapshot, now: Date): TrayMenuItem[] {
+  return (relay.keeping ?? [])
+    .filter((world) => !world.connected && world.keeper.enabled)
+    .flatMap((world): TrayMenuItem[] => [
+      { type: 'status', label: world.worldTitle || world.clientId },
+      { type: 'status', label: `    ${keepingText(world.keeper, false, now)}` },
+    ]);
+}
+
+/** A "Keep online" switch for every paired world, for the tray to flip without opening the settings. */
+function keepOnlineItems(status: TrayStatus): TrayMenuItem[] {
+  const keeping = status.error ? [] : (status.relay?.keeping ?? []);
+  if (keeping.length === 0) return [];
+  return [
+    ...keeping.map((world): TrayMenuItem => ({
+      type: 'keep-online',
+      label: `Keep ${shortened(world.worldTitle || world.clientId)} online`,
+      clientId: world.clientId,
+      checked: world.keeper.enabled,
+    })),
+    SEPARATOR,
   ];
 }
 
@@ -73,7 +111,10 @@ function relayText(status: TrayStatus): string {
   if (relay.paused) return 'Tabletop Relay is paused';
   const [first, ...others] = relay.worlds;
   if (!first) return 'Tabletop Relay: no world connected';
-  if (others.length === 0) return `Tabletop Relay: ${first.worldTitle || first.clientId} connected`;
+  if (others.length === 0) {
+    const kept = relay.keeping?.some((world) => world.clientId === first.clientId && world.keeper.phase === 'kept');
+    return `Tabletop Relay: ${first.worldTitle || first.clientId} ${kept ? 'kept online' : 'connected'}`;
+  }
   return `Tabletop Relay: ${relay.worlds.length} worlds connected`;
 }
 
@@ -112,7 +153,8 @@ function statusLines(status: TrayStatus): TrayMenuItem[] {
   }
   if (relay.paused) lines.push({ type: 'status', label: 'Paused: API calls are refused' });
   if (relay.worlds.length === 0) lines.push({ type: 'status', label: 'No world connected' });
-  for (const world of relay.worlds) lines.push(...worldLines(world, status.now));
+  for (const world of relay.worlds) lines.push(...worldLines(world, relay, status.now));
+  lines.push(...offlineKeptLines(relay, status.now));
   if (relay.pairRequests.length > 0) {
     lines.push({
       type: 'status',
@@ -160,6 +202,7 @@ export function menuFor(status: TrayStatus): TrayMenuItem[] {
     ...urlItems(status),
     { type: 'action', label: 'Open settings…', action: 'open-settings', enabled: status.relay !== undefined },
     SEPARATOR,
+    ...keepOnlineItems(status),
     pauseItem(status),
     { type: 'checkbox', label: 'Start at login', action: 'toggle-start-at-login', checked: status.startAtLogin },
     { type: 'action', label: 'Open logs folder', action: 'open-logs-folder' },

@@ -1,6 +1,7 @@
 // What the tray shows: the relay's /admin/status body and the app's own state. No Electron here.
 import type { KeyRequestView, RelayStatus, StatusWorld } from '../contracts/admin-api.ts';
 import type { PlayerListEntry } from '../contracts/world-protocol.ts';
+import type { WorldKeeping } from '../contracts/keeper.ts';
 
 /** A world as the tray shows it: the status body's world, players optional. */
 export type TrayWorld = Omit<StatusWorld, 'players'> & { players?: PlayerListEntry[] };
@@ -10,6 +11,8 @@ export interface RelaySnapshot extends Pick<
   'eventStreams' | 'callsLastMinute' | 'url' | 'port' | 'portFallback' | 'lan' | 'paused'
 > {
   worlds: TrayWorld[];
+  /** The paired worlds and their keepers; absent or empty where the relay keeps none. */
+  keeping?: WorldKeeping[];
   pairRequests: unknown[];
   keyRequests: TrayKeyRequest[];
 }

@@ -5,7 +5,10 @@ import { trayIconFor } from './tray-icon.ts';
 import { trayPlatformOf } from './tray-platform.ts';
 import { waitingCount, type TrayStatus } from './tray-status.ts';
 
-export type TrayHandlers = Record<TrayAction, () => void>;
+export type TrayHandlers = Record<TrayAction, () => void> & {
+  /** The GM flipped a world's "Keep online" switch. */
+  keepOnline(clientId: string, on: boolean): void;
+};
 
 /**
  * Status lines carry names others chose (a world's title, a tool's name). Electron reads `&` in a label as an access-key
@@ -25,6 +28,13 @@ function toElectron(item: TrayMenuItem, handlers: TrayHandlers): MenuItemConstru
       return { label: item.label, enabled: item.enabled ?? true, click: handlers[item.action] };
     case 'checkbox':
       return { label: item.label, type: 'checkbox', checked: item.checked, click: handlers[item.action] };
+    case 'keep-online':
+      return {
+        label: literalLabel(item.label),
+        type: 'checkbox',
+        checked: item.checked,
+        click: () => handlers.keepOnline(item.clientId, !item.checked),
+      };
   }
 }
 

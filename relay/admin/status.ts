@@ -9,6 +9,7 @@ import type {
   PairRequestView,
   RelayStatus,
 } from '../../contracts/admin-api.ts';
+import type { WorldKeeping } from '../../contracts/keeper.ts';
 
 export function pairRequestView(request: PairRequest, services: RelayServices): PairRequestView {
   const paired = services.pairing.pairedWorldOf(request.world);
@@ -60,6 +61,17 @@ export function liveCounters(services: RelayServices): LiveCounters {
   return { eventStreams: services.events.total(), callsLastMinute: services.activity.callsLastMinute() };
 }
 
+function worldKeeping(services: RelayServices): WorldKeeping[] {
+  const { keepers } = services;
+  if (!keepers) return [];
+  return services.knownWorlds.list().map((world) => ({
+    clientId: world.clientId,
+    ...(world.worldTitle !== undefined ? { worldTitle: world.worldTitle } : {}),
+    connected: services.tabletop.world(world.clientId) !== undefined,
+    keeper: keepers.view(world.clientId),
+  }));
+}
+
 /** The status without the pair and key requests, which the admin feed sends as events of their own. */
 export function liveStatus(services: RelayServices): LiveStatus {
   const fallback = services.network.portFallback();
@@ -75,6 +87,7 @@ export function liveStatus(services: RelayServices): LiveStatus {
       connectedSince: world.connectedSince.toISOString(),
       players: world.players,
     })),
+    keeping: worldKeeping(services),
     pendingWorldRequests: services.tabletop.pending.size,
     deniedAddresses: services.requestSources.deniedAddresses(),
     ...liveCounters(services),

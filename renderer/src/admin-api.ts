@@ -135,6 +135,16 @@ export const admin = {
   /** null clears the address. */
   setWorldFoundryUrl: (clientId: string, foundryUrl: string | null) =>
     call<KnownWorld>('PATCH', `/admin/worlds/${encodeURIComponent(clientId)}`, { foundryUrl }),
+  setKeeper: (
+    clientId: string,
+    change: { keepOnline?: boolean; keeperUsername?: string; keeperPassword?: string; foundryAdminPassword?: string },
+  ) => call<KnownWorld>('PATCH', `/admin/worlds/${encodeURIComponent(clientId)}`, change),
+  testKeeper: (clientId: string, given: { keeperUsername?: string; keeperPassword?: string }) =>
+    call<{ ok: boolean; message: string; problem?: string }>(
+      'POST',
+      `/admin/worlds/${encodeURIComponent(clientId)}/keeper-test`,
+      given,
+    ),
   forgetWorld: (clientId: string) =>
     call<{ forgotten: boolean } & RevocationAnswer>('DELETE', `/admin/worlds/${encodeURIComponent(clientId)}`),
   overlayLinks: () => call<{ links: OverlayLink[] }>('GET', '/admin/overlay-links'),

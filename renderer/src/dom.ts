@@ -177,3 +177,31 @@ export function emptyState(iconName: string, title: string, text: string, ...ext
     ...extra,
   );
 }
+
+/** A labelled switch; a change that fails flips it back and says why. */
+export function toggle(
+  id: string,
+  label: string,
+  checked: boolean,
+  onChange: (on: boolean) => Promise<void>,
+): HTMLElement {
+  const input = h('input', { type: 'checkbox', role: 'switch', id, class: 'switch-input', checked });
+  input.addEventListener('change', async () => {
+    input.disabled = true;
+    try {
+      await onChange(input.checked);
+    } catch (error) {
+      input.checked = !input.checked;
+      toast((error as Error).message, 'error');
+    } finally {
+      input.disabled = false;
+    }
+  });
+  return h(
+    'label',
+    { class: 'switch', for: id },
+    input,
+    h('span', { class: 'switch-track', 'aria-hidden': 'true' }),
+    h('span', { class: 'switch-label' }, label),
+  );
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { durationSince, menuFor, sameMenu, statusText, type TrayMenuItem } from '../../main/tray-menu.ts';
 import type { RelaySnapshot, TrayStatus } from '../../main/tray-status.ts';
+import type { KeeperView, WorldKeeping } from '../../contracts/keeper.ts';
 
 const NOW = new Date('2026-03-01T20:00:00Z');
 
@@ -226,5 +227,53 @@ describe('sameMenu', () => {
     ).toBe(false);
     expect(sameMenu(shown, menuFor(status({ relay: relay({ worlds: [WORLD], callsLastMinute: 1 }) })))).toBe(false);
     expect(sameMenu(shown, menuFor(status({ relay: relay({ worlds: [WORLD] }), startAtLogin: true })))).toBe(false);
+  });
+});
+
+describe('menuFor, with world keepers', () => {
+  const keeper = (overrides: Partial<KeeperView> = {}): KeeperView => ({
+    enabled: true,
+    username: 'Tabletop Relay',
+    passwordSet: true,
+    adminPasswordSet: false,
+    phase: 'kept',
+    since: '2026-03-01T19:00:00Z',
+    transitions: [],
+    ...overrides,
+  });
+  const kept = (overrides: Partial<KeeperView>, connected: boolean): WorldKeeping => ({
+    clientId: WORLD.clientId,
+    worldTitle: WORLD.worldTitle,
+    connected,
+    keeper: keeper(overrides),
+  });
+
+  it('says a world is online through the keeper, in the menu and the tooltip', () => {
+    const shown = status({ relay: relay({ worlds: [WORLD], keeping: [kept({ phase: 'kept' }, true)] }) });
+    expect(labels(menuFor(shown))[2]).toBe('    Online through the keeper for 2 h 5 min');
+    expect(statusText(shown)).toBe('Tabletop Relay: Curse of Strahd kept online');
+  });
+
+  it('says why a kept world is offline and when the keeper tries again', () => {
+    const retrying = kept(
+      { phase: 'retrying', reason: 'Foundry is not reachable', retryAt: '2026-03-01T20:00:20Z' },
+      false,
+    );
+    const items = labels(menuFor(status({ relay: relay({ keeping: [retrying] }) })));
+    expect(items.slice(0, 3)).toEqual([
+      'No world connected',
+      'Curse of Strahd',
+      '    Offline: Foundry is not reachable. Retry in 20 s',
+    ]);
+  });
+
+  it('has a Keep online switch per paired world, ticked as its keeper is', () => {
+    const items = menuFor(status({ relay: relay({ keeping: [kept({ enabled: false, phase: 'off' }, false)] }) }));
+    expect(items.find((item) => item.type === 'keep-online')).toEqual({
+      type: 'keep-online',
+      label: 'Keep Curse of Strahd online',
+      clientId: WORLD.clientId,
+      checked: false,
+    });
   });
 });

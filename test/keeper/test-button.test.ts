@@ -77,7 +77,7 @@ describe('the keeper’s Test button', () => {
     ['a world never paired', { clientId: '' }, 'never-paired', /never paired/],
     [
       'a world not launched',
-      { adminPassword: 'admin-secret', flavour: 'v14' as const },
+      { adminPassword: 'admin-secret', worldOptions: { seed: 7, foundryVersion: '14.366' } },
       'not-launched',
       /not launched/,
     ],
@@ -97,7 +97,7 @@ describe('the keeper’s Test button', () => {
   });
 
   it('launches a world at Foundry 14’s setup screen with the administrator password, and keeps it online', async () => {
-    const web = await foundryAt({ adminPassword: 'admin-secret', flavour: 'v14' });
+    const web = await foundryAt({ adminPassword: 'admin-secret', worldOptions: { seed: 7, foundryVersion: '14.366' } });
     const switched = await keepOnline(harness, { foundryAdminPassword: 'admin-secret' });
     expect(switched.body.keeper).toMatchObject({ adminPasswordSet: true });
     expect(JSON.stringify(switched.body)).not.toContain('admin-secret');

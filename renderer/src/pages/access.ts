@@ -1,30 +1,8 @@
 import { admin, type RelaySettings, type RelayStatus } from '../admin-api.ts';
 import type { AppState, Page } from '../app-state.ts';
-import { copyButton, h, icon, replaceChildren, toast } from '../dom.ts';
+import { copyButton, h, icon, replaceChildren, toast, toggle } from '../dom.ts';
 import type { AppInfo, DesktopBridge } from '../../../contracts/desktop-ipc.ts';
 import { worldSocketUrl } from '../../../contracts/world-protocol.ts';
-
-function toggle(id: string, label: string, checked: boolean, onChange: (on: boolean) => Promise<void>): HTMLElement {
-  const input = h('input', { type: 'checkbox', role: 'switch', id, class: 'switch-input', checked });
-  input.addEventListener('change', async () => {
-    input.disabled = true;
-    try {
-      await onChange(input.checked);
-    } catch (error) {
-      input.checked = !input.checked;
-      toast((error as Error).message, 'error');
-    } finally {
-      input.disabled = false;
-    }
-  });
-  return h(
-    'label',
-    { class: 'switch', for: id },
-    input,
-    h('span', { class: 'switch-track', 'aria-hidden': 'true' }),
-    h('span', { class: 'switch-label' }, label),
-  );
-}
 
 function lanSection(settings: RelaySettings, lanUrls: HTMLElement): HTMLElement {
   return h(

@@ -3,6 +3,7 @@ import { admin, type KnownWorld, type RelayStatus } from '../admin-api.ts';
 import type { AppState, PageView } from '../app-state.ts';
 import { confirmDialog, h, icon, replaceChildren, toast, toastRevoked } from '../dom.ts';
 import { relativeTime, systemLine } from '../format.ts';
+import { keeperBlock, tickKeeperLines } from './world-keeper.ts';
 
 const SEEN_REFRESH_MS = 30_000;
 
@@ -21,17 +22,24 @@ function presence(world: KnownWorld): HTMLElement {
   return h('span', { class: 'pill pill-muted', 'data-last-seen': world.lastSeen ?? '' }, lastSeenText(world.lastSeen));
 }
 
-/** What changes the list without an action on this card: a world connecting, leaving or being paired. */
+/** What changes the list without an action on this card: a world connecting, leaving or being paired, a keeper moving. */
 function worldsSignature(status: RelayStatus | undefined): string {
   if (!status) return '';
   const connected = status.worlds.map((world) => `${world.clientId}:${world.worldTitle ?? ''}`).sort();
-  return [...connected, '|', ...status.pairRequests.map((request) => request.code).sort()].join(',');
+  const keeping = status.keeping.map(({ clientId, keeper }) => `${clientId}:${keeper.enabled}:${keeper.since}`);
+  return [...connected, '|', ...status.pairRequests.map((request) => request.code).sort(), '|', ...keeping].join(',');
+}
+
+/** The world whose keeper form the address asks to open: #status/keeper/<clientId> (the tray's switch sends it). */
+function keeperAsked(): string | undefined {
+  const match = /^#\/?status\/keeper\/([^/]+)$/.exec(location.hash);
+  return match ? decodeURIComponent(match[1]!) : undefined;
 }
 
 interface RowHandlers {
   /** The world changed on the relay: draw the list again. */
   changed(): Promise<void>;
-  /** An address form opened or closed; the list is not redrawn under an open one. */
+  /** An address or keeper form opened or closed; the list is not redrawn under an open one. */
   editing(open: boolean): void;
 }
 
@@ -158,6 +166,7 @@ function worldRow(world: KnownWorld, handlers: RowHandlers): HTMLElement {
         h('code', {}, world.clientId),
       ),
       h('div', { class: 'known-world-address' }, h('span', { class: 'known-world-label' }, 'Foundry address'), address),
+      world.keeper ? keeperBlock(world, name, handlers, keeperAsked() === world.clientId) : null,
       error,
     ),
     h('div', { class: 'known-world-actions' }, forget),
@@ -178,7 +187,7 @@ export function pairedWorldsSection(state: AppState): PageView {
       h(
         'p',
         { class: 'muted' },
-        'Every world paired with this relay, connected or not. A GM session the relay opens for a world may load only its Foundry address, or the capture Foundry URL when it has none.',
+        "Every world paired with this relay, connected or not. Keep online lets the relay hold a world when no GM's browser does: it logs a Foundry user of its own in offscreen, and steps back the moment you open Foundry. A GM session or keeper the relay opens for a world may load only its Foundry address.",
       ),
     ),
     problem,
@@ -192,6 +201,8 @@ export function pairedWorldsSection(state: AppState): PageView {
     if (formsOpen > 0) return;
     replaceChildren(list, ...worlds.map((world) => worldRow(world, handlers)));
     element.hidden = worlds.length === 0 && problem.hidden;
+    const asked = keeperAsked();
+    if (asked) list.querySelector(`[data-client-id="${CSS.escape(asked)}"]`)?.scrollIntoView({ block: 'center' });
   };
   const refresh = async () => {
     const request = (latestRequest += 1);
@@ -226,11 +237,16 @@ export function pairedWorldsSection(state: AppState): PageView {
     for (const node of list.querySelectorAll<HTMLElement>('[data-last-seen]'))
       node.textContent = lastSeenText(node.dataset.lastSeen || undefined);
   }, SEEN_REFRESH_MS);
+  const countdown = setInterval(() => {
+    const keepers = new Map(worlds.flatMap((world) => (world.keeper ? [[world.clientId, world.keeper] as const] : [])));
+    tickKeeperLines(list, keepers);
+  }, 1000);
   return {
     element,
     dispose: () => {
       stop();
       clearInterval(tick);
+      clearInterval(countdown);
     },
   };
 }
