@@ -5,8 +5,13 @@ import { findChrome } from '../relay/capture/chrome-path.ts';
 import { TOOL_SCOPES } from '../relay/auth/scopes.ts';
 import type { Relay } from '../relay/relay.ts';
 import { moduleSettingsOn, type DemoModuleSetting } from './module-settings.ts';
+import { keepingText } from '../contracts/keeper.ts';
 
 export const SANDBOX_CLIENT_ID = 'fvtt_sandbox0000000';
+
+/** How long the demo's own GM link stays before it leaves, with --keep-online, so the keeper can be seen taking over. */
+export const GM_LEAVES_AFTER_MS = 10_000;
+const KEEPER_USER = 'Gamemaster';
 
 export interface DemoWorld {
   apiKey: string;
@@ -17,6 +22,8 @@ export interface DemoWorld {
   exampleActorUuid: string;
   /** The dice feed overlay of the sandbox world, its link in it: what a streamer pastes into OBS. */
   diceOverlayUrl: string;
+  /** With --keep-online: what the demo does to show the keeper, in words. */
+  keeperNote?: string;
   stop(): Promise<void>;
 }
 
@@ -29,7 +36,12 @@ export async function startDemoWorld(
   seed: number,
   moduleSettings: readonly DemoModuleSetting[] = [],
   foundryVersion = '13.348',
+  keepOnline = false,
 ): Promise<DemoWorld> {
+  if (keepOnline && (!relay.services.keepers || !findChrome()))
+    throw new DemoError(
+      '--keep-online needs Chrome or Chromium to log the keeper in: install one (e.g. apt-get install chromium) or set TABLETOP_RELAY_CHROME',
+    );
   const { services } = relay;
   const settings = moduleSettingsOn(moduleSettings);
   const world = createSandboxWorld({ seed, settings, foundryVersion });
@@ -53,6 +65,11 @@ export async function startDemoWorld(
     worldTitle: world.metadata.worldTitle,
   });
   const web = await startCaptureAgainstSandbox(relay, { seed, settings, foundryVersion });
+  const leaveAsGm = async () => {
+    world.stopAmbientActivity();
+    await link.close();
+  };
+  const leave = web && keepOnline ? keepOnlineWith(relay, web, leaveAsGm) : undefined;
   return {
     apiKey: key,
     worldTitle: world.metadata.worldTitle ?? 'Sandbox',
@@ -61,29 +78,72 @@ export async function startDemoWorld(
     sheetSource: web
       ? `GET /sheet renders real sheets in Chromium, logged in to the sandbox web client at ${web.url}`
       : "Chromium was not found, so GET /sheet returns the sandbox world's painted sheets (install chromium for real ones)",
+    ...(leave ? { keeperNote: leave.note } : {}),
     stop: async () => {
-      world.stopAmbientActivity();
-      await link.close();
+      leave?.cancel();
+      await leaveAsGm();
       await web?.close();
     },
   };
 }
 
+/** Stops the demo with one line that says what to do. */
+export class DemoError extends Error {}
+
 /**
- * With Chromium installed, serves the sandbox web client (the same seed and settings, so the same world) and points the
- * capture session at it as its Assistant GM, so that GET /sheet answers with real rendered sheets.
+ * Keeps the sandbox world online through a keeper logged in to the sandbox web client as its Gamemaster, then lets the
+ * demo's own GM link leave, so the keeper takes over; each change of the keeper from then on is printed.
+ */
+function keepOnlineWith(
+  relay: Relay,
+  web: SandboxWebClient & { gmPassword: string },
+  leaveAsGm: () => Promise<void>,
+): { note: string; cancel(): void } {
+  const keepers = relay.services.keepers!;
+  relay.services.knownWorlds.setFoundryUrl(SANDBOX_CLIENT_ID, web.url);
+  keepers.configure(SANDBOX_CLIENT_ID, { enabled: true, username: KEEPER_USER, password: web.gmPassword });
+  let shown = '';
+  let watching = false;
+  keepers.on('changed', () => {
+    if (!watching) return;
+    const keeper = keepers.view(SANDBOX_CLIENT_ID);
+    const line = keepingText(keeper, relay.services.tabletop.world(SANDBOX_CLIENT_ID) !== undefined, new Date());
+    if (line === shown) return;
+    shown = line;
+    process.stdout.write(`Keeper: ${line}\n`);
+  });
+  const timer = setTimeout(() => {
+    process.stdout.write("The sandbox's GM browser left: the keeper takes the world over, and calls keep answering.\n");
+    watching = true;
+    void leaveAsGm();
+  }, GM_LEAVES_AFTER_MS);
+  return {
+    note: `Keep online: the sandbox's GM browser leaves in ${GM_LEAVES_AFTER_MS / 1000} s, then the keeper (${KEEPER_USER} at ${web.url}) holds the world; the settings show it under Status → Paired worlds.`,
+    cancel: () => {
+      watching = false;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * With Chromium installed, serves the sandbox web client (the same seed and settings, so the same world, paired with the
+ * demo's client id) and points the capture session at it as its Assistant GM, so that GET /sheet answers with real
+ * rendered sheets. Its Gamemaster gets a password too, for the keeper.
  */
 async function startCaptureAgainstSandbox(
   relay: Relay,
   worldOptions: WebWorldOptions,
-): Promise<SandboxWebClient | undefined> {
+): Promise<(SandboxWebClient & { gmPassword: string }) | undefined> {
   const capture = relay.services.capture;
   if (!capture || !findChrome()) return undefined;
   const password = randomBytes(12).toString('hex');
+  const gmPassword = randomBytes(12).toString('hex');
   const web = await startSandboxWebClient({
     flavour: 'v13',
     worldOptions,
-    passwords: { 'Assistant GM': password },
+    passwords: { 'Assistant GM': password, [KEEPER_USER]: gmPassword },
+    clientId: SANDBOX_CLIENT_ID,
     relayUrl: relay.url,
   });
   await capture.configure({ foundryUrl: web.url, username: 'Assistant GM', password });
@@ -94,5 +154,5 @@ async function startCaptureAgainstSandbox(
         `The capture session could not log in yet: ${error instanceof Error ? error.message : String(error)}`,
       ),
     );
-  return web;
+  return Object.assign(web, { gmPassword });
 }

@@ -40,6 +40,8 @@ Options:
                        off by default, as the module ships): allow-macro-write (create, update and delete macros),
                        allow-macro-execute (POST /macro/{uuid}/execute), allow-execute-js (POST /execute-js, and the
                        demo key gets the execute-js scope). Scripts and macros then run inside the demo's process.
+  --keep-online        demo only: keep the sandbox world online through a world keeper (needs Chrome or Chromium):
+                       the sandbox's own GM link leaves after 10 s and the keeper takes the world over
 `;
 
 interface CliOptions {
@@ -51,6 +53,7 @@ interface CliOptions {
   seed: number;
   foundryVersion: string;
   moduleSettings: DemoModuleSetting[];
+  keepOnline: boolean;
 }
 
 const HELP_HINT = "Run 'npm run serve -- --help' in the project folder for the commands and options.";
@@ -107,6 +110,7 @@ function readOptions(argv: string[]): CliOptions | 'help' {
         seed: { type: 'string' },
         'foundry-version': { type: 'string' },
         'module-settings': { type: 'string' },
+        'keep-online': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -128,6 +132,7 @@ function readOptions(argv: string[]): CliOptions | 'help' {
     seed: wholeNumberOption(values.seed, 'seed', 42, 2 ** 31),
     foundryVersion: demoFoundryVersion(values['foundry-version']),
     moduleSettings: demoModuleSettings(values['module-settings']),
+    keepOnline: values['keep-online'] === true,
   };
 }
 
@@ -241,8 +246,18 @@ async function main(): Promise<void> {
   });
   if (options.command === 'demo') {
     // The sandbox world is loaded only for the demo: every other command starts faster without it.
-    const { startDemoWorld } = await import('./demo.ts');
-    const demo = await startDemoWorld(relay, options.seed, options.moduleSettings, options.foundryVersion);
+    const { DemoError, startDemoWorld } = await import('./demo.ts');
+    const demo = await startDemoWorld(
+      relay,
+      options.seed,
+      options.moduleSettings,
+      options.foundryVersion,
+      options.keepOnline,
+    ).catch(async (error: unknown) => {
+      if (!(error instanceof DemoError)) throw error;
+      await relay.stop();
+      stop(error.message);
+    });
     stopDemo = demo.stop;
     process.stdout.write(
       [
@@ -263,6 +278,7 @@ async function main(): Promise<void> {
         `  ${demo.diceOverlayUrl}`,
         `API reference: ${relay.url}/docs`,
         `Settings (one-time link): ${relay.createAdminLoginUrl()}`,
+        ...(demo.keeperNote ? ['', demo.keeperNote] : []),
         '',
         `Data directory: ${dataDir}${temporary ? ' (temporary, removed on exit)' : ''}`,
         'Press Ctrl+C to stop.',

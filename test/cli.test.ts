@@ -172,3 +172,16 @@ describe('tabletop-relay options', () => {
     expect(unknown.stderr).toContain("Unknown command 'launch'");
   });
 });
+
+describe('tabletop-relay demo --keep-online', () => {
+  it('lets the sandbox GM link leave, and the keeper takes the world over while the printed call keeps answering', async () => {
+    const { ready, output } = await runCli(['demo', '--port', '0', '--keep-online']);
+    expect(ready).toContain("Keep online: the sandbox's GM browser leaves in 10 s");
+    const curl = ready.match(/curl -H "x-api-key: (ttr_[\w-]+)" "(http:\/\/127\.0\.0\.1:\d+\/search\?query=goblin)"/)!;
+    await expect.poll(output, { timeout: 30_000, interval: 250 }).toContain('Keeper: Online through the keeper');
+    expect(output()).toContain("The sandbox's GM browser left");
+    const response = await fetch(curl[2]!, { headers: { 'x-api-key': curl[1]! } });
+    expect(response.status).toBe(200);
+    expect((await response.json()).results[0].name).toBe('Goblin');
+  }, 45_000);
+});
