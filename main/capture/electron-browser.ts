@@ -3,7 +3,13 @@
 // and nativeImage encoding.
 import { randomUUID } from 'node:crypto';
 import { BrowserWindow, type WebContents } from 'electron';
-import type { Browser, BrowserPage, LaunchBrowser, ScreenshotOptions } from '../../relay/capture/browser.ts';
+import type {
+  Browser,
+  BrowserPage,
+  LaunchBrowser,
+  PageOptions,
+  ScreenshotOptions,
+} from '../../relay/capture/browser.ts';
 import { guardWindow } from '../window-guards.ts';
 import { isOnOrigin } from '../window-options.ts';
 
@@ -18,7 +24,7 @@ class ElectronChromium implements Browser {
   readonly pid = undefined;
   readonly #pages = new Set<ElectronPage>();
 
-  async openPage(): Promise<BrowserPage> {
+  async openPage(options: PageOptions = {}): Promise<BrowserPage> {
     const window = new BrowserWindow({
       show: false,
       ...WINDOW_SIZE,
@@ -31,7 +37,11 @@ class ElectronChromium implements Browser {
         backgroundThrottling: false,
       },
     });
-    const page = new ElectronPage(window, () => this.#pages.delete(page));
+    if (options.quiet) {
+      window.webContents.setAudioMuted(true);
+      window.webContents.setFrameRate(1);
+    }
+    const page = new ElectronPage(window, () => this.#pages.delete(page), options.origin);
     this.#pages.add(page);
     return page;
   }
@@ -45,7 +55,8 @@ class ElectronChromium implements Browser {
 
 /**
  * A capture page is signed in to Foundry as the capture user or a GM, so it shows its Foundry and nothing else: the
- * origin of the first address the relay opens in it (the Foundry address the GM configured). No page there may open a
+ * origin it was opened for, or else that of the first address the relay opens in it (the Foundry address the GM
+ * configured). No page there may open a
  * window, go or be redirected elsewhere, attach a webview or get a permission.
  */
 class ElectronPage implements BrowserPage {
@@ -55,10 +66,11 @@ class ElectronPage implements BrowserPage {
   #foundryOrigin: string | undefined;
   #unzoomedPixelRatio: number | undefined;
 
-  constructor(window: BrowserWindow, forget: () => void) {
+  constructor(window: BrowserWindow, forget: () => void, foundryOrigin: string | undefined) {
     this.#window = window;
     this.#contents = window.webContents;
     this.#forget = forget;
+    this.#foundryOrigin = foundryOrigin;
     guardWindow(this.#contents, { mayShow: (url) => isOnOrigin(url, this.#foundryOrigin) });
   }
 

@@ -1,7 +1,7 @@
 // One browser shared by the capture session and the GM sessions: started on first use, started again after a crash,
 // closed with the relay.
 import { EventEmitter } from 'node:events';
-import type { Browser, BrowserPage, LaunchBrowser } from './browser.ts';
+import type { Browser, BrowserPage, LaunchBrowser, PageOptions } from './browser.ts';
 
 export class BrowserHost extends EventEmitter<{ crash: [] }> {
   readonly #launch: LaunchBrowser;
@@ -19,9 +19,9 @@ export class BrowserHost extends EventEmitter<{ crash: [] }> {
   }
 
   /** A page in a fresh browser context, starting the browser if none runs. */
-  async openPage(): Promise<BrowserPage> {
+  async openPage(options?: PageOptions): Promise<BrowserPage> {
     if (this.#closed) throw new Error('The relay is stopping');
-    return (await this.#running()).openPage();
+    return (await this.#running()).openPage(options);
   }
 
   async close(): Promise<void> {

@@ -34,9 +34,23 @@ export interface BrowserPage {
   close(): Promise<void>;
 }
 
+/** A confined page tried to leave its Foundry: the navigation was refused, and the page is of no more use. */
+export class LeftFoundryError extends Error {
+  constructor(origin: string, target: string | undefined) {
+    super(`The page at ${origin} tried to go to ${target ?? 'another address'}, which the relay does not open`);
+  }
+}
+
+export interface PageOptions {
+  /** The page may load documents of this origin only (its Foundry); a navigation anywhere else is refused. */
+  origin?: string;
+  /** Nobody looks at the page: its sound is muted and it paints as little as the browser allows. */
+  quiet?: boolean;
+}
+
 /** One running browser. */
 export interface Browser {
-  openPage(): Promise<BrowserPage>;
+  openPage(options?: PageOptions): Promise<BrowserPage>;
   /** Calls `listener` once if the browser process dies or its connection is lost. */
   onCrash(listener: () => void): void;
   /** The browser's process id, when it is a process of its own. */

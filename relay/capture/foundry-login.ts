@@ -1,5 +1,5 @@
 // Logging a browser page in to Foundry as a user, as the reference relay's headless login does (module-protocol.md §7.3).
-import type { BrowserPage } from './browser.ts';
+import { LeftFoundryError, type BrowserPage } from './browser.ts';
 import { joinFoundry, passAdminPage, waitForGame, type GameFacts, type LoginRefusal } from './page-scripts.ts';
 
 const NAVIGATION_TIMEOUT_MS = 60_000;
@@ -18,7 +18,7 @@ export interface FoundryAccount {
  * What went wrong in Foundry's terms, for those who must say it in words or decide whether trying again can help:
  * Foundry not answering, no world launched, the administrator password refused, no such user, the user logged in
  * elsewhere, the password refused, the game never ready, a user below Gamemaster, another world running, a world never
- * paired, the module disabled, the module not connecting.
+ * paired, the module disabled, the module not connecting, a page that sent the browser away from Foundry.
  */
 export type FoundryProblem =
   | 'unreachable'
@@ -32,7 +32,8 @@ export type FoundryProblem =
   | 'other-world'
   | 'never-paired'
   | 'module-disabled'
-  | 'module-not-connected';
+  | 'module-not-connected'
+  | 'left-foundry';
 
 const REFUSAL_PROBLEM: Record<LoginRefusal, FoundryProblem> = {
   'no-login-page': 'not-ready',
@@ -61,6 +62,7 @@ export function foundryBase(foundryUrl: string): string {
 export async function logIn(page: BrowserPage, account: FoundryAccount): Promise<GameFacts> {
   const base = foundryBase(account.foundryUrl);
   await page.goto(`${base}/join`, NAVIGATION_TIMEOUT_MS).catch((error: unknown) => {
+    if (error instanceof LeftFoundryError) throw error;
     throw new CaptureFailure(
       502,
       `Foundry at ${base} could not be reached: ${error instanceof Error ? error.message : String(error)}`,
@@ -85,9 +87,21 @@ export async function logIn(page: BrowserPage, account: FoundryAccount): Promise
       `Could not log in to Foundry as '${account.username}': ${outcome.error}`,
       REFUSAL_PROBLEM[outcome.reason],
     );
-  if (outcome.state === 'joined')
-    await page.goto(new URL(outcome.redirect, `${base}/`).toString(), NAVIGATION_TIMEOUT_MS);
+  if (outcome.state === 'joined') await page.goto(withinFoundry(outcome.redirect, base), NAVIGATION_TIMEOUT_MS);
   return waitUntilReady(page);
+}
+
+/** Where Foundry sends the page after the login, refused when it leaves Foundry: the relay's pages go nowhere else. */
+function withinFoundry(redirect: string, base: string): string {
+  const target = new URL(redirect, `${base}/`);
+  if (target.origin !== new URL(base).origin) {
+    throw new CaptureFailure(
+      502,
+      `Foundry at ${base} sent the login to ${target.origin}, which the relay does not open: check the Foundry address`,
+      'left-foundry',
+    );
+  }
+  return target.toString();
 }
 
 async function passAdministratorPage(

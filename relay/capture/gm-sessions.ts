@@ -146,7 +146,7 @@ export class GmSessions {
         : unsealed(handshake, encryptedAdminPassword, SEALED_ADMIN_PASSWORD);
     const account = { foundryUrl: handshake.foundryUrl, username: handshake.username, password, adminPassword };
     const worlds = this.#worldsAt(account.foundryUrl);
-    const page = await this.#host.openPage();
+    const page = await this.#host.openPage({ origin: originOf(account.foundryUrl) });
     try {
       const facts = await logIn(page, account);
       requireWorldHolder(facts, account, worlds, worldName ?? handshake.worldName);
@@ -254,7 +254,7 @@ export class GmSessions {
     if (session.relaunching || !this.#sessions.has(session.sessionId)) return;
     session.page = undefined;
     session.relaunching = (async () => {
-      const page = await this.#host.openPage();
+      const page = await this.#host.openPage({ origin: originOf(session.account.foundryUrl) });
       try {
         await logIn(page, session.account);
         await this.#connect(session, page);

@@ -3,8 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser as PuppeteerBrowser, Page } from 'puppeteer-core';
-import type { Browser, BrowserPage, LaunchBrowser, ScreenshotOptions } from './browser.ts';
+import {
+  LeftFoundryError,
+  type Browser,
+  type BrowserPage,
+  type LaunchBrowser,
+  type PageOptions,
+  type ScreenshotOptions,
+} from './browser.ts';
 import { findChrome } from './chrome-path.ts';
+import { originOf } from '../http/request-gate.ts';
 
 const CHROME_ARGS = [
   '--disable-gpu',
@@ -70,6 +78,8 @@ export function puppeteerLauncher(executablePath?: string, noSandbox?: boolean):
         pipe: true,
         userDataDir,
         args: [...sandboxArgs(currentSandboxContext(noSandbox)), ...CHROME_ARGS],
+        // Puppeteer turns Chromium's popup blocker off; a Foundry page has no business opening windows on its own.
+        ignoreDefaultArgs: ['--disable-popup-blocking'],
         defaultViewport: VIEWPORT,
         handleSIGINT: false,
         handleSIGTERM: false,
@@ -98,10 +108,11 @@ class PuppeteerChrome implements Browser {
     return this.#browser.process()?.pid;
   }
 
-  async openPage(): Promise<BrowserPage> {
+  async openPage(options: PageOptions = {}): Promise<BrowserPage> {
     const context = await this.#browser.createBrowserContext();
     const page = await context.newPage();
-    return new PuppeteerPage(page, () => context.close());
+    const confined = options.origin !== undefined ? await confine(page, options.origin) : undefined;
+    return new PuppeteerPage(page, () => context.close(), confined?.left);
   }
 
   onCrash(listener: () => void): void {
@@ -126,21 +137,47 @@ class PuppeteerChrome implements Browser {
   }
 }
 
+/**
+ * Refuses every navigation of the page, and every window it would open, that leaves `origin`. `left` rejects at the
+ * first refusal: the page then shows Chromium's error page, and nothing more can be done with it.
+ */
+async function confine(page: Page, origin: string): Promise<{ left: Promise<never> }> {
+  page.on('popup', (popup) => void popup?.close().catch(() => undefined));
+  await page.setRequestInterception(true);
+  const left = new Promise<never>((_resolve, reject) => {
+    page.on('request', (request) => {
+      if (request.isInterceptResolutionHandled()) return;
+      const leaves = request.isNavigationRequest() && originOf(request.url()) !== origin;
+      if (leaves) reject(new LeftFoundryError(origin, originOf(request.url())));
+      void (leaves ? request.abort('blockedbyclient') : request.continue()).catch(() => undefined);
+    });
+  });
+  left.catch(() => undefined);
+  return { left };
+}
+
 class PuppeteerPage implements BrowserPage {
   readonly #page: Page;
   readonly #closeContext: () => Promise<void>;
+  /** Rejects once a navigation away from the page's origin was refused. */
+  readonly #left: Promise<never> | undefined;
 
-  constructor(page: Page, closeContext: () => Promise<void>) {
+  constructor(page: Page, closeContext: () => Promise<void>, left: Promise<never> | undefined) {
     this.#page = page;
     this.#closeContext = closeContext;
+    this.#left = left;
   }
 
   async goto(url: string, timeoutMs: number): Promise<void> {
-    await this.#page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
+    await this.#unlessLeft(this.#page.goto(url, { waitUntil: 'load', timeout: timeoutMs }));
   }
 
   evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> {
-    return this.#page.evaluate(fn as (arg: unknown) => Promise<R>, arg as unknown) as Promise<R>;
+    return this.#unlessLeft(this.#page.evaluate(fn as (arg: unknown) => Promise<R>, arg as unknown) as Promise<R>);
+  }
+
+  #unlessLeft<T>(work: Promise<T>): Promise<T> {
+    return this.#left ? Promise.race([work, this.#left]) : work;
   }
 
   async screenshot(options: ScreenshotOptions): Promise<Uint8Array> {

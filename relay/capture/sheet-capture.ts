@@ -5,6 +5,7 @@ import { CaptureFailure, logIn, type FoundryAccount } from './foundry-login.ts';
 import { imageSize } from './image-size.ts';
 import { closeSheet, openSheet, type SheetTarget } from './page-scripts.ts';
 import type { GameFacts } from './page-scripts.ts';
+import { originOf } from '../http/request-gate.ts';
 import { SerialQueue, withTimeout } from './serial-queue.ts';
 
 const CAPTURE_TIMEOUT_MS = 15_000;
@@ -111,7 +112,7 @@ export class SheetCapture {
   }
 
   async #logIn(): Promise<LoggedInPage> {
-    const page = await this.#host.openPage();
+    const page = await this.#host.openPage({ origin: originOf(this.#account.foundryUrl) });
     const session: LoggedInPage = { page, facts: undefined as unknown as GameFacts, alive: true };
     page.onCrash(() => {
       session.alive = false;

@@ -1,6 +1,7 @@
 // What a keeper's failed start means to the GM: words for the tray and the settings, and whether trying again can help
 // (Foundry down, no world launched) or only the GM can mend it (a wrong password, a user who is not a Gamemaster).
 import { CaptureFailure, type FoundryProblem } from '../capture/foundry-login.ts';
+import { LeftFoundryError } from '../capture/browser.ts';
 import { ChromeNotFoundError } from '../capture/puppeteer-browser.ts';
 
 export interface KeeperFailure {
@@ -26,12 +27,14 @@ const PROBLEMS: Record<FoundryProblem, { final: boolean; words: string }> = {
   'never-paired': { final: true, words: 'the world was never paired with this relay' },
   'module-disabled': { final: true, words: 'the Foundry REST API module is not enabled in the world' },
   'module-not-connected': { final: false, words: 'the module did not connect to the relay' },
+  'left-foundry': { final: true, words: 'the Foundry address sent the page elsewhere' },
 };
 
 export function describeFailure(error: unknown): KeeperFailure {
   const detail = error instanceof Error ? error.message : String(error);
   if (error instanceof ChromeNotFoundError)
     return { final: true, words: 'no Chrome or Chromium was found', detail, problem: 'no-browser' };
+  if (error instanceof LeftFoundryError) return { ...PROBLEMS['left-foundry'], detail, problem: 'left-foundry' };
   if (error instanceof CaptureFailure && error.problem !== undefined)
     return { ...PROBLEMS[error.problem], detail, problem: error.problem };
   return { final: false, words: 'the keeper could not start', detail };

@@ -181,7 +181,7 @@ export class WorldKeeper {
     );
     this.#tokenId = record.id;
     try {
-      const page = await this.#dependencies.host.openPage();
+      const page = await this.#dependencies.host.openPage({ origin: originOf(foundryUrl), quiet: true });
       if (generation !== this.#generation) return await page.close();
       this.#page = page;
       page.onCrash(() => {

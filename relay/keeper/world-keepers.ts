@@ -8,6 +8,7 @@ import type { BrowserPage } from '../capture/browser.ts';
 import type { BrowserHost } from '../capture/browser-host.ts';
 import { CaptureFailure, logIn } from '../capture/foundry-login.ts';
 import { requireWorldHolder } from '../capture/gm-page.ts';
+import { originOf } from '../http/request-gate.ts';
 import type { Tabletop } from '../world-link/tabletop.ts';
 import type { RelayLog } from '../log.ts';
 import type { KeeperTransition, KeeperView } from '../../contracts/keeper.ts';
@@ -116,7 +117,7 @@ export class WorldKeepers extends EventEmitter<{ changed: [] }> {
     const account = { foundryUrl: world.foundryUrl, username, password, adminPassword: stored?.adminPassword };
     let page: BrowserPage;
     try {
-      page = await this.#dependencies.host.openPage();
+      page = await this.#dependencies.host.openPage({ origin: originOf(world.foundryUrl), quiet: true });
     } catch (error) {
       return failureResult(error);
     }

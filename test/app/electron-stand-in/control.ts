@@ -25,6 +25,8 @@ export interface WindowView {
   url: string;
   visible: boolean;
   focused: boolean;
+  audioMuted: boolean;
+  frameRate: number;
 }
 
 export interface StandInState {
@@ -66,6 +68,8 @@ function state(): StandInState {
       url: window.webContents.getURL(),
       visible: window.isVisible(),
       focused: window.isFocused(),
+      audioMuted: window.webContents.isAudioMuted(),
+      frameRate: window.webContents.getFrameRate(),
     })),
   };
 }

@@ -150,6 +150,8 @@ export class WebContents extends EventEmitter {
   #devtoolsSession: Promise<CDPSession> | undefined;
   #loading: Promise<unknown> = Promise.resolve();
   #zoomFactor = 1;
+  #audioMuted = false;
+  #frameRate = 60;
   /** Size and zoom changes reach Chromium in the order they were made, before any capture made after them. */
   #metrics: Promise<void> = Promise.resolve();
 
@@ -225,6 +227,28 @@ export class WebContents extends EventEmitter {
 
   getZoomFactor(): number {
     return this.#zoomFactor;
+  }
+
+  /** "Mute the audio on the current web page." Recorded: headless Chromium plays no sound either way. */
+  setAudioMuted(muted: boolean): void {
+    this.#audioMuted = muted;
+  }
+
+  isAudioMuted(): boolean {
+    return this.#audioMuted;
+  }
+
+  /**
+   * "If offscreen rendering is enabled sets the frame rate to the specified number. Only values between 1 and 240 are
+   * accepted." Recorded; the page paints as headless Chromium does.
+   */
+  setFrameRate(fps: number): void {
+    if (this.#preferences.offscreen && Number.isInteger(fps) && fps >= 1 && fps <= 240) this.#frameRate = fps;
+  }
+
+  /** "If offscreen rendering is enabled returns the current frame rate." */
+  getFrameRate(): number {
+    return this.#frameRate;
   }
 
   /** The window's content size changed. */
