@@ -61,7 +61,7 @@ export class WorldKeeper {
   readonly #dependencies: KeeperDependencies;
   readonly #changed: (transition: KeeperTransition) => void;
   #phase: KeeperPhase = 'off';
-  #since = new Date();
+  #since: Date | undefined;
   #reason: string | undefined;
   #retryAt: number | undefined;
   readonly #transitions: KeeperTransition[] = [];
@@ -92,7 +92,7 @@ export class WorldKeeper {
     return {
       ...this.#source.settings(),
       phase: this.#phase,
-      since: this.#since.toISOString(),
+      ...(this.#since ? { since: this.#since.toISOString() } : {}),
       ...(this.#reason !== undefined ? { reason: this.#reason } : {}),
       ...(this.#retryAt !== undefined ? { retryAt: new Date(this.#retryAt).toISOString() } : {}),
       transitions: [...this.#transitions],
@@ -256,9 +256,10 @@ export class WorldKeeper {
     this.#reason = reason;
     this.#retryAt = retryAt;
     if (same) return;
-    this.#since = new Date();
+    const since = new Date();
+    this.#since = since;
     const transition: KeeperTransition = {
-      at: this.#since.toISOString(),
+      at: since.toISOString(),
       phase,
       ...(reason !== undefined ? { reason } : {}),
     };

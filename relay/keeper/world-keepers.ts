@@ -70,7 +70,6 @@ export class WorldKeepers extends EventEmitter<{ changed: [] }> {
       this.#keepers.get(clientId)?.view() ?? {
         ...this.#dependencies.settings.view(clientId),
         phase: 'off',
-        since: new Date().toISOString(),
         transitions: [],
       }
     );
