@@ -171,8 +171,10 @@ describe('settings UI', () => {
 
     // Left, it shows when it was last seen.
     await secondLink.close();
-    await page.waitForSelector(`${row} .pill-muted`, { timeout: 5000 });
-    expect(await page.$eval(`${row} .pill-muted`, (pill) => pill.textContent)).toBe('Last seen just now');
+    await page.waitForSelector(`${row} .known-world-head .pill-muted`, { timeout: 5000 });
+    expect(await page.$eval(`${row} .known-world-head .pill-muted`, (pill) => pill.textContent)).toBe(
+      'Last seen just now',
+    );
     await page.$eval('#paired-worlds-title', (title) => title.scrollIntoView({ block: 'start' }));
     await screenshot('status-paired-worlds');
     await page.setViewport({ width: 800, height: 600 });
