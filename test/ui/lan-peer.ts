@@ -94,6 +94,20 @@ async function ip(...args: string[]): Promise<void> {
   await run('ip', args);
 }
 
+/**
+ * A 10.200.N.0/24 that no interface of this machine uses yet, from this process's own N on: test files run in parallel,
+ * and two peers on one subnet would answer for each other's addresses.
+ */
+async function freeSubnet(): Promise<number> {
+  const { stdout } = await run('ip', ['-4', '-o', 'addr', 'show']);
+  const used = new Set([...stdout.matchAll(/\b10\.200\.(\d+)\./g)].map((match) => Number(match[1])));
+  for (let step = 0; step < 250; step++) {
+    const id = (process.pid + step) % 250;
+    if (!used.has(id)) return id;
+  }
+  throw new Error('Every 10.200.N.0/24 is in use');
+}
+
 function nodeIn(namespace: string, args: string[]): ChildProcessWithoutNullStreams {
   return spawn('ip', ['netns', 'exec', namespace, process.execPath, ...args]);
 }
@@ -126,7 +140,7 @@ function parsed(answer: Omit<PeerAnswer, 'json'>): PeerAnswer {
  * address too, all in one /64.
  */
 export async function createLanPeer(options: { machines?: number; ipv6?: boolean } = {}): Promise<LanPeer | undefined> {
-  const id = process.pid % 250;
+  const id = await freeSubnet().catch(() => process.pid % 250);
   const namespace = `ttr-ui-${process.pid}`;
   const hostSide = `ttrh${process.pid}`.slice(0, 15);
   const peerSide = `ttrp${process.pid}`.slice(0, 15);
