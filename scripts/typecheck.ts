@@ -57,16 +57,14 @@ async function checkAll(projects: string[], parallel: number): Promise<ProjectCh
   return checks.sort((one, other) => projects.indexOf(one.project) - projects.indexOf(other.project));
 }
 
-if (import.meta.main) {
-  const started = performance.now();
-  const projects = typeScriptProjects();
-  const checks = await checkAll(projects, availableParallelism());
-  const failed = checks.filter((check) => !check.passed);
-  for (const check of failed) console.error(`\n${check.project}:\n${check.output}\n`);
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  if (failed.length > 0) {
-    console.error(`Type errors in ${failed.map((check) => check.project).join(', ')} (${seconds} s)`);
-    process.exit(1);
-  }
-  console.log(`Type-checked ${projects.join(', ')} in ${seconds} s`);
+const started = performance.now();
+const projects = typeScriptProjects();
+const checks = await checkAll(projects, availableParallelism());
+const failed = checks.filter((check) => !check.passed);
+for (const check of failed) console.error(`\n${check.project}:\n${check.output}\n`);
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+if (failed.length > 0) {
+  console.error(`Type errors in ${failed.map((check) => check.project).join(', ')} (${seconds} s)`);
+  process.exit(1);
 }
+console.log(`Type-checked ${projects.join(', ')} in ${seconds} s`);
