@@ -172,6 +172,7 @@ interface CallOptions {
   body?: Fields;
   query?: Fields;
   clientId?: string;
+  pathParameters?: Fields;
   context?: CallContext;
   onRateLimit?: (decision: RateDecision) => void;
 }
@@ -184,6 +185,7 @@ function callInput(route: Route, options: CallOptions = {}): CallInput {
     presentedKey: options.key,
     clientId: options.clientId,
     query: { ...options.query },
+    pathParameters: options.pathParameters,
     readBody: async () => {
       steps.push('body');
       return { ...options.body };
@@ -231,17 +233,22 @@ describe('pipeline: the order of a call', () => {
     expect(relay.activity[0]).toMatchObject({ keyName: "Alice's deck", note: 'acted as Alice (asked Bob)' });
   });
 
-  it('merges the query, the body and the path parameters, the path winning', async () => {
+  it('merges the query, the body and the path parameters: the body over the query, the path over both', async () => {
     const relay = fakeRelay();
-    const input = { ...callInput(ROLL, { key: GM_KEY, query: { formula: '1d4' }, body: { formula: '1d6' } }) };
-    await runCall({ ...input, pathParameters: { formula: '1d8' } }, relay.services);
-    expect(schemaSaw).toEqual([{ formula: '1d8', clientId: undefined, userId: undefined }]);
+    const sent = { key: GM_KEY, query: { formula: '1d4' }, body: { formula: '1d6' } };
+    await runCall(callInput(ROLL, sent), relay.services);
+    await runCall(callInput(ROLL, { ...sent, pathParameters: { formula: '1d8' } }), relay.services);
+    expect(schemaSaw.map(({ formula }) => formula)).toEqual(['1d6', '1d8']);
   });
 
   it("hands a local route's handler its parsed parameters, its declared headers and the key, and logs its answer", async () => {
     const relay = fakeRelay();
-    const input = callInput(STATUS, { key: GM_KEY, query: { verbose: ' yes ' } });
-    const answer = await runCall({ ...input, call: callContext({ 'x-tool': 'Deck' }) }, relay.services);
+    const input = callInput(STATUS, {
+      key: GM_KEY,
+      query: { verbose: ' yes ' },
+      context: callContext({ 'x-tool': 'Deck' }),
+    });
+    const answer = await runCall(input, relay.services);
 
     expect(answer).toEqual({
       body: { parameters: { verbose: 'yes' }, headers: { 'x-tool': 'Deck' }, keyName: 'GM deck' },
@@ -375,7 +382,7 @@ describe('pipeline: routes without a key', () => {
 
   it('refuses the admin API to another computer before it looks at any credential', async () => {
     const relay = fakeRelay();
-    const input = { ...callInput(ADMIN_KEYS), call: callContext({ authorization: 'Bearer x' }, '192.168.1.20') };
+    const input = callInput(ADMIN_KEYS, { context: callContext({ authorization: 'Bearer x' }, '192.168.1.20') });
     const error = await refusal(runCall(input, relay.services));
 
     expect([error.status, error.message]).toEqual([403, 'The admin API answers only on this computer (loopback)']);
