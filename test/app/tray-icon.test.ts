@@ -5,7 +5,7 @@ import { trayIconFor } from '../../main/tray-icon.ts';
 import type { TrayStatus } from '../../main/tray-status.ts';
 
 const TRAY_ASSETS = join(import.meta.dirname, '..', '..', 'assets', 'tray');
-const base = { startAtLogin: false, now: new Date() };
+const base = { startAtLogin: false, checkForUpdates: true, update: { phase: 'unpackaged' as const }, now: new Date() };
 const relay = {
   worlds: [],
   pairRequests: [],

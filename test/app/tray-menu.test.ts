@@ -31,7 +31,14 @@ const WORLD = {
 };
 
 function status(overrides: Partial<TrayStatus> = {}): TrayStatus {
-  return { relay: relay(), startAtLogin: false, now: NOW, ...overrides };
+  return {
+    relay: relay(),
+    startAtLogin: false,
+    checkForUpdates: true,
+    update: { phase: 'unpackaged' },
+    now: NOW,
+    ...overrides,
+  };
 }
 
 const labels = (items: TrayMenuItem[]) => items.map((item) => ('label' in item ? item.label : '---'));
@@ -66,6 +73,7 @@ describe('menuFor', () => {
       'open-settings',
       'pause-relay',
       'toggle-start-at-login',
+      'toggle-update-checks',
       'open-logs-folder',
       'quit',
     ];

@@ -56,6 +56,8 @@ const relay = (overrides: Partial<RelaySnapshot> = {}): RelaySnapshot => ({
 const status = (overrides: Partial<TrayStatus> = {}): TrayStatus => ({
   relay: relay(),
   startAtLogin: false,
+  checkForUpdates: true,
+  update: { phase: 'unpackaged' },
   now: NOW,
   ...overrides,
 });
