@@ -163,6 +163,7 @@ export async function startDesktopApp(): Promise<StartedApp> {
     },
     statusNow(),
   );
+  logger.info('Tray created');
 
   // Windows shows an app's notifications only under its Application User Model ID, the installer's shortcut's
   // (https://www.electronjs.org/docs/latest/tutorial/notifications#windows).
