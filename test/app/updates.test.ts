@@ -15,6 +15,7 @@ import {
 } from '../../main/updates/update-policy.ts';
 import { menuFor } from '../../main/tray-menu.ts';
 import type { TrayStatus } from '../../main/tray-status.ts';
+import { trayStatus } from './tray-fixtures.ts';
 
 const NOW = new Date('2026-11-26T20:00:00Z');
 const QUIET: TableState = { worldsOnline: 0, keepersRunning: 0 };
@@ -187,23 +188,7 @@ describe('the desktop updater', () => {
 });
 
 describe('the tray’s updates', () => {
-  const tray = (update: UpdateState, checkForUpdates = true): TrayStatus => ({
-    startAtLogin: false,
-    checkForUpdates,
-    update,
-    now: NOW,
-    relay: {
-      worlds: [],
-      pairRequests: [],
-      keyRequests: [],
-      eventStreams: 0,
-      callsLastMinute: 0,
-      url: 'http://127.0.0.1:3010',
-      port: 3010,
-      lan: { enabled: false, urls: [] },
-      paused: false,
-    },
-  });
+  const tray = (update: UpdateState, checkForUpdates = true) => trayStatus(NOW, { update, checkForUpdates });
   const labels = (status: TrayStatus) => menuFor(status).flatMap((item) => ('label' in item ? [item.label] : []));
 
   it('has a Check for updates switch, ticked as the setting is', () => {

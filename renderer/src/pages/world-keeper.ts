@@ -1,7 +1,7 @@
 // A paired world's keeper on the Status page: the "Keep online" switch, what the keeper is doing, its Foundry user and
 // passwords (never shown back), the Test button that says in words whether it can log in, and its last changes.
 import { admin, type KnownWorld } from '../admin-api.ts';
-import { h, replaceChildren, toast, toggle } from '../dom.ts';
+import { h, replaceChildren, secretInput, toast, toggle } from '../dom.ts';
 import { clockTime } from '../format.ts';
 import { keepingText, type KeeperPhase, type KeeperView } from '../../../contracts/keeper.ts';
 
@@ -99,20 +99,8 @@ export function keeperBlock(world: KnownWorld, name: string, handlers: KeeperHan
       h('label', { class: 'field' }, h('span', {}, label), input);
     const username = h('input', { class: 'input', name: 'keeperUsername', autocomplete: 'off' });
     username.value = keeper.username;
-    const password = h('input', {
-      class: 'input',
-      type: 'password',
-      name: 'keeperPassword',
-      autocomplete: 'new-password',
-      placeholder: keeper.passwordSet ? 'Stored: type to change' : '',
-    });
-    const adminPassword = h('input', {
-      class: 'input',
-      type: 'password',
-      name: 'foundryAdminPassword',
-      autocomplete: 'new-password',
-      placeholder: keeper.adminPasswordSet ? 'Stored: type to change' : 'Optional',
-    });
+    const password = secretInput({ name: 'keeperPassword' }, keeper.passwordSet, '');
+    const adminPassword = secretInput({ name: 'foundryAdminPassword' }, keeper.adminPasswordSet, 'Optional');
     const typed = () => ({
       keeperUsername: username.value.trim() || undefined,
       keeperPassword: password.value === '' ? undefined : password.value,
