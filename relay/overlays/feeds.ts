@@ -46,10 +46,11 @@ function newMessage<T>(itemOf: (message: Fields) => T | undefined) {
     event.name === 'chat-create' && shownTo(event.fields, recipient) ? itemOf(event.fields) : undefined;
 }
 
-const COMBAT_HOOKS = ['updateCombat', 'updateCombatant'];
+/** The hooks of a combat's changes that send no combat event (initiative, hiding, defeat). */
+export const COMBAT_HOOKS = ['updateCombat', 'updateCombatant'];
 /** An unlinked token's actor changes through its token, a linked one through the actor. */
 const HP_HOOKS = ['updateToken'];
-const PLAYLIST_HOOKS = ['Playlist', 'PlaylistSound'].flatMap((document) =>
+export const PLAYLIST_HOOKS = ['Playlist', 'PlaylistSound'].flatMap((document) =>
   ['create', 'update', 'delete'].map((change) => `${change}${document}`),
 );
 

@@ -9,7 +9,7 @@ import type { WorldConnection } from '../world-link/world-connection.ts';
 import type { Player, PlayerDecision, PlayerView } from './route.ts';
 
 /** Foundry's ASSISTANT role: from it up a user is a GM (`User#isGM`) and sees what the GM sees. */
-const FIRST_GM_ROLE = 3;
+export const FIRST_GM_ROLE = 3;
 
 /**
  * The player a key acts as in this world: its bound user when that user is not a GM there. A key bound to no user, or

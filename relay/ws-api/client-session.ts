@@ -59,7 +59,8 @@ export class ClientSession {
   /** The upgrade request as a call context; a message's own fields stand in for its headers. */
   private readonly upgrade: CallContext;
   private readonly services: RelayServices;
-  private readonly subscriptions = new Map<EventChannel, () => void>();
+  /** Each open subscription's ending, by its channel (or, for a local route's events, its message type). */
+  private readonly subscriptions = new Map<string, () => void>();
   private inFlight = 0;
 
   constructor(
@@ -126,6 +127,7 @@ export class ClientSession {
     this.inFlight += 1;
     try {
       const answer = await this.run(route, type, isDownload(route) ? { format: 'base64', ...message } : message);
+      if (answer.kind === 'events') return answer.open(this.localEventStream(type, requestId));
       this.send({ ...frameOf(answer, route), type: `${type}-result`, requestId });
     } catch (error) {
       this.sendFailure(`${type}-result`, requestId, error);
@@ -189,11 +191,39 @@ export class ClientSession {
     };
   }
 
+  /**
+   * The events of a local route that answers with a stream (GET /play/events), called by its message type: `connected`
+   * becomes the `<type>-result`, each event a `<type>-event` frame; `unsubscribe` with the type as its channel, or
+   * calling it again, ends it, and its own end is told as `unsubscribed`.
+   */
+  private localEventStream(type: string, requestId: string): EventStream {
+    const eventType = JSON.stringify(`${type}-event`);
+    let ending: (() => void) | undefined;
+    return {
+      send: (name, json) => {
+        if (name === 'connected') return this.send({ ...parseObject(json), type: `${type}-result`, requestId });
+        if (this.socket.readyState !== this.socket.OPEN) return;
+        this.socket.send(`{"type":${eventType},"event":${JSON.stringify(name)},"data":${json}}`);
+      },
+      comment: () => {},
+      onClose: (unsubscribe) => {
+        if (this.socket.readyState !== this.socket.OPEN) return unsubscribe();
+        this.subscriptions.get(type)?.();
+        this.subscriptions.set(type, (ending = unsubscribe));
+      },
+      end: () => {
+        if (ending === undefined || this.subscriptions.get(type) !== ending) return;
+        this.subscriptions.delete(type);
+        this.send({ type: 'unsubscribed', channel: type, removed: 1 });
+      },
+    };
+  }
+
   /** Ends the subscription to a channel, or to every channel when none is named; ending none is not an error. */
   private unsubscribe(message: Fields): void {
     const { channel, requestId } = message;
     const all = typeof channel !== 'string' || channel === '';
-    const channels = all ? [...this.subscriptions.keys()] : [channel as EventChannel];
+    const channels = all ? [...this.subscriptions.keys()] : [channel];
     let removed = 0;
     for (const name of channels) {
       const unsubscribe = this.subscriptions.get(name);
