@@ -17,7 +17,17 @@ interface LayerRule {
 }
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const SOURCE_FOLDERS = ['relay', 'cli', 'contracts', 'sandbox', 'main', 'renderer/src', 'overlays', 'integrations'];
+const SOURCE_FOLDERS = [
+  'relay',
+  'cli',
+  'contracts',
+  'sandbox',
+  'main',
+  'renderer/src',
+  'overlays',
+  'play',
+  'integrations',
+];
 
 /**
  * The module names a file imports: static imports and `export ... from` (type-only ones too) and dynamic `import()`.
@@ -76,6 +86,7 @@ const LAYERS = {
   // The one package the settings UI bundles: it draws a player invitation's QR code, and needs nothing itself.
   renderer: { files: 'renderer', refuses: onlyFrom('renderer', 'contracts', 'qrcode-generator') },
   overlays: { files: 'overlays', refuses: onlyFrom('overlays', 'contracts') },
+  play: { files: 'play', refuses: onlyFrom('play', 'contracts') },
   contracts: { files: 'contracts', refuses: onlyFrom('contracts') },
   errors: { files: 'relay/errors.ts', refuses: () => 'the bottom of the relay imports nothing' },
   // The deck integrations reach the relay over HTTP only; their packages (Elgato's SDK) are theirs to import.
@@ -203,6 +214,10 @@ describe('layering of the source folders', () => {
 
   it('overlays/ imports only overlays/ and contracts/: the pages OBS loads are one small bundle', () => {
     expect(breaches(imports, LAYERS.overlays)).toEqual([]);
+  });
+
+  it("play/ imports only play/ and contracts/: the player page is one small bundle that reaches the relay's API", () => {
+    expect(breaches(imports, LAYERS.play)).toEqual([]);
   });
 
   it('contracts/ imports only contracts/', () => {
