@@ -18,6 +18,8 @@ export interface ApiKeyRecord {
   userId?: string;
   /** When set, the key reaches only these worlds (client ids). */
   worldIds?: string[];
+  /** The player invitation the key was made by: a player's device, listed with its player on the Players page. */
+  invitationId?: string;
   createdAt: string;
   lastUsedAt?: string;
 }
@@ -27,6 +29,7 @@ export interface NewApiKey {
   scopes: Scope[];
   userId?: string;
   worldIds?: string[];
+  invitationId?: string;
 }
 
 export type ApiKeyView = Omit<ApiKeyRecord, 'hash'>;
@@ -55,6 +58,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
       scopes: [...new Set(input.scopes)],
       ...(input.userId ? { userId: input.userId } : {}),
       ...(input.worldIds?.length ? { worldIds: [...new Set(input.worldIds)] } : {}),
+      ...(input.invitationId ? { invitationId: input.invitationId } : {}),
       createdAt: new Date().toISOString(),
     };
     this.records.add(record);

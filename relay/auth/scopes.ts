@@ -64,10 +64,12 @@ export const DEFAULT_SCOPES: readonly Scope[] = [
 ];
 
 /**
- * What a player's key from an invitation holds: the read-only scopes, plus rolling dice and writing chat. It acts as its player in one world, so the world still applies that player's
- * permissions; it never holds `execute-js`, `world:link`, `session:manage` or any other write scope.
+ * What a player's key from an invitation holds: the read-only scopes, plus rolling dice, writing chat and the game
+ * system's actions (`dnd5e`: checks, saves, using an item), which the player page rolls with. It acts as its player in
+ * one world, so the world still applies that player's permissions: it changes only what the player owns, as in
+ * Foundry. It never holds `execute-js`, `world:link`, `session:manage` or any other write scope.
  */
-export const PLAYER_SCOPES: readonly Scope[] = [...DEFAULT_SCOPES, 'roll:execute', 'chat:write'];
+export const PLAYER_SCOPES: readonly Scope[] = [...DEFAULT_SCOPES, 'roll:execute', 'chat:write', 'dnd5e'];
 
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import jsQRModule from 'jsqr';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAY_STORAGE_KEY } from '../../contracts/play.ts';
 import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
@@ -86,7 +87,7 @@ describe('Players: invite a player', () => {
     if (UPDATE) copyFileSync(shot, join(COMMITTED, 'invitation.png'));
   });
 
-  it("the player's browser opens the link and gets the relay address and a key that works at once", async () => {
+  it("the player's browser opens the link, keeps a key that works at once and lands on the player page", async () => {
     const link = await page.$eval('#invitation-link', (input) => (input as HTMLInputElement).value);
     const player = await browser.createBrowserContext();
     try {
@@ -94,14 +95,22 @@ describe('Players: invite a player', () => {
       await phone.setViewport({ width: 390, height: 760 });
       await phone.goto(link);
       expect(phone.url()).not.toContain('#');
-      await phone.click('#get-key');
-      await phone.waitForSelector('main[data-state="done"]');
-      const relayUrl = await phone.$eval('#relay-url', (input) => (input as HTMLInputElement).value);
-      const key = await phone.$eval('#api-key', (input) => (input as HTMLInputElement).value);
-      expect(relayUrl).toBe(new URL(link).origin);
-      await waitForText(phone, 'You act as Alice in');
+      await waitForText(phone, 'This device then shows your character, rolls your dice and follows the table');
+      await Promise.all([phone.waitForNavigation(), phone.click('#get-key')]);
+      expect(phone.url()).toBe(`${new URL(link).origin}/play/`);
+      await phone.waitForSelector('#character-name');
+      expect(await phone.$eval('#character-name', (name) => name.textContent)).toBe('Thorin Ironfoot');
+      const kept = await phone.evaluate(
+        (storageKey) => JSON.parse(localStorage.getItem(storageKey) ?? '{}'),
+        PLAY_STORAGE_KEY,
+      );
+      expect(kept.relayUrl).toBe(new URL(link).origin);
+      expect(kept.userName).toBe('Alice');
       await phone.screenshot({ path: join(RENDERED, 'invitation-phone.png') as `${string}.png` });
-      const roll = await call(relayUrl, 'POST', '/roll', { body: { formula: '1d20' }, headers: { 'x-api-key': key } });
+      const roll = await call(kept.relayUrl, 'POST', '/roll', {
+        body: { formula: '1d20' },
+        headers: { 'x-api-key': kept.key },
+      });
       expect(roll.status).toBe(200);
       await waitForText(page, 'Opened: Alice\'s key "Alice\'s phone" is on the API keys page');
 
