@@ -50,6 +50,8 @@ export interface SeedActor {
   saves?: string[];
   currency?: Record<string, number>;
   speed?: number;
+  /** Spell slots left and the most of each level (`spell1`…`spell9`, `pact`), the maximum kept as dnd5e's override. */
+  spellSlots?: Record<string, { value: number; max: number }>;
 }
 export interface SeedToken {
   key: string;
@@ -327,6 +329,7 @@ export const ACTORS: SeedActor[] = [
     skills: { arc: 1, his: 1, inv: 1 },
     saves: ['int', 'wis'],
     currency: { pp: 1, gp: 42 },
+    spellSlots: { spell1: { value: 3, max: 4 }, spell2: { value: 2, max: 3 } },
     items: [
       {
         name: 'Fire Bolt',

@@ -158,6 +158,13 @@ function dnd5eSystem(actor: SeedActor): PlainObject {
     abilities: abilitiesOf(actor),
     skills,
     currency,
+    ...(actor.spellSlots
+      ? {
+          spells: Object.fromEntries(
+            Object.entries(actor.spellSlots).map(([slot, { value, max }]) => [slot, { value, override: max }]),
+          ),
+        }
+      : {}),
     ...(character
       ? {
           resources: {
