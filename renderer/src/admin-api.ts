@@ -50,6 +50,8 @@ export interface ApiKey {
   scopes: string[];
   userId?: string;
   worldIds?: string[];
+  /** Set on a key a player's invitation made: that player's device, listed on the Players page. */
+  invitationId?: string;
   createdAt: string;
   lastUsedAt?: string;
 }

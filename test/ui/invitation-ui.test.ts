@@ -22,6 +22,8 @@ const jsQR = jsQRModule.default;
 let harness: WorldHarness;
 let browser: Browser;
 let page: Page;
+/** The key Alice's phone kept from her invitation. */
+let phoneKey: string;
 
 async function waitForText(target: Page, expected: string, timeout = 5000): Promise<void> {
   await target.waitForFunction((wanted) => document.body.innerText.includes(wanted), { timeout }, expected);
@@ -112,7 +114,8 @@ describe('Players: invite a player', () => {
         headers: { 'x-api-key': kept.key },
       });
       expect(roll.status).toBe(200);
-      await waitForText(page, 'Opened: Alice\'s key "Alice\'s phone" is on the API keys page');
+      phoneKey = kept.key;
+      await waitForText(page, "Opened: Alice's device \"Alice's phone\" is under Players' devices");
 
       await phone.goto(link);
       await phone.click('#get-key');
@@ -121,6 +124,21 @@ describe('Players: invite a player', () => {
     } finally {
       await player.close();
     }
+  });
+
+  it("lists each player's devices with their last use, and revokes one at once", async () => {
+    await page.waitForSelector('#devices tbody tr');
+    const row = await page.$eval('#devices tbody tr', (element) => (element as HTMLElement).innerText);
+    expect(row).toContain('Alice');
+    expect(row).toContain("Alice's phone");
+    expect(row).toContain('just now');
+    await page.click('#devices tbody tr .button-danger-outline');
+    await page.waitForSelector('dialog[open] .button-danger');
+    await waitForText(page, 'the player page on that device says it was signed out');
+    await page.click('dialog[open] .button-danger');
+    await page.waitForFunction(() => !document.querySelector('#devices tbody tr'), { timeout: 5000 });
+    const refused = await call(harness.baseUrl, 'GET', '/play/me', { headers: { 'x-api-key': phoneKey } });
+    expect(refused.status).toBe(401);
   });
 
   it('lists open invitations, and a revoked one opens to nothing', async () => {

@@ -1,5 +1,5 @@
 import qrcode from 'qrcode-generator';
-import { admin, type Invitation, type NewInvitation, type RelayStatus, type World } from '../admin-api.ts';
+import { admin, type ApiKey, type Invitation, type NewInvitation, type RelayStatus, type World } from '../admin-api.ts';
 import type { AppState, Page } from '../app-state.ts';
 import { confirmDialog, copyButton, emptyState, h, icon, replaceChildren, toast, toastRevoked } from '../dom.ts';
 import { relativeTime, roleName, shortDate, timeUntil } from '../format.ts';
@@ -139,7 +139,7 @@ function inviteForm(status: RelayStatus | undefined, onCreated: (invitation: New
       h(
         'p',
         { class: 'muted' },
-        'The player scans a QR code with their phone or tablet and gets a key of their own: it acts as them in one world, reads the world, rolls dice and chats, with their permissions in Foundry. Revoke it on the API keys page whenever you like.',
+        "The player scans a QR code with their phone or tablet and plays from it: their character, their dice and the table's chat, as them in one world, with their permissions in Foundry. Revoke the device under Players' devices whenever you like.",
       ),
     ),
     h(
@@ -282,7 +282,7 @@ function invitationCard(invitation: NewInvitation, status: RelayStatus | undefin
     replaceChildren(
       state,
       h('span', { class: 'dot dot-success' }),
-      `Opened: ${invitation.userName}'s key "${invitation.name}" is on the API keys page`,
+      `Opened: ${invitation.userName}'s device "${invitation.name}" is under Players' devices`,
     );
   };
   return { element, markUsed };
@@ -357,18 +357,99 @@ function openInvitationsCard(invitations: Invitation[], revoke: (invitation: Inv
   );
 }
 
+/** The player's name as a connected world lists them, else what the key is bound to. */
+function playerName(key: ApiKey, status: RelayStatus | undefined): string {
+  const players = status?.worlds.flatMap((world) => world.players) ?? [];
+  return players.find((player) => player.id === key.userId)?.name ?? key.userId ?? 'A player';
+}
+
+function worldOfKey(key: ApiKey, status: RelayStatus | undefined): string {
+  const clientId = key.worldIds?.[0];
+  const world = status?.worlds.find((candidate) => candidate.clientId === clientId);
+  return world ? worldName(world) : (clientId ?? '');
+}
+
+/**
+ * Each player's devices: the keys their invitations made, with when each was last used. Revoking one signs that device
+ * out at once; the player page on it says so.
+ */
+function devicesCard(
+  devices: ApiKey[],
+  status: RelayStatus | undefined,
+  revoke: (device: ApiKey, player: string) => void,
+): HTMLElement {
+  if (devices.length === 0) return h('div', {});
+  const rows = devices
+    .map((device) => ({ device, player: playerName(device, status) }))
+    .sort(
+      (a, b) =>
+        a.player.localeCompare(b.player) || (b.device.lastUsedAt ?? '').localeCompare(a.device.lastUsedAt ?? ''),
+    );
+  return h(
+    'section',
+    { class: 'card card-flush', 'aria-labelledby': 'devices-title', id: 'devices' },
+    h('h2', { class: 'card-flush-title', id: 'devices-title' }, "Players' devices"),
+    h(
+      'table',
+      { class: 'table', 'aria-labelledby': 'devices-title' },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'Player'),
+          h('th', { scope: 'col' }, 'World'),
+          h('th', { scope: 'col' }, 'Last used'),
+          h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        ...rows.map(({ device, player }) => {
+          const button = h(
+            'button',
+            {
+              type: 'button',
+              class: 'button button-danger-outline button-small',
+              'aria-label': `Revoke ${player}'s device "${device.name}"`,
+            },
+            'Revoke',
+          );
+          button.addEventListener('click', () => revoke(device, player));
+          return h(
+            'tr',
+            { 'data-device-id': device.id },
+            h('td', {}, h('strong', {}, player), h('span', { class: 'muted small block' }, device.name)),
+            h('td', {}, worldOfKey(device, status)),
+            h(
+              'td',
+              { class: 'nowrap', title: device.lastUsedAt ? shortDate(device.lastUsedAt) : undefined },
+              relativeTime(device.lastUsedAt),
+            ),
+            h('td', { class: 'actions' }, button),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
 export const playersPage: Page = {
   id: 'players',
   title: 'Players',
-  subtitle: 'Invite players: each gets a key of their own on their phone or tablet',
+  subtitle: 'Invite players: each plays from their phone or tablet with a key of their own',
   icon: 'players',
   render(state: AppState) {
     const banner = h('div', {});
     const form = h('div', {});
     const shown = h('div', {});
     const list = h('div', {});
-    const element = h('div', { class: 'stack' }, banner, shown, form, list);
+    const deviceList = h('div', {});
+    const element = h('div', { class: 'stack' }, banner, shown, form, deviceList, list);
     let invitations: Invitation[] = [];
+    let devices: ApiKey[] = [];
     let current: { id: string; markUsed: () => void } | undefined;
     let checking: ReturnType<typeof setInterval> | undefined;
 
@@ -377,10 +458,18 @@ export const playersPage: Page = {
         list,
         openInvitationsCard(invitations, (invitation) => void revoke(invitation)),
       );
+    const drawDevices = () =>
+      replaceChildren(
+        deviceList,
+        devicesCard(devices, state.status.get(), (device, player) => void revokeDevice(device, player)),
+      );
     const reload = async () => {
       try {
-        invitations = (await admin.invitations()).invitations;
+        const [open, keys] = await Promise.all([admin.invitations(), admin.keys()]);
+        invitations = open.invitations;
+        devices = keys.keys.filter((key) => key.invitationId !== undefined);
         drawList();
+        drawDevices();
         if (current && invitations.find((invitation) => invitation.id === current?.id)?.status === 'used') {
           current.markUsed();
           clearInterval(checking);
@@ -408,6 +497,22 @@ export const playersPage: Page = {
         toast((error as Error).message, 'error');
       }
     };
+    const revokeDevice = async (device: ApiKey, player: string) => {
+      const sure = await confirmDialog({
+        title: `Revoke ${player}'s device "${device.name}"?`,
+        message:
+          'Its key stops working at once, and the player page on that device says it was signed out. To play from it again, the player needs a new invitation.',
+        confirm: 'Revoke device',
+        danger: true,
+      });
+      if (!sure) return;
+      try {
+        toastRevoked(`${player}'s device "${device.name}" was revoked`, await admin.revokeKey(device.id));
+        await reload();
+      } catch (error) {
+        toast((error as Error).message, 'error');
+      }
+    };
     const closeShown = () => {
       clearInterval(checking);
       current = undefined;
@@ -424,6 +529,7 @@ export const playersPage: Page = {
     let drawnFor = '';
     const stopStatus = state.status.follow((status) => {
       replaceChildren(banner, status && !status.lan.enabled ? lanBanner() : null);
+      drawDevices();
       // The form is drawn again only when the worlds or their users changed, so a choice in progress stays.
       const worlds = JSON.stringify(
         status?.worlds.map((world) => [
