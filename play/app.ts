@@ -5,13 +5,13 @@ import { ApiError, apiWith, dataOf, type Api } from './api.ts';
 import { characterView } from './character-view.ts';
 import { characterOf, DETAILS, type Character } from './dnd5e.ts';
 import { h, icon, replaceChildren } from './dom.ts';
+import { devicePanel, notice, type Notice } from './notices.ts';
 import { rollView, type RollChoices, type RollRequest } from './roll-view.ts';
 import { POSTED_IN, Roller, type RollResult } from './rolls.ts';
+import { sheetView, type OtherSystemSheet } from './sheet-view.ts';
 import { choices, choose, signIn, signOut, type SignIn } from './sign-in.ts';
 import { follow } from './stream.ts';
-import { isMyTurn, tableView, type TableViews } from './table-view.ts';
-import { devicePanel, notice, type Notice } from './notices.ts';
-import { sheetView, type OtherSystemSheet } from './sheet-view.ts';
+import { isMyTurn, TableTab, type TableViews } from './table-view.ts';
 
 type Tab = 'character' | 'roll' | 'table';
 
@@ -23,7 +23,7 @@ const TABS: [Tab, string, Parameters<typeof icon>[0]][] = [
 
 /** How long the page waits after an actor's change before reading the character again: one read per burst. */
 const CHANGE_SETTLE_MS = 120;
-/** How often a page whose world is away looks again. */
+/** How often a page whose world is away looks again, and one whose relay did not answer. */
 const WORLD_AWAY_RETRY_MS = 5000;
 const UNREACHABLE_RETRY_MS = 4000;
 
@@ -36,6 +36,9 @@ export function startPage(root: HTMLElement): void {
   void new PlayerPage(root, stored).start();
 }
 
+/** A roll's result, or a word about an action that has none (a spell cast, a refusal). */
+type Shown = RollResult | { label: string; note: string };
+
 class PlayerPage {
   private readonly root: HTMLElement;
   private readonly stored: SignIn;
@@ -44,17 +47,26 @@ class PlayerPage {
   private actorUuid: string | undefined;
   private character: Character | undefined;
   private sheet: OtherSystemSheet | undefined;
-  private readonly table: TableViews = {};
+  private readonly views: TableViews = {};
   private tab: Tab = 'character';
   private rollChoices: RollChoices = { mode: choices().rollMode, advantage: 'normal' };
-  private live = false;
-  private result: RollResult | { label: string; note: string } | undefined;
+  /** The stream: opening for the first time, open, or dropped and opening again. */
+  private connection: 'opening' | 'live' | 'down' = 'opening';
+  private shown: Shown | undefined;
   private stopStream: (() => void) | undefined;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly content = h('div', { class: 'content', id: 'content' });
   private readonly header = h('header', { class: 'topbar' });
+  private readonly liveDot = h('span', { class: 'live-dot', id: 'live', role: 'status' });
+  private readonly notLive = h(
+    'p',
+    { class: 'not-live', id: 'not-live', hidden: true },
+    'Not live: the relay does not answer. Trying again…',
+  );
+  private readonly content = h('div', { class: 'content', id: 'content' });
   private readonly resultSlot = h('div', { class: 'result-slot' });
   private readonly tabBar = h('nav', { class: 'tabbar', 'aria-label': 'Sections' });
+  private readonly tabButtons = new Map<Tab, HTMLButtonElement>();
+  private readonly table = new TableTab((text) => this.say(text));
 
   constructor(root: HTMLElement, stored: SignIn) {
     this.root = root;
@@ -71,8 +83,8 @@ class PlayerPage {
     const known = this.session.characters.map((character) => character.uuid);
     const chosen = choices().character;
     this.actorUuid = chosen && known.includes(chosen) ? chosen : known[0];
+    this.buildChrome(this.session);
     replaceChildren(this.root, this.header, this.content, this.resultSlot, this.tabBar);
-    this.drawChrome();
     this.draw();
     await this.loadCharacter();
     this.openStream();
@@ -116,8 +128,9 @@ class PlayerPage {
       } else {
         this.sheet = await sheetOf(this.api, uuid, this.sheet);
       }
-      this.drawChrome();
-      this.draw();
+      this.updateChrome();
+      // The Roll tab is left as it is: a formula being typed stays.
+      if (this.tab === 'character') this.draw();
     } catch (error) {
       if (error instanceof ApiError && error.failure !== 'refused') this.failed(error, () => void this.start());
     }
@@ -128,21 +141,21 @@ class PlayerPage {
     const url = new URL('/play/events', location.origin);
     if (this.actorUuid) url.searchParams.set('actorUuid', this.actorUuid);
     this.stopStream = follow(url.href, this.api.headers(), {
-      open: () => this.setLive(true),
-      down: () => this.setLive(false),
+      open: () => this.setConnection('live'),
+      down: () => this.setConnection('down'),
       refused: (error) => this.failed(error, () => void this.start()),
       event: (name, data) => this.onEvent(name, data),
     });
   }
 
   private onEvent(name: string, data: unknown): void {
-    if (name === 'combat') this.table.combat = data as PlayCombat;
-    else if (name === 'chat') this.table.chat = data as PlayChatLine[];
-    else if (name === 'playing') this.table.playing = data as PlayTrack[];
+    if (name === 'combat') this.views.combat = data as PlayCombat;
+    else if (name === 'chat') this.views.chat = data as PlayChatLine[];
+    else if (name === 'playing') this.views.playing = data as PlayTrack[];
     else if (name.startsWith('actor-')) return this.characterChanged();
     else return;
-    this.drawChrome();
-    if (this.tab === 'table') this.draw();
+    this.table.update(this.views);
+    this.updateChrome();
   }
 
   private characterChanged(): void {
@@ -150,9 +163,9 @@ class PlayerPage {
     this.reloadTimer = setTimeout(() => void this.loadCharacter(), CHANGE_SETTLE_MS);
   }
 
-  private setLive(live: boolean): void {
-    this.live = live;
-    this.drawChrome();
+  private setConnection(connection: 'live' | 'down'): void {
+    this.connection = connection;
+    this.updateChrome();
   }
 
   private pick(uuid: string): void {
@@ -167,17 +180,15 @@ class PlayerPage {
 
   private show(tab: Tab): void {
     this.tab = tab;
-    this.result = undefined;
-    this.drawChrome();
+    this.shown = undefined;
+    this.updateChrome();
     this.draw();
     window.scrollTo(0, 0);
   }
 
-  /** The header (who, which character, whether live) and the tab bar. */
-  private drawChrome(): void {
-    const session = this.session;
-    if (!session) return;
-    const characters = session.characters;
+  /** The header (which world or character, whose, whether live, this device) and the tabs, made once. */
+  private buildChrome(session: PlaySession): void {
+    const { characters } = session;
     const title =
       characters.length > 1
         ? h(
@@ -193,17 +204,11 @@ class PlayerPage {
             ),
           )
         : h('span', { class: 'topbar-title' }, session.world.title);
-    const playing = characters.length > 1 ? `${session.user.name} · ${session.world.title}` : session.user.name;
+    const whose = characters.length > 1 ? `${session.user.name} · ${session.world.title}` : session.user.name;
     replaceChildren(
       this.header,
-      h('div', { class: 'topbar-main' }, title, h('span', { class: 'muted small' }, playing)),
-      h('span', {
-        class: `live-dot ${this.live ? 'live' : 'down'}`,
-        id: 'live',
-        role: 'status',
-        title: this.live ? 'Live' : 'Reconnecting',
-        'aria-label': this.live ? 'Live' : 'Reconnecting',
-      }),
+      h('div', { class: 'topbar-main' }, title, h('span', { class: 'muted small' }, whose)),
+      this.liveDot,
       h(
         'button',
         {
@@ -215,36 +220,49 @@ class PlayerPage {
         },
         icon('menu'),
       ),
+      this.notLive,
     );
-    replaceChildren(
-      this.tabBar,
-      ...TABS.map(([tab, label, mark]) =>
-        h(
-          'button',
-          {
-            type: 'button',
-            class: `tab${tab === this.tab ? ' active' : ''}${tab === 'table' && isMyTurn(this.table.combat) ? ' alert' : ''}`,
-            'data-tab': tab,
-            'aria-current': tab === this.tab ? 'page' : undefined,
-            onclick: () => this.show(tab),
-          },
-          icon(mark),
-          h('span', {}, label),
-        ),
-      ),
-    );
-    document.title = `${this.character?.name ?? session.user.name} · Tabletop`;
+    for (const [tab, label, mark] of TABS) {
+      const button = h(
+        'button',
+        { type: 'button', class: 'tab', 'data-tab': tab, onclick: () => this.show(tab) },
+        icon(mark),
+        h('span', {}, label),
+      );
+      this.tabButtons.set(tab, button);
+    }
+    replaceChildren(this.tabBar, ...this.tabButtons.values());
+    this.updateChrome();
+  }
+
+  /** What the header and tabs say now: whether the page is live, which tab is open, whether it is the player's turn. */
+  private updateChrome(): void {
+    const live = this.connection === 'live';
+    this.liveDot.className = `live-dot ${live ? 'live' : 'down'}`;
+    this.liveDot.setAttribute('aria-label', live ? 'Live' : 'Connecting');
+    this.liveDot.title = live ? 'Live' : 'Connecting';
+    this.notLive.hidden = this.connection !== 'down';
+    for (const [tab, button] of this.tabButtons) {
+      button.classList.toggle('active', tab === this.tab);
+      button.classList.toggle('alert', tab === 'table' && isMyTurn(this.views.combat));
+      if (tab === this.tab) button.setAttribute('aria-current', 'page');
+      else button.removeAttribute('aria-current');
+    }
+    document.title = `${this.character?.name ?? this.session?.user.name ?? 'Player'} · Tabletop`;
   }
 
   /** The open tab, drawn from what the page holds now. */
   private draw(): void {
     if (!this.session) return;
     replaceChildren(this.content, this.tabContent(this.session));
-    this.drawResult();
+    this.drawShown();
   }
 
   private tabContent(session: PlaySession): HTMLElement {
-    if (this.tab === 'table') return tableView(this.table, (text) => this.say(text));
+    if (this.tab === 'table') {
+      this.table.update(this.views);
+      return this.table.element;
+    }
     if (this.tab === 'roll')
       return rollView(
         this.dnd5e ? this.character : undefined,
@@ -252,14 +270,12 @@ class PlayerPage {
         (change) => {
           this.rollChoices = { ...this.rollChoices, ...change };
           if (change.mode) choose({ rollMode: change.mode });
-          this.draw();
         },
         (request) => void this.roll(request),
       );
     if (!this.actorUuid) return notice('no-character', { world: session.world.title });
-    if (this.dnd5e)
-      return this.character ? characterView(this.character) : h('p', { class: 'loading' }, 'Loading your character…');
-    return sheetView(this.sheet, () => void this.loadCharacter());
+    if (!this.dnd5e) return sheetView(this.sheet, () => void this.loadCharacter());
+    return this.character ? characterView(this.character) : h('p', { class: 'loading' }, 'Loading your character…');
   }
 
   private async roll(request: RollRequest): Promise<void> {
@@ -268,58 +284,61 @@ class PlayerPage {
     try {
       if (request.kind === 'cast') {
         await roller.cast(request.uuid);
-        this.result = { label: request.label, note: 'Cast: its card is in the chat' };
-      } else if (request.kind === 'formula') this.result = await roller.formula(request.formula, request.label, mode);
-      else this.result = await roller.check(request.kind, request.id, request.label, mode, advantage);
+        this.shown = { label: request.label, note: 'Cast: its card is in the chat' };
+      } else if (request.kind === 'formula') this.shown = await roller.formula(request.formula, request.label, mode);
+      else this.shown = await roller.check(request.kind, request.id, request.label, mode, advantage);
     } catch (error) {
-      this.result = { label: request.label, note: error instanceof Error ? error.message : String(error) };
+      if (error instanceof ApiError && error.failure !== 'refused') return this.failed(error, () => void this.start());
+      this.shown = { label: request.label, note: error instanceof Error ? error.message : String(error) };
     }
-    this.drawResult();
+    this.drawShown();
   }
 
-  /** The last roll, big, above the tabs, until the player closes it. */
-  private drawResult(): void {
-    const result = this.result;
-    if (!result) return replaceChildren(this.resultSlot);
+  /** The last roll, big, above the tabs, until the player closes it or opens another tab. */
+  private drawShown(): void {
+    const shown = this.shown;
+    if (!shown) return replaceChildren(this.resultSlot);
     const close = h(
       'button',
       {
         type: 'button',
         class: 'icon-button',
         'aria-label': 'Close',
-        onclick: () => ((this.result = undefined), this.drawResult()),
+        onclick: () => {
+          this.shown = undefined;
+          this.drawShown();
+        },
       },
       icon('close'),
     );
-    if ('note' in result) {
+    if ('note' in shown) {
       replaceChildren(
         this.resultSlot,
         h(
           'section',
           { class: 'result', id: 'result' },
           close,
-          h('p', { class: 'result-label' }, result.label),
-          h('p', {}, result.note),
+          h('p', { class: 'result-label' }, shown.label),
+          h('p', {}, shown.note),
         ),
       );
       return;
     }
+    const blind = shown.total === undefined;
     replaceChildren(
       this.resultSlot,
       h(
         'section',
-        { class: `result result-${result.mode}`, id: 'result', 'aria-live': 'assertive' },
+        { class: `result result-${shown.mode}`, id: 'result', 'aria-live': 'assertive' },
         close,
-        h('p', { class: 'result-label' }, result.label),
-        h('p', { class: 'result-total', id: 'result-total' }, result.total === undefined ? '?' : String(result.total)),
+        h('p', { class: 'result-label' }, shown.label),
+        h('p', { class: 'result-total', id: 'result-total' }, blind ? '?' : String(shown.total)),
         h(
           'p',
           { class: 'result-detail' },
-          result.total === undefined
-            ? result.formula
-            : `${result.formula}${result.detail ? ` · ${result.detail}` : ''}`,
+          blind || !shown.detail ? shown.formula : `${shown.formula} · ${shown.detail}`,
         ),
-        h('p', { class: 'result-posted' }, POSTED_IN[result.mode]),
+        h('p', { class: 'result-posted' }, POSTED_IN[shown.mode]),
       ),
     );
   }
@@ -329,8 +348,8 @@ class PlayerPage {
       await this.api.post('/chat', { content: text, ...(this.actorUuid ? { speaker: this.actorUuid } : {}) });
       return true;
     } catch (error) {
-      this.result = { label: 'Chat', note: error instanceof Error ? error.message : String(error) };
-      this.drawResult();
+      this.shown = { label: 'Chat', note: error instanceof Error ? error.message : String(error) };
+      this.drawShown();
       return false;
     }
   }

@@ -75,6 +75,7 @@ export function rollView(
   );
 }
 
+/** A choice of one among a few, marked where it is chosen: the rest of the tab stays as it is. */
 function segmented<T extends string>(
   id: string,
   label: string,
@@ -82,23 +83,20 @@ function segmented<T extends string>(
   chosen: T,
   choose: (value: T) => void,
 ): HTMLElement {
-  return h(
-    'div',
-    { class: 'segmented', id, role: 'radiogroup', 'aria-label': label },
-    ...options.map(([value, name]) =>
-      h(
-        'button',
-        {
-          type: 'button',
-          role: 'radio',
-          'aria-checked': String(value === chosen),
-          'data-value': value,
-          onclick: () => choose(value),
-        },
-        name,
-      ),
-    ),
-  );
+  const group = h('div', { class: 'segmented', id, role: 'radiogroup', 'aria-label': label });
+  for (const [value, name] of options) {
+    const button = h(
+      'button',
+      { type: 'button', role: 'radio', 'aria-checked': String(value === chosen), 'data-value': value },
+      name,
+    );
+    button.addEventListener('click', () => {
+      for (const other of group.children) other.setAttribute('aria-checked', String(other === button));
+      choose(value);
+    });
+    group.append(button);
+  }
+  return group;
 }
 
 function checksCard(

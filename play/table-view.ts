@@ -1,7 +1,7 @@
 // Table: what happens at the table as the player sees it in Foundry: the combat with their turn marked, what is
-// playing, and the chat (public messages and their own whispers), with a line to write in it.
+// playing, and the chat (public messages and their own whispers), newest first under a line to write in it.
 import type { PlayChatLine, PlayCombat, PlayTrack } from '../contracts/play.ts';
-import { h, icon } from './dom.ts';
+import { h, icon, replaceChildren } from './dom.ts';
 
 export interface TableViews {
   combat?: PlayCombat;
@@ -9,14 +9,40 @@ export interface TableViews {
   playing?: PlayTrack[];
 }
 
-export function tableView(views: TableViews, onSay: (text: string) => Promise<boolean>): HTMLElement {
-  return h(
-    'div',
-    { class: 'stack', id: 'table' },
-    combatCard(views.combat),
-    playingCard(views.playing),
-    chatCard(views.chat, onSay),
-  );
+/**
+ * The Table tab, kept while the page runs: the views are drawn again as they change, while the chat's line to write in
+ * stays, its text and its keyboard with it.
+ */
+export class TableTab {
+  readonly element: HTMLElement;
+  private readonly live = h('div', { class: 'stack' });
+  private readonly chat = h('div', {});
+
+  constructor(onSay: (text: string) => Promise<boolean>) {
+    this.element = h(
+      'div',
+      { class: 'stack', id: 'table' },
+      this.live,
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'chat-title' },
+        h('h2', { id: 'chat-title' }, 'Chat'),
+        sayForm(onSay),
+        this.chat,
+      ),
+    );
+  }
+
+  update(views: TableViews): void {
+    replaceChildren(this.live, combatCard(views.combat), playingCard(views.playing));
+    const lines = views.chat ?? [];
+    replaceChildren(
+      this.chat,
+      lines.length === 0
+        ? h('p', { class: 'muted' }, views.chat ? 'No messages yet.' : 'Loading the chat…')
+        : h('ol', { class: 'chat', id: 'chat', reversed: true }, ...[...lines].reverse().map(chatLine)),
+    );
+  }
 }
 
 /** Whether the combat's current turn is one of the player's combatants. */
@@ -80,7 +106,7 @@ function playingCard(playing: PlayTrack[] | undefined): HTMLElement | null {
   );
 }
 
-function chatCard(chat: PlayChatLine[] | undefined, onSay: (text: string) => Promise<boolean>): HTMLElement {
+function sayForm(onSay: (text: string) => Promise<boolean>): HTMLElement {
   const input = h('input', {
     class: 'input',
     id: 'say',
@@ -102,16 +128,7 @@ function chatCard(chat: PlayChatLine[] | undefined, onSay: (text: string) => Pro
       if (said) input.value = '';
     });
   });
-  const lines = chat ?? [];
-  return h(
-    'section',
-    { class: 'card', 'aria-labelledby': 'chat-title' },
-    h('h2', { id: 'chat-title' }, 'Chat'),
-    lines.length === 0
-      ? h('p', { class: 'muted' }, chat ? 'No messages yet.' : 'Loading the chat…')
-      : h('ol', { class: 'chat', id: 'chat' }, ...lines.map(chatLine)),
-    form,
-  );
+  return form;
 }
 
 function chatLine(line: PlayChatLine): HTMLElement {
