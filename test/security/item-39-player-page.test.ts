@@ -76,9 +76,15 @@ describe("item 39: the player page's stream shows a player what they see in Foun
     ]);
   });
 
-  it("passes on the changes of the player's own actor only", async () => {
+  it("passes on the changes of the player's own actor only, over HTTP and /ws/api", async () => {
     const stream = await aliceStream();
+    const socket = await ApiSocket.open(harness.wsUrl, alice);
     try {
+      socket.send({ type: 'play-events', requestId: 'mine', actorUuid: thorin });
+      expect(await socket.next((message) => message.requestId === 'mine')).toMatchObject({
+        type: 'play-events-result',
+        actorUuid: thorin,
+      });
       harness.world.simulate.updateActor(idOf('Lyra Moonwhisper'), { 'system.attributes.hp.value': 3 });
       harness.world.simulate.updateActor(idOf('Thorin Ironfoot'), { 'system.attributes.hp.value': 30 });
       const own = await stream.next('actor-update');
@@ -86,7 +92,13 @@ describe("item 39: the player page's stream shows a player what they see in Foun
       const actorEvents = stream.events.filter((event) => event.name.startsWith('actor-'));
       expect(actorEvents.map((event) => event.data.data.actorUuid)).toEqual([thorin]);
       expect(JSON.stringify(stream.events)).not.toContain(lyra);
+      const frame = await socket.next(
+        (message) => message.type === 'play-events-event' && message.event === 'actor-update',
+      );
+      expect(frame.data.data.actorUuid).toBe(thorin);
+      expect(JSON.stringify(socket.received)).not.toContain(lyra);
     } finally {
+      socket.close();
       stream.close();
     }
   });

@@ -6,10 +6,11 @@
 // UPDATE_README_IMAGES=1 also writes the README's phone screenshots (dark and light) to docs/images/.
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAY_STORAGE_KEY } from '../../contracts/play.ts';
-import { buildRenderer } from '../../scripts/build.ts';
+import { buildRenderer, PLAYER_PAGE_BUDGET_BYTES } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
 import { createLanPeer, type LanPeer } from './lan-peer.ts';
@@ -271,6 +272,50 @@ describe('the player page on a phone on the LAN', () => {
     await phone.click('[data-roll="skill:ste"]');
     await phone.waitForSelector('#result-total');
     expect((await newestMessage(harness)).rolls[0].total).toBe(Number(await textOf(phone, '#result-total')));
+
+    // No service worker over http on a LAN address: the open page says itself that the relay stopped answering.
+    expect(await phone.evaluate(() => navigator.serviceWorker?.controller ?? null)).toBeNull();
+    await harness.relay.stop();
+    await phone.waitForSelector('#not-live:not([hidden])', { timeout: 5000 });
+  });
+});
+
+describe('the player page when the relay cannot be reached, and its weight', () => {
+  let harness: WorldHarness;
+  let context: BrowserContext;
+  beforeAll(async () => {
+    harness = await worldFor();
+    context = await browser.createBrowserContext();
+  });
+  afterAll(async () => {
+    await context?.close();
+    await harness?.close();
+  });
+
+  it('weighs under 150 KB gzipped, HTML, script and style sheet as the relay serves them', async () => {
+    const files = await Promise.all(
+      ['/play/', '/play/assets/play.js', '/play/assets/play.css'].map(async (path) => {
+        const answer = await fetch(new URL(path, harness.baseUrl));
+        expect(answer.status).toBe(200);
+        return new Uint8Array(await answer.arrayBuffer());
+      }),
+    );
+    const weight = files.reduce((sum, file) => sum + gzipSync(file).length, 0);
+    console.log(`player page, HTML + JS + CSS gzipped: ${weight} bytes`);
+    expect(weight).toBeLessThan(PLAYER_PAGE_BUDGET_BYTES);
+  });
+
+  it('opens from its service worker on this computer and says the relay cannot be reached', async () => {
+    const phone = await signedInPhone(context, await invitationFor(harness, 'Alice'));
+    expect(await phone.evaluate(() => window.isSecureContext)).toBe(true);
+    await phone.evaluate(() => navigator.serviceWorker.ready);
+    await phone.reload();
+    await phone.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await phone.waitForSelector('#character-name');
+    await harness.relay.stop();
+    await phone.reload();
+    await phone.waitForSelector('[data-notice="unreachable"]', { timeout: 5000 });
+    await waitForText(phone, 'The relay cannot be reached');
   });
 });
 
