@@ -4,7 +4,7 @@
 // characters picks one; another game system shows the sheet image. Then from a phone on the LAN (a network namespace):
 // the page works through the LAN address and first shows the character within a second.
 // UPDATE_README_IMAGES=1 also writes the README's phone screenshots (dark and light) to docs/images/.
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
@@ -80,11 +80,21 @@ async function newestMessage(harness: WorldHarness): Promise<any> {
   return (await harness.get('/chat', { limit: 1 })).body.data.messages[0];
 }
 
+/** The screenshots the README shows, one of each tab, light and dark between them. */
+const README_SHOTS = ['play-character-light', 'play-roll-dark', 'play-table-light'];
+const README_SHOT_MAX_BYTES = 200 * 1024;
+
 /** A screenshot of the phone, and the README's copy of it with UPDATE_README_IMAGES=1. */
 async function shoot(phone: Page, name: string): Promise<void> {
   const path = join(RENDERED, `${name}.png`);
   await phone.screenshot({ path: path as `${string}.png` });
-  if (UPDATE) copyFileSync(path, join(COMMITTED, `${name}.png`));
+  if (UPDATE && README_SHOTS.includes(name)) copyFileSync(path, join(COMMITTED, `${name}.png`));
+}
+
+/** Width and height from a PNG's IHDR chunk, which always comes first. */
+function pngSize(path: string): { width: number; height: number } {
+  const bytes = readFileSync(path);
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
 describe.each(['13.348', '14.366'])('the player page on a Foundry %s world, on a phone', (foundryVersion) => {
@@ -361,6 +371,12 @@ describe("the README's screenshots of the player page", () => {
       await phone.click('[data-tab="table"]');
       await phone.waitForSelector('#your-turn');
       await shoot(phone, `play-table-${scheme}`);
+    }
+    for (const name of README_SHOTS) {
+      const path = join(COMMITTED, `${name}.png`);
+      expect(existsSync(path), `run UPDATE_README_IMAGES=1 npx vitest run test/ui/play-ui.test.ts`).toBe(true);
+      expect(pngSize(path)).toEqual({ width: PHONE.width * 2, height: PHONE.height * 2 });
+      expect(statSync(path).size).toBeLessThan(README_SHOT_MAX_BYTES);
     }
   });
 });
