@@ -2,11 +2,12 @@
 import type { PlayCharacter, PlaySession } from '../../contracts/play.ts';
 import { fieldsOf, listOf, textOf } from '../objects.ts';
 import { FIRST_GM_ROLE } from '../routing/player-view.ts';
-import type { PlayViewer } from './viewer.ts';
+import { ownsActor, type PlayViewer } from './viewer.ts';
 
 export async function playSession(viewer: PlayViewer): Promise<PlaySession> {
   const { world, user } = viewer;
-  const [owned, assigned] = await Promise.all([ownedActors(viewer, user.id), assignedCharacter(viewer, user.id)]);
+  const [found, assigned] = await Promise.all([ownedActors(viewer, user.id), assignedCharacter(viewer, user.id)]);
+  const owned = assigned && !found.some((actor) => actor.uuid === assigned.uuid) ? [assigned, ...found] : found;
   return {
     user,
     world: {
@@ -16,8 +17,8 @@ export async function playSession(viewer: PlayViewer): Promise<PlaySession> {
     },
     gmIds: world.players.filter((player) => player.role >= FIRST_GM_ROLE).map((player) => player.id),
     characters: [
-      ...owned.filter((actor) => actor.uuid === assigned),
-      ...owned.filter((actor) => actor.uuid !== assigned),
+      ...owned.filter((actor) => actor.uuid === assigned?.uuid),
+      ...owned.filter((actor) => actor.uuid !== assigned?.uuid),
     ],
   };
 }
@@ -37,11 +38,18 @@ async function ownedActors(viewer: PlayViewer, userId: string): Promise<PlayChar
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** The character Foundry assigns the user (their own user's `character`), as an actor UUID; none when unknown. */
-async function assignedCharacter(viewer: PlayViewer, userId: string): Promise<string | undefined> {
+/**
+ * The character Foundry assigns the user (their own user's `character`), read as the user, when they own it: the one
+ * the page opens first, listed even where the world's search leaves it out.
+ */
+async function assignedCharacter(viewer: PlayViewer, userId: string): Promise<PlayCharacter | undefined> {
   try {
     const character = fieldsOf((await viewer.askAsGm('get-user', { id: userId })).data)?.character;
-    return typeof character === 'string' && character !== '' ? `Actor.${character.split('.').pop()}` : undefined;
+    if (typeof character !== 'string' || character === '') return undefined;
+    const uuid = `Actor.${character.split('.').pop()}`;
+    const actor = fieldsOf((await viewer.ask('entity', { uuid })).data);
+    if (!actor || !(await ownsActor(viewer, uuid))) return undefined;
+    return { uuid, name: textOf(actor.name) };
   } catch {
     return undefined;
   }

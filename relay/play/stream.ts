@@ -10,9 +10,8 @@ import { fieldsOf } from '../objects.ts';
 import { COMBAT_HOOKS, PLAYLIST_HOOKS, type Listening } from '../overlays/feeds.ts';
 import { requireStreamRoom } from '../routing/call.ts';
 import type { Answer, EventStream } from '../routing/route.ts';
-import { actorsOwnedBy } from '../world-data/player-sorts.ts';
 import { PLAY_VIEW_BUILDERS } from './views.ts';
-import { sortContextOf, type PlayViewer } from './viewer.ts';
+import { ownsActor, type PlayViewer } from './viewer.ts';
 
 const COMBAT_HOOK_NAMES = new Set(COMBAT_HOOKS);
 
@@ -103,11 +102,4 @@ function actorEventPasser(viewer: PlayViewer, stream: EventStream, ending: Endin
       if (!ended) stream.send(event.name, payloadJson);
     });
   };
-}
-
-/** Whether the user owns the actor in Foundry; a GM owns every actor. */
-async function ownsActor(viewer: PlayViewer, actorUuid: string): Promise<boolean> {
-  if (!viewer.player) return true;
-  const owned = await actorsOwnedBy([{ actorUuid }], sortContextOf(viewer, viewer.player));
-  return owned.has(actorUuid);
 }

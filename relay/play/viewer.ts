@@ -7,6 +7,7 @@ import { askWorldAsGm, hasError } from '../routing/call.ts';
 import { playerOf } from '../routing/player-view.ts';
 import type { Player, PlayerSortContext, WorldAsk } from '../routing/route.ts';
 import { resolveWorld } from '../routing/world-resolution.ts';
+import { actorsOwnedBy } from '../world-data/player-sorts.ts';
 import type { RelayServices } from '../services.ts';
 import type { WorldConnection } from '../world-link/world-connection.ts';
 
@@ -78,4 +79,11 @@ export function sortContextOf(viewer: PlayViewer, player: Player): PlayerSortCon
     services: viewer.services,
     askWorld: viewer.askAsGm,
   };
+}
+
+/** Whether the user owns the actor in Foundry (the rule of relay/world-data: owner level); a GM owns every actor. */
+export async function ownsActor(viewer: PlayViewer, actorUuid: string): Promise<boolean> {
+  if (!viewer.player) return true;
+  const owned = await actorsOwnedBy([{ actorUuid }], sortContextOf(viewer, viewer.player));
+  return owned.has(actorUuid);
 }
