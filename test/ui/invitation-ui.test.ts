@@ -127,11 +127,16 @@ describe('Players: invite a player', () => {
   });
 
   it("lists each player's devices with their last use, and revokes one at once", async () => {
+    // Drawn afresh: the phone used its key after the page last looked.
+    await page.click('a[data-page="keys"]');
+    await page.click('a[data-page="players"]');
     await page.waitForSelector('#devices tbody tr');
     const row = await page.$eval('#devices tbody tr', (element) => (element as HTMLElement).innerText);
     expect(row).toContain('Alice');
     expect(row).toContain("Alice's phone");
     expect(row).toContain('just now');
+    await page.$eval('#devices', (card) => card.scrollIntoView());
+    await page.screenshot({ path: join(RENDERED, 'players-devices.png') as `${string}.png` });
     await page.click('#devices tbody tr .button-danger-outline');
     await page.waitForSelector('dialog[open] .button-danger');
     await waitForText(page, 'the player page on that device says it was signed out');
@@ -139,6 +144,32 @@ describe('Players: invite a player', () => {
     await page.waitForFunction(() => !document.querySelector('#devices tbody tr'), { timeout: 5000 });
     const refused = await call(harness.baseUrl, 'GET', '/play/me', { headers: { 'x-api-key': phoneKey } });
     expect(refused.status).toBe(401);
+  });
+
+  it('shows the key to copy in a browser that keeps nothing for the page', async () => {
+    await page.select('#invite-player', await aliceId());
+    await page.click('#create-invitation');
+    await page.waitForFunction(() => document.querySelector('#invitation-state')?.textContent?.includes('Waiting'));
+    const link = await page.$eval('#invitation-link', (input) => (input as HTMLInputElement).value);
+    const player = await browser.createBrowserContext();
+    try {
+      const phone = await player.newPage();
+      // A private tab that refuses storage.
+      await phone.evaluateOnNewDocument(() => {
+        Storage.prototype.setItem = () => {
+          throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        };
+      });
+      await phone.goto(link);
+      await phone.click('#get-key');
+      await phone.waitForSelector('main[data-state="done"]');
+      expect(phone.url()).toBe(`${new URL(link).origin}/invite`);
+      await waitForText(phone, 'This browser keeps nothing for the page');
+      const key = await phone.$eval('#api-key', (input) => (input as HTMLInputElement).value);
+      expect((await call(harness.baseUrl, 'GET', '/play/me', { headers: { 'x-api-key': key } })).status).toBe(200);
+    } finally {
+      await player.close();
+    }
   });
 
   it('lists open invitations, and a revoked one opens to nothing', async () => {

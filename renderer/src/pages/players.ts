@@ -12,6 +12,8 @@ const QR_SIZE = 216;
 const QUIET_ZONE = 4;
 /** How often the shown invitation is checked, to say when the player has opened it. */
 const USED_CHECK_MS = 2000;
+/** How often the devices' last use is looked at again while the page is open. */
+const DEVICES_CHECK_MS = 15_000;
 /** What the GM may choose for how long an unused link works; a week unless they choose. */
 const INVITATION_LIFETIMES: readonly (readonly [number, string])[] = [
   [1, '1 day'],
@@ -160,9 +162,9 @@ function inviteForm(status: RelayStatus | undefined, onCreated: (invitation: New
       h(
         'div',
         { class: 'field' },
-        h('label', { for: 'invite-name' }, 'Key name'),
+        h('label', { for: 'invite-name' }, 'Device name'),
         name,
-        h('p', { class: 'hint' }, 'Optional: how the key is listed, e.g. "Alice\'s phone".'),
+        h('p', { class: 'hint' }, 'Optional: how the device and its key are listed, e.g. "Alice\'s phone".'),
       ),
       h(
         'div',
@@ -543,11 +545,13 @@ export const playersPage: Page = {
       replaceChildren(form, inviteForm(status, showInvitation));
     });
     void reload();
+    const refreshing = setInterval(() => void reload(), DEVICES_CHECK_MS);
     return {
       element,
       dispose: () => {
         stopStatus();
         clearInterval(checking);
+        clearInterval(refreshing);
       },
     };
   },
