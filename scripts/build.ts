@@ -156,7 +156,7 @@ const PLAYER_PAGE_SCRIPT = {
 export const PLAYER_PAGE_BUDGET_BYTES = 150 * 1024;
 
 /** The player page's gzipped weight: its HTML and the script and style sheet it loads. */
-export function playerPageWeight(script: Uint8Array, style: Uint8Array): number {
+function playerPageWeight(script: Uint8Array, style: Uint8Array): number {
   return [new TextEncoder().encode(PLAY_PAGE), script, style].reduce((sum, file) => sum + gzipSync(file).length, 0);
 }
 
@@ -164,7 +164,7 @@ export function playerPageWeight(script: Uint8Array, style: Uint8Array): number 
  * The player page's files, `play/play.js`, `play.css`, `sw.js` and its icons, which the relay serves at /play/; a page
  * heavier than its budget fails the build, since a phone on the table's Wi-Fi loads it whole.
  */
-export async function buildPlayerPage(outDir = join(RENDERER_OUT, 'play')): Promise<void> {
+async function buildPlayerPage(outDir = join(RENDERER_OUT, 'play')): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   const [script, worker, style] = await Promise.all([
     build({ ...PLAYER_PAGE_SCRIPT, entryPoints: [join(root, 'play', 'main.ts')], outfile: join(outDir, 'play.js') }),

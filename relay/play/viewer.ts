@@ -17,8 +17,6 @@ export interface PlayViewer {
   key: ApiKeyRecord;
   world: WorldConnection;
   services: RelayServices;
-  /** The user as the key names them (an id, or a name the world resolves). */
-  userId: string;
   /** The user as the world lists them. */
   user: { id: string; name: string };
   /** Set when the user is not a GM of the world: what the world answers as the GM is sorted for them. */
@@ -29,19 +27,19 @@ export interface PlayViewer {
   askAsGm: WorldAsk;
 }
 
-export const UNBOUND_KEY =
+const UNBOUND_KEY =
   'The player page acts as one user, and this key is bound to none: open the page from a player invitation, or bind the key to a user on the API keys page';
 
 /** The viewer of a key, in the world it reaches; a key bound to no user is refused, as the page would act as the GM. */
 export function viewerOf(key: ApiKeyRecord | undefined, services: RelayServices, clientId?: string): PlayViewer {
   if (!key?.userId) throw new HttpError(400, UNBOUND_KEY);
   const world = resolveWorld(services.tabletop, clientId, key);
+  // The user as the key names them (an id, or a name the world resolves), as every call of the key names them.
   const userId = key.userId;
   return {
     key,
     world,
     services,
-    userId,
     user: userOf(world, userId),
     player: playerOf(key, world),
     ask: async (operation, fields = {}) => {

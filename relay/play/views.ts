@@ -12,9 +12,9 @@ import { sortContextOf, type PlayViewer } from './viewer.ts';
 type Fields = Record<string, unknown>;
 
 /** How many of the most recent messages the page shows. */
-export const CHAT_LINES = 30;
+const CHAT_LINES = 30;
 
-export const NO_COMBAT: PlayCombat = { active: false, round: 0, turn: null, combatants: [] };
+const NO_COMBAT: PlayCombat = { active: false, round: 0, turn: null, combatants: [] };
 
 export const PLAY_VIEW_BUILDERS: { [V in keyof PlayViews]: (viewer: PlayViewer) => Promise<PlayViews[V]> } = {
   combat: combatView,
