@@ -10,15 +10,23 @@ export const MAX_UNAUTHENTICATED_SOCKETS = 32;
 export const KEPT_FOR_KNOWN_SOCKETS = 16;
 /** How many of those one address (an IPv6 /64) may hold, so that one machine cannot keep every world from connecting. */
 export const MAX_UNAUTHENTICATED_PER_ADDRESS = 8;
+/**
+ * Places apart for web pages a world was not paired on: /relay reads their auth frame only to tell them why they are
+ * refused, so that a page with a dead token learns it must pair again, and such pages never take a place a world needs.
+ */
+export const MAX_REFUSED_PAGE_SOCKETS = 8;
 /** How many addresses of paired worlds are remembered: far more than a GM has worlds. */
 const REMEMBERED_WORLD_ADDRESSES = 64;
 const TOO_MANY_WAITING = `Too many connections are waiting to authenticate (at most ${MAX_UNAUTHENTICATED_SOCKETS}); try again in a few seconds`;
 const TOO_MANY_WAITING_HERE = `Too many connections from this address are waiting to authenticate (at most ${MAX_UNAUTHENTICATED_PER_ADDRESS}); authenticate or close one, then try again`;
+const TOO_MANY_REFUSED_PAGES = `Too many web pages this world was not paired on are connecting (at most ${MAX_REFUSED_PAGE_SOCKETS}); try again in a few seconds`;
 
 /** Who opens a socket: its address, and the web page it comes from (a browser's Origin), if any. */
 export interface WaitingPeer {
   address: string;
   origin: string | undefined;
+  /** A web page that may not open this socket: it waits among the MAX_REFUSED_PAGE_SOCKETS places apart. */
+  pageRefused?: boolean;
 }
 
 /**
@@ -43,6 +51,7 @@ export function raiseFrameLimit(socket: WebSocket, bytes: number): void {
  */
 export class UnauthenticatedSockets {
   private waiting = 0;
+  private refusedPagesWaiting = 0;
   private readonly waitingFrom = new Map<string, number>();
   private readonly worldAddresses = new Set<string>();
   private readonly isPairedOrigin: (origin: string) => boolean;
@@ -63,6 +72,8 @@ export class UnauthenticatedSockets {
 
   /** Why one more socket from this peer may not wait for its auth frame; undefined when it may. */
   refusal(peer: WaitingPeer): string | undefined {
+    if (peer.pageRefused)
+      return this.refusedPagesWaiting >= MAX_REFUSED_PAGE_SOCKETS ? TOO_MANY_REFUSED_PAGES : undefined;
     const places = this.isKnown(peer)
       ? MAX_UNAUTHENTICATED_SOCKETS + KEPT_FOR_KNOWN_SOCKETS
       : MAX_UNAUTHENTICATED_SOCKETS;
@@ -75,12 +86,21 @@ export class UnauthenticatedSockets {
   /** Holds a place until the returned release is called (the socket authenticated) or the socket closes. */
   hold(socket: WebSocket, address: string): () => void {
     const group = addressGroup(address);
-    this.count(group, 1);
+    return this.held(socket, (change) => this.count(group, change));
+  }
+
+  /** Holds one of the places apart for web pages that may not open the socket, as `hold` does. */
+  holdRefusedPage(socket: WebSocket): () => void {
+    return this.held(socket, (change) => (this.refusedPagesWaiting += change));
+  }
+
+  private held(socket: WebSocket, count: (change: 1 | -1) => void): () => void {
+    count(1);
     let held = true;
     const release = () => {
       if (!held) return;
       held = false;
-      this.count(group, -1);
+      count(-1);
     };
     socket.once('close', release);
     return release;

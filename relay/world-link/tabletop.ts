@@ -23,6 +23,13 @@ import { WorldConnection } from './world-connection.ts';
 const PUSH_TYPES = new Set(Object.values(PUSH_TYPE_OF_CHANNEL));
 /** A connected world's largest frame: sheet images and file downloads arrive in one frame as data URLs. */
 const WORLD_FRAME_BYTES = 256 * 1024 * 1024;
+/** A close reason fits in 123 bytes, so the page's origin is left out of it. */
+const REFUSED_PAGE_REASON =
+  "This page may not connect this world: allow its origin in Tabletop Relay's settings (Access)";
+
+function refusedPageMessage(origin: string): string {
+  return `A page from ${origin} may not connect this world: worlds connect from the Foundry page they were paired on. If this is that page, add its origin to the allowed origins in Tabletop Relay's settings (Access).`;
+}
 
 export interface TokenGrant {
   tokenId: string;
@@ -156,42 +163,47 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const verdict = readUpgrade(request);
     if (!verdict.ok) return refuseUpgrade(socket, verdict.status, verdict.message);
-    const refusal = this.upgradeRefusal(verdict.upgrade);
-    if (refusal) return refuseUpgrade(socket, refusal.status, refusal.message);
-    this.server.handleUpgrade(request, socket, head, (webSocket) => this.authenticate(webSocket, verdict.upgrade));
-  }
-
-  /** Why a well-formed upgrade is refused: a web page that is not the world's, or too many sockets waiting for their auth frame. */
-  private upgradeRefusal(upgrade: WorldUpgrade): { status: number; message: string } | undefined {
-    if (upgrade.origin !== undefined && !this.options.originAllowed(upgrade.origin, upgrade.clientId)) {
-      return {
-        status: 403,
-        message: `A page from ${upgrade.origin} may not connect this world: worlds connect from the Foundry page they were paired on. If this is that page, add its origin to the allowed origins in Tabletop Relay's settings (Access).`,
-      };
-    }
-    const crowded =
-      upgrade.legacyKey === undefined
-        ? this.options.unauthenticated.refusal({ address: upgrade.remoteAddress, origin: upgrade.origin })
-        : undefined;
-    return crowded === undefined ? undefined : { status: 503, message: crowded };
-  }
-
-  private authenticate(socket: WebSocket, upgrade: WorldUpgrade): void {
-    socket.on('error', () => socket.terminate());
+    const { upgrade } = verdict;
+    const { origin, clientId } = upgrade;
+    const refusedOrigin = origin !== undefined && !this.options.originAllowed(origin, clientId) ? origin : undefined;
+    const pageRefused = refusedOrigin !== undefined;
     if (upgrade.legacyKey !== undefined) {
-      const link = this.options.verifyLegacyKey(upgrade.legacyKey, upgrade.clientId);
-      if (!link) {
-        socket.close(CloseCode.policyViolation, 'Invalid API key');
-        return;
-      }
-      void this.admit(socket, upgrade, { handshake: 'legacy-key', keyId: link.keyId, tokenName: link.name });
+      const link = this.options.verifyLegacyKey(upgrade.legacyKey, clientId);
+      // The key is known before the upgrade: a good key from another page is refused here, a bad one told so with 1008.
+      if (link && refusedOrigin) return refuseUpgrade(socket, 403, refusedPageMessage(refusedOrigin));
+      this.server.handleUpgrade(request, socket, head, (webSocket) => this.admitLegacy(webSocket, upgrade, link));
       return;
     }
+    const crowded = this.options.unauthenticated.refusal({ address: upgrade.remoteAddress, origin, pageRefused });
+    if (crowded) return refuseUpgrade(socket, 503, crowded);
+    this.server.handleUpgrade(request, socket, head, (webSocket) => this.authenticate(webSocket, upgrade, pageRefused));
+  }
+
+  /** A 2.x module: its key in the URL is its whole handshake; 1008 (final for the module) when the key links nothing. */
+  private admitLegacy(socket: WebSocket, upgrade: WorldUpgrade, link: LinkGrant | undefined): void {
+    socket.on('error', () => socket.terminate());
+    if (!link) {
+      socket.close(CloseCode.policyViolation, 'Invalid API key');
+      return;
+    }
+    void this.admit(socket, upgrade, { handshake: 'legacy-key', keyId: link.keyId, tokenName: link.name });
+  }
+
+  /**
+   * A 3.x module: its first frame carries the token. A page the world was not paired on is heard too, in places apart,
+   * because only its token tells the two cases apart: a token the relay no longer knows (revoked, its world forgotten,
+   * the data directory lost) gets 1008, on which the module clears it and asks the GM to pair again; a valid token from
+   * that page is still refused, with a code the module retries on (`pageRefused`) while the GM allows the page.
+   */
+  private authenticate(socket: WebSocket, upgrade: WorldUpgrade, pageRefused: boolean): void {
+    socket.on('error', () => socket.terminate());
     const timer = setTimeout(
       () => socket.close(CloseCode.noAuth, 'Authentication timeout'),
       this.options.authTimeoutMs,
     );
-    const release = this.options.unauthenticated.hold(socket, upgrade.remoteAddress);
+    const release = pageRefused
+      ? this.options.unauthenticated.holdRefusedPage(socket)
+      : this.options.unauthenticated.hold(socket, upgrade.remoteAddress);
     socket.once('message', (data) => {
       clearTimeout(timer);
       release();
@@ -215,6 +227,10 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
           CloseCode.policyViolation,
           "Authentication failed: a keeper's token opens /relay from this computer only",
         );
+        return;
+      }
+      if (pageRefused) {
+        socket.close(CloseCode.pageRefused, REFUSED_PAGE_REASON);
         return;
       }
       void this.admit(socket, upgrade, { handshake: 'token', tokenId: grant.tokenId, tokenName: grant.name, standsIn });
