@@ -9,7 +9,7 @@ import { Pairing } from './auth/pairing.ts';
 import { Invitations } from './auth/invitations.ts';
 import { KeyRequests } from './auth/key-requests.ts';
 import { RequestSources } from './auth/request-sources.ts';
-import { linksWorld } from './auth/world-link.ts';
+import { linkedPages, linksWorld } from './auth/world-link.ts';
 import { loadAdminToken } from './admin/admin-token.ts';
 import { ActivityLog } from './admin/activity.ts';
 import { AdminSessions } from './admin/admin-sessions.ts';
@@ -190,7 +190,10 @@ export function createRelay(options: RelayOptions): Relay {
       return record && linksWorld(record, clientId) ? { keyId: record.id, name: record.name } : undefined;
     },
     originAllowed: (origin, clientId) =>
-      worldOriginAllowed(origin, clientId, settings.get().corsOrigins, connectionTokens.list()),
+      worldOriginAllowed(origin, clientId, settings.get().corsOrigins, [
+        ...connectionTokens.list(),
+        ...linkedPages(keys.list()),
+      ]),
     unauthenticated,
     authTimeoutMs: options.authTimeoutMs,
     heartbeatIntervalMs: options.heartbeatIntervalMs,

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { text } from '../routing/parameters.ts';
+import { foundryAddress, text } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { WORLD_LINK_SCOPE } from '../auth/world-link.ts';
 import { worldSocketUrl } from '../../contracts/world-protocol.ts';
+import { originOf } from '../http/request-gate.ts';
 import type { RelayServices } from '../services.ts';
 
 /** What the GM types into the 2.x module: its settings are world settings, set under Configure Settings. */
@@ -16,7 +17,10 @@ function moduleSettings(services: RelayServices, key: string) {
   };
 }
 
-/** "Connect a 2.x module": the only kind of key a world may connect with instead of its connection token. */
+/**
+ * "Connect a 2.x module": the only kind of key a world may connect with instead of its connection token. The module runs
+ * in the Foundry page, so the key records that page's origin, which /relay then admits for the world.
+ */
 export const worldLinkRoutes: Route[] = [
   localRoute({
     method: 'POST',
@@ -28,6 +32,9 @@ export const worldLinkRoutes: Route[] = [
       clientId: text()
         .max(200, { error: 'is at most 200 characters' })
         .describe("The id the 2.x module connects as: foundry- followed by the Foundry user id of the world's GM"),
+      foundryUrl: foundryAddress().describe(
+        'The address the GM opens Foundry at (e.g. http://localhost:30000): the module connects from that page',
+      ),
       name: text()
         .max(100, { error: 'is at most 100 characters' })
         .optional()
@@ -38,6 +45,7 @@ export const worldLinkRoutes: Route[] = [
         name: parameters.name ?? `2.x module ${parameters.clientId}`,
         scopes: [WORLD_LINK_SCOPE],
         worldIds: [parameters.clientId],
+        origin: originOf(parameters.foundryUrl),
       });
       return { status: 201, body: { ...record, key, ...moduleSettings(services, key) } };
     },

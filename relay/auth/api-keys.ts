@@ -20,6 +20,8 @@ export interface ApiKeyRecord {
   worldIds?: string[];
   /** The player invitation the key was made by: a player's device, listed with its player on the Players page. */
   invitationId?: string;
+  /** A 2.x module's key: the origin of the Foundry page it connects from, which /relay admits for its world. */
+  origin?: string;
   createdAt: string;
   lastUsedAt?: string;
 }
@@ -30,6 +32,7 @@ export interface NewApiKey {
   userId?: string;
   worldIds?: string[];
   invitationId?: string;
+  origin?: string;
 }
 
 export type ApiKeyView = Omit<ApiKeyRecord, 'hash'>;
@@ -59,6 +62,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
       ...(input.userId ? { userId: input.userId } : {}),
       ...(input.worldIds?.length ? { worldIds: [...new Set(input.worldIds)] } : {}),
       ...(input.invitationId ? { invitationId: input.invitationId } : {}),
+      ...(input.origin ? { origin: input.origin } : {}),
       createdAt: new Date().toISOString(),
     };
     this.records.add(record);

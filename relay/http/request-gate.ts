@@ -97,29 +97,30 @@ export function corsAllows(corsOrigins: readonly string[], origin: string): bool
   return corsOrigins.includes('*') || corsOrigins.includes(origin);
 }
 
-/** What /relay knows of a connection token when a page opens it. */
-interface TokenOrigin {
+/** A page a world connects from, as /relay knows it: the origin recorded with a connection token or a 2.x link key. */
+interface WorldPage {
   clientId: string;
-  source: string;
   origin?: string;
+  /** How a connection token came to be; a link key has none. */
+  source?: string;
 }
 
 /**
- * Whether a page of this origin may open /relay for a world: an allowed origin, or the origin a token of that world was
- * paired from (or its GM session's Foundry URL). A token paired before origins were recorded admits any page, so that
- * existing pairings keep working.
+ * Whether a page of this origin may open /relay for a world: an allowed origin, or the origin a credential of that world
+ * was made for (the page a token was paired from, its GM session's Foundry URL, a 2.x link key's Foundry address). A
+ * token paired before origins were recorded admits any page, so that existing pairings keep working.
  */
 export function worldOriginAllowed(
   origin: string,
   clientId: string,
   corsOrigins: readonly string[],
-  tokens: readonly TokenOrigin[],
+  pages: readonly WorldPage[],
 ): boolean {
   if (corsAllows(corsOrigins, origin)) return true;
-  return tokens.some(
-    (token) =>
-      token.clientId === clientId &&
-      (token.origin === origin || (token.origin === undefined && token.source === 'pairing')),
+  return pages.some(
+    (page) =>
+      page.clientId === clientId &&
+      (page.origin === origin || (page.origin === undefined && page.source === 'pairing')),
   );
 }
 

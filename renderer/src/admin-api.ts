@@ -52,6 +52,8 @@ export interface ApiKey {
   worldIds?: string[];
   /** Set on a key a player's invitation made: that player's device, listed on the Players page. */
   invitationId?: string;
+  /** A 2.x module's key: the origin of the Foundry page it connects from. */
+  origin?: string;
   createdAt: string;
   lastUsedAt?: string;
 }
@@ -126,7 +128,8 @@ export const admin = {
   scopes: () => call<{ scopes: string[]; defaultScopes: string[] }>('GET', '/admin/scopes'),
   createKey: (key: { name: string; scopes: string[]; userId?: string; worldIds?: string[] }) =>
     call<NewKey>('POST', '/admin/keys', key),
-  linkWorld: (link: { clientId: string; name?: string }) => call<WorldLink>('POST', '/admin/world-links', link),
+  linkWorld: (link: { clientId: string; foundryUrl: string; name?: string }) =>
+    call<WorldLink>('POST', '/admin/world-links', link),
   rotateKey: (id: string) => call<NewKey>('POST', `/admin/keys/${encodeURIComponent(id)}/rotate`),
   revokeKey: (id: string) => call<Revoked>('DELETE', `/admin/keys/${encodeURIComponent(id)}`),
   invitations: () => call<{ invitations: Invitation[] }>('GET', '/admin/invitations'),

@@ -106,6 +106,16 @@ function linkForm(onCreated: (link: WorldLink) => void, onCancel: () => void): H
     placeholder: 'foundry-…',
     autocomplete: 'off',
   });
+  const foundryUrl = h('input', {
+    class: 'input input-mono',
+    id: 'link-foundry-url',
+    name: 'foundryUrl',
+    type: 'url',
+    required: true,
+    maxlength: 2000,
+    placeholder: 'http://localhost:30000',
+    autocomplete: 'off',
+  });
   const name = h('input', {
     class: 'input',
     id: 'link-name',
@@ -140,6 +150,17 @@ function linkForm(onCreated: (link: WorldLink) => void, onCancel: () => void): H
     h(
       'div',
       { class: 'field' },
+      h('label', { for: 'link-foundry-url' }, 'Foundry address'),
+      foundryUrl,
+      h(
+        'p',
+        { class: 'hint' },
+        'The address you open Foundry at in the browser. The module runs in that page, and only that page may connect the world with this key.',
+      ),
+    ),
+    h(
+      'div',
+      { class: 'field' },
       h('label', { for: 'link-name' }, 'Name'),
       name,
       h('p', { class: 'hint' }, 'Optional: how the key is listed.'),
@@ -153,6 +174,7 @@ function linkForm(onCreated: (link: WorldLink) => void, onCancel: () => void): H
       onCreated(
         await admin.linkWorld({
           clientId: clientId.value.trim(),
+          foundryUrl: foundryUrl.value.trim(),
           ...(name.value.trim() ? { name: name.value.trim() } : {}),
         }),
       );
@@ -343,7 +365,10 @@ function bindingText(key: ApiKey, status: RelayStatus | undefined): string {
     const player = status?.worlds.flatMap((world) => world.players).find((candidate) => candidate.id === key.userId);
     parts.push(`Acts as ${player?.name ?? key.userId}`);
   }
-  if (key.scopes.includes(WORLD_LINK_SCOPE)) return `Links the 2.x module of ${key.worldIds?.join(', ') ?? 'no world'}`;
+  if (key.scopes.includes(WORLD_LINK_SCOPE)) {
+    const page = key.origin ? ` from ${key.origin}` : '';
+    return `Links the 2.x module of ${key.worldIds?.join(', ') ?? 'no world'}${page}`;
+  }
   if (key.worldIds && key.worldIds.length > 0) {
     const titles = key.worldIds.map((id) => status?.worlds.find((world) => world.clientId === id)?.worldTitle ?? id);
     parts.push(`Only ${titles.join(', ')}`);
