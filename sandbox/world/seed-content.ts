@@ -1,5 +1,6 @@
 // What the Sandbox Keep contains. References between documents use the keys below; seed.ts turns them into ids.
 // Names are chosen so every search tier shows up for "goblin": exact, prefix, substring and subsequence.
+import { SRD_SPELL_ENTRIES } from './spell-pack.ts';
 
 export interface SeedUser {
   key: string;
@@ -640,7 +641,7 @@ function monster(hp: number, ac: number, cr: number, type: string, scores: numbe
   };
 }
 
-/** Small copies of the packs the dnd5e system ships (`dnd5e.monsters`, `dnd5e.items`, `dnd5e.spells`). */
+/** The packs the dnd5e system ships: small copies of `dnd5e.monsters` and `dnd5e.items`, and the SRD's spells. */
 const DND5E_PACKS: SeedPack[] = [
   {
     collection: 'dnd5e.monsters',
@@ -744,56 +745,7 @@ const DND5E_PACKS: SeedPack[] = [
       },
     ],
   },
-  {
-    collection: 'dnd5e.spells',
-    title: 'Spells (SRD)',
-    documentName: 'Item',
-    entries: [
-      {
-        id: 'srdSpellFireball',
-        name: 'Fireball',
-        type: 'spell',
-        img: 'icons/magic/fire/explosion-fireball-large-red-orange.webp',
-        system: {
-          level: 3,
-          school: 'evo',
-          properties: ['vocal', 'somatic', 'material'],
-          range: { value: 150, units: 'ft' },
-        },
-      },
-      {
-        id: 'srdSpellMageHand',
-        name: 'Mage Hand',
-        type: 'spell',
-        img: 'icons/magic/fire/flame-burning-hand-purple.webp',
-        system: { level: 0, school: 'con', properties: ['vocal', 'somatic'], range: { value: 30, units: 'ft' } },
-      },
-      {
-        id: 'srdSpellSleep000',
-        name: 'Sleep',
-        type: 'spell',
-        img: 'icons/magic/control/sleep-bubble-purple.webp',
-        system: {
-          level: 1,
-          school: 'enc',
-          properties: ['vocal', 'somatic', 'material'],
-          range: { value: 90, units: 'ft' },
-        },
-      },
-      {
-        id: 'srdSpellDetectMg',
-        name: 'Detect Magic',
-        type: 'spell',
-        img: 'icons/magic/perception/eye-ringed-glow-yellow.webp',
-        system: {
-          level: 1,
-          school: 'div',
-          properties: ['vocal', 'somatic', 'ritual', 'concentration'],
-          range: { units: 'self' },
-        },
-      },
-    ],
-  },
+  { collection: 'dnd5e.spells', title: 'Spells (SRD)', documentName: 'Item', entries: SRD_SPELL_ENTRIES },
 ];
 
 export const PACKS: SeedPack[] = [
