@@ -1,6 +1,7 @@
 // Source defaults and the few validation rules the operations can run into, per document type.
 import { CORE_DEFAULTS, CORE_FALLBACKS } from './core-defaults.ts';
 import { DND5E_DEFAULTS } from './dnd5e-defaults.ts';
+import { migrateDnd5eSource } from './dnd5e-migrations.ts';
 import { deepClone, getProperty, setProperty, overlay, type PlainObject } from './objects.ts';
 
 export const FOLDER_DOCUMENT_TYPES = [
@@ -18,6 +19,10 @@ export const FOLDER_DOCUMENT_TYPES = [
 
 /** Defaults of each game system, by system id (document type → subtype or `'*'` → partial source). */
 const SYSTEM_DEFAULTS: Record<string, Record<string, Record<string, PlainObject>>> = { dnd5e: DND5E_DEFAULTS };
+/** What each game system's data models do to a new document's source. */
+const SYSTEM_MIGRATIONS: Record<string, (documentName: string, source: PlainObject) => void> = {
+  dnd5e: migrateDnd5eSource,
+};
 
 export class ValidationError extends Error {}
 
@@ -36,6 +41,7 @@ export function prepareSource(documentName: string, data: PlainObject, systemId:
     if (!getProperty(source, target)) setProperty(source, target, deepClone(source[from]));
   }
   if (documentName === 'ActiveEffect') migrateEffect(source);
+  SYSTEM_MIGRATIONS[systemId]?.(documentName, source);
   validate(documentName, source);
   return source;
 }
