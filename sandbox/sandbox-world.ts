@@ -10,11 +10,13 @@ import { AmbientActivity } from './ambient.ts';
 import { EventChannels } from './events.ts';
 import type { FileStore } from './files/file-store.ts';
 import { memoryFileStore } from './files/memory-store.ts';
+import { CORE_PUBLIC_FILES, publicFileStore } from './files/public-store.ts';
 import { OPERATIONS } from './operations/index.ts';
 import { SearchIndex } from './search-index.ts';
 import { createSimulation, type Simulation } from './simulate.ts';
 import type { WorldDocument } from './world/document.ts';
 import { Game, type ModuleSettings, type SystemInfo } from './world/game.ts';
+import { isPlainObject } from './world/objects.ts';
 import { installPlaylistAudio } from './world/playlists.ts';
 import { createRandomSource, randomDocumentId } from './world/random.ts';
 import { seedWorld } from './world/seed.ts';
@@ -68,7 +70,24 @@ export function createSandboxWorld(options: SandboxWorldOptions = {}): SandboxWo
   game.relaySettings.serverFingerprint = randomDocumentId(createRandomSource(seed ^ SEED_STREAMS.settings), 32);
   seedWorld(game);
   installPlaylistAudio(game);
-  return new Sandbox(game, options.files ?? memoryFileStore());
+  const publicFiles = publicFileStore([...CORE_PUBLIC_FILES, ...iconsReferenced(game)]);
+  return new Sandbox(game, options.files ?? memoryFileStore(), publicFiles);
+}
+
+/** The `icons/…` paths the seeded documents and packs point at: Foundry serves those from its public folder. */
+function iconsReferenced(game: Game): string[] {
+  const found = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string' && value.startsWith('icons/')) found.add(value);
+    else if (Array.isArray(value)) value.forEach(visit);
+    else if (isPlainObject(value)) Object.values(value).forEach(visit);
+  };
+  const documents = [
+    ...Object.values(game.collections).flatMap((collection) => collection.contents),
+    ...[...game.packs.values()].flatMap((pack) => pack.documents.contents),
+  ];
+  for (const document of documents) visit(document.toObject());
+  return [...found];
 }
 
 class Sandbox implements SandboxWorld {
@@ -79,10 +98,12 @@ class Sandbox implements SandboxWorld {
   readonly #searchIndex: SearchIndex;
   readonly #ambient: AmbientActivity;
   readonly #files: FileStore;
+  readonly #publicFiles: FileStore;
 
-  constructor(game: Game, files: FileStore) {
+  constructor(game: Game, files: FileStore, publicFiles: FileStore) {
     this.game = game;
     this.#files = files;
+    this.#publicFiles = publicFiles;
     this.simulate = createSimulation(game);
     this.#channels = new EventChannels(game, (message) => this.#push(message));
     this.#searchIndex = new SearchIndex(game);
@@ -110,7 +131,12 @@ class Sandbox implements SandboxWorld {
       return undefined;
     }
     const operation = Object.hasOwn(OPERATIONS, request.type) ? OPERATIONS[request.type] : undefined;
-    return operation?.(request, { game: this.game, searchIndex: this.#searchIndex, files: this.#files });
+    return operation?.(request, {
+      game: this.game,
+      searchIndex: this.#searchIndex,
+      files: this.#files,
+      publicFiles: this.#publicFiles,
+    });
   }
 
   setChannel(channel: EventChannel, enabled: boolean): void {

@@ -9,7 +9,10 @@ import { resolveUser } from '../world/permissions.ts';
 export interface OperationContext {
   game: Game;
   searchIndex: SearchIndex;
+  /** The world's data folder. */
   files: FileStore;
+  /** Foundry's own public folder: core icons, sounds and interface images; read-only. */
+  publicFiles: FileStore;
 }
 
 /** A handler's reply, or undefined when the module would send nothing. */
