@@ -136,8 +136,17 @@ export class Game {
   moduleUserId = '';
   worldTime = 0;
   paused = false;
-  /** World settings the module keeps after pairing (module-protocol.md §3.1). */
-  readonly relaySettings = { clientId: '', pairedRelayUrl: '', serverFingerprint: '' };
+  /** The module's world settings for its connection (module-protocol.md §2.1, §2.6, §3.1), with their defaults. */
+  readonly relaySettings = {
+    wsRelayUrl: 'wss://foundryrestapi.com',
+    clientId: '',
+    pairedRelayUrl: '',
+    serverFingerprint: '',
+    customName: '',
+    pingInterval: 30,
+    reconnectMaxAttempts: 20,
+    reconnectBaseDelay: 1000,
+  };
   serverOrigin = 'http://localhost:30000';
 
   constructor(options: GameOptions) {
@@ -230,9 +239,11 @@ export class Game {
     let rest: string[];
     if (parts[0] === 'Compendium') {
       const pack = this.packs.get(`${parts[1]}.${parts[2]}`);
-      if (!pack || parts[3] !== pack.documentName) return null;
-      document = pack.documents.get(parts[4] ?? '');
-      rest = parts.slice(5);
+      if (!pack) return null;
+      // `Compendium.<pack>.<id>`, the form before v11 named the document type, reads as the pack's type (parseUuid).
+      const path = parts[3] === pack.documentName ? parts.slice(4) : parts.slice(3);
+      document = pack.documents.get(path[0] ?? '');
+      rest = path.slice(1);
     } else {
       document = this.collectionOf(parts[0] ?? '')?.get(parts[1] ?? '');
       rest = parts.slice(2);
