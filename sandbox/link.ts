@@ -279,7 +279,14 @@ class RelaySession implements SandboxLink {
 
 /** Connects as a 3.x module: `<base>/relay?id=...&metadata`, then `{type:"auth", token}` as the first frame. */
 export async function connectSandbox(world: SandboxWorld, options: ConnectOptions): Promise<SandboxLink> {
-  const url = withQuery(relaySocketUrl(options.relayUrl), [['id', options.clientId], ...metadataParameters(world)]);
+  const socketUrl = relaySocketUrl(options.relayUrl);
+  // What the module keeps in its world settings once paired, and connects with.
+  Object.assign(world.game.relaySettings, {
+    wsRelayUrl: socketUrl,
+    clientId: options.clientId,
+    pairedRelayUrl: world.game.relaySettings.pairedRelayUrl || socketUrl,
+  });
+  const url = withQuery(socketUrl, [['id', options.clientId], ...metadataParameters(world)]);
   const session = new RelaySession(
     world,
     options.clientId,

@@ -46,7 +46,6 @@ async function connectModule(client: FoundryClient): Promise<SandboxLink | undef
   if (config.legacyApiKey) return connectSandboxLegacy(world, { relayUrl, apiKey: config.legacyApiKey });
   const token = readToken();
   if (!token || !config.clientId) return undefined;
-  world.game.relaySettings.clientId = config.clientId;
   return connectSandbox(world, {
     relayUrl,
     clientId: config.clientId,
