@@ -3,9 +3,10 @@
 import { DocumentCollection, WorldDocument, embeddedFieldOf, embeddedNamesOf } from './document.ts';
 import { assertFolderReference, moveContentsToParent } from './folders.ts';
 import { Hooks } from './hooks.ts';
-import { adaptSourceTo14 } from './foundry-14.ts';
+import { adaptSourceTo14, splitSceneChanges } from './foundry-14.ts';
 import { deepClone, diffObject, expandObject, isPlainObject, mergeInto, type PlainObject } from './objects.ts';
 import { randomDocumentId, type RandomSource } from './random.ts';
+import { firstLevel } from './scenes.ts';
 import { prepareSource, ValidationError } from './schema.ts';
 
 export interface WorldInfo {
@@ -284,8 +285,14 @@ export class Game {
    * changed, which the playlist audio follows. Nothing is applied when any part is invalid.
    */
   updateDocument(document: WorldDocument, changes: PlainObject, options: LifecycleOptions = {}): PlainObject | null {
-    const expanded = expandObject(changes);
+    let expanded = expandObject(changes);
     delete expanded._id;
+    const level = document.documentName === 'Scene' ? firstLevel(document) : undefined;
+    if (level) {
+      const split = splitSceneChanges(expanded);
+      if (Object.keys(split.level).length > 0) this.updateDocument(level, split.level, options);
+      expanded = split.scene;
+    }
     if ('folder' in expanded && !document.parent && !document.pack) {
       const target = { documentName: document.documentName, type: document.type, id: document.id };
       assertFolderReference(this, target, expanded.folder);
@@ -358,7 +365,7 @@ export class Game {
     pack: string | null = null,
   ): WorldDocument {
     const { embeddedData, ownData } = this.#splitEmbedded(documentName, data);
-    const source = prepareSource(documentName, ownData, this.system.id);
+    const source = prepareSource(documentName, ownData, this.system.id, this.foundryMajorVersion);
     if (this.foundryMajorVersion >= 14) adaptSourceTo14(documentName, source, embeddedData);
     if (keepId && typeof data._id === 'string' && !/^[a-zA-Z0-9]{16}$/.test(data._id)) {
       throw new ValidationError(

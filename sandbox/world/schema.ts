@@ -26,8 +26,16 @@ const SYSTEM_MIGRATIONS: Record<string, (documentName: string, source: PlainObje
 
 export class ValidationError extends Error {}
 
-/** The source of a new document: `data` over the system's defaults for its type over Foundry's core defaults. */
-export function prepareSource(documentName: string, data: PlainObject, systemId: string): PlainObject {
+/**
+ * The source of a new document: `data` over the system's defaults for its type over Foundry's core defaults, as
+ * Foundry `generation` (13, 14) migrates and validates it.
+ */
+export function prepareSource(
+  documentName: string,
+  data: PlainObject,
+  systemId: string,
+  generation: number,
+): PlainObject {
   const systemDefaults = SYSTEM_DEFAULTS[systemId]?.[documentName] ?? {};
   const type = typeof data.type === 'string' ? data.type : (CORE_DEFAULTS[documentName]?.type as string | undefined);
   const layers = [
@@ -41,9 +49,20 @@ export function prepareSource(documentName: string, data: PlainObject, systemId:
     if (!getProperty(source, target)) setProperty(source, target, deepClone(source[from]));
   }
   if (documentName === 'ActiveEffect') migrateEffect(source);
+  if (documentName === 'ChatMessage' && generation < 14) migrateChatType(source);
   SYSTEM_MIGRATIONS[systemId]?.(documentName, source);
   validate(documentName, source);
   return source;
+}
+
+/**
+ * Foundry 12 and 13 take a numeric `type` (the pre-v12 CHAT_MESSAGE_TYPES) as the message's `style`; Foundry 14 no
+ * longer does, and the number fails validation as a document subtype.
+ */
+function migrateChatType(source: PlainObject): void {
+  if (typeof source.type !== 'number') return;
+  source.style = source.type;
+  source.type = 'base';
 }
 
 /** Foundry migrates the pre-v12 `label`/`icon` keys of effects to `name`/`img`. */
@@ -60,6 +79,9 @@ function validate(documentName: string, source: PlainObject): void {
     if (source.name === undefined || source.name === null) problems.push('name: may not be undefined');
     else if (typeof source.name !== 'string') problems.push('name: must be a string');
     else if (source.name.trim() === '') problems.push('name: may not be a blank string');
+  }
+  if (documentName === 'ChatMessage' && source.type !== 'base') {
+    problems.push(`type: "${String(source.type)}" is not a valid type for the ChatMessage Document class`);
   }
   if (documentName === 'Folder' && !FOLDER_DOCUMENT_TYPES.includes(source.type as string)) {
     problems.push(
