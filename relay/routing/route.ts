@@ -92,11 +92,26 @@ export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends
   rawBodyAsFileData?: boolean;
   /** What a key bound to a player gets (relay/routing/player-view.ts): every keyed route says. */
   playerView?: PlayerView;
+  /**
+   * Where the unmodified module fails because Foundry changed under it (module 3.4.1 on Foundry 14): a refusal of the
+   * world that matches is answered with the status and the words given here, the world's own words kept after them.
+   */
+  moduleFailures?: readonly ModuleFailure[];
   /** Rewrites a successful answer of the world; `sentAt` is `performance.now()` when the request left. */
   reviseReply?: (
     message: Record<string, unknown>,
     call: { parameters: z.output<S>; clientId: string; sentAt: number; services: RelayServices },
   ) => Record<string, unknown>;
+}
+
+/** A known failure of the module, by the error it answers with, and what the relay says of it instead. */
+export interface ModuleFailure {
+  /** The module's error, as the world answers it. */
+  error: RegExp;
+  /** 400 when the caller can ask another way, 501 when no call gets this from such a world. */
+  status: 400 | 501;
+  /** Why it failed, in the world's terms, and what to do instead. */
+  explanation: string;
 }
 
 /** Asks the caller's world an operation with these fields, as the GM unless they name a user; a refusal throws. */

@@ -29,6 +29,7 @@ export function worldAnswer(
   if (route.reply === 'image' || (route.reply === 'file' && parameters.format !== 'base64')) {
     return bytesAnswer(route, route.reply, world, reply, parameters);
   }
+  refuseKnownModuleFailure(route, reply.message);
   return {
     kind: 'world-json',
     status: hasError(reply.message) ? 400 : 200,
@@ -36,6 +37,18 @@ export function worldAnswer(
     message: reply.message,
     clientId: world.clientId,
   };
+}
+
+/** A refusal the route knows as the module's own failure, answered in words that say why and what to do instead. */
+function refuseKnownModuleFailure(route: WorldRoute, message: WorldReply['message']): void {
+  if (!hasError(message)) return;
+  const worldError = String(message.error);
+  const failure = route.moduleFailures?.find((candidate) => candidate.error.test(worldError));
+  if (failure) {
+    throw new HttpError(failure.status, `${failure.explanation} (the world answered: ${worldError})`, {
+      requestId: message.requestId,
+    });
+  }
 }
 
 /** Decodes the data URL a world answers with (`imageData` or `fileData`, at the top or under `data`) into bytes. */
