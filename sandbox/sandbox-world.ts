@@ -31,6 +31,8 @@ export interface SandboxWorldOptions {
   now?: () => number;
   /** Module settings that gate operations such as execute-js. */
   settings?: Partial<ModuleSettings>;
+  /** Start without the seeded encounter, as a fresh world: the reference relay's encounter suite expects none. */
+  emptyEncounters?: boolean;
   /**
    * The world's data folder for the file-system operations; defaults to an in-memory store. In Node, pass
    * `diskFileStore(dir)` from `sandbox/files/disk-store.ts` to keep the files in a real folder.
@@ -68,7 +70,7 @@ export function createSandboxWorld(options: SandboxWorldOptions = {}): SandboxWo
   });
   Object.assign(game.settings, options.settings);
   game.relaySettings.serverFingerprint = randomDocumentId(createRandomSource(seed ^ SEED_STREAMS.settings), 32);
-  seedWorld(game);
+  seedWorld(game, { encounters: !options.emptyEncounters });
   installPlaylistAudio(game);
   const publicFiles = publicFileStore([...CORE_PUBLIC_FILES, ...iconsReferenced(game)]);
   return new Sandbox(game, options.files ?? memoryFileStore(), publicFiles);

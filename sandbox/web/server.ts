@@ -23,7 +23,7 @@ const PORTRAIT_SIZE = 96;
  */
 export type WebWorldOptions = Pick<
   SandboxWorldOptions,
-  'seed' | 'system' | 'worldId' | 'worldTitle' | 'settings' | 'foundryVersion'
+  'seed' | 'system' | 'worldId' | 'worldTitle' | 'settings' | 'foundryVersion' | 'emptyEncounters'
 >;
 
 export interface SandboxWebClientOptions {
