@@ -48,7 +48,7 @@ export function prepareSource(
   for (const [target, from] of CORE_FALLBACKS[documentName] ?? []) {
     if (!getProperty(source, target)) setProperty(source, target, deepClone(source[from]));
   }
-  if (documentName === 'ActiveEffect') migrateEffect(source);
+  if (documentName === 'ActiveEffect') migrateEffect(source, generation);
   if (documentName === 'ChatMessage' && generation < 14) migrateChatType(source);
   SYSTEM_MIGRATIONS[systemId]?.(documentName, source);
   validate(documentName, source);
@@ -65,10 +65,13 @@ function migrateChatType(source: PlainObject): void {
   source.type = 'base';
 }
 
-/** Foundry migrates the pre-v12 `label`/`icon` keys of effects to `name`/`img`. */
-function migrateEffect(source: PlainObject): void {
-  if (source.name === undefined && typeof source.label === 'string') source.name = source.label;
-  if (source.icon !== undefined) source.img = source.img ?? source.icon;
+/**
+ * Foundry 12 and 13 migrate the older `label`/`icon` keys of effects to `name`/`img`; Foundry 14 retired that shim with
+ * the other v12 deprecations (foundryvtt#13436), so there the keys are dropped as unknown.
+ */
+function migrateEffect(source: PlainObject, generation: number): void {
+  if (generation < 14 && source.name === undefined && typeof source.label === 'string') source.name = source.label;
+  if (generation < 14 && source.icon !== undefined) source.img = source.img ?? source.icon;
   delete source.label;
   delete source.icon;
 }
