@@ -58,6 +58,14 @@ describe('a Foundry 14 world', () => {
     expect(actor.body.data.effects.flatMap((effect: { statuses: string[] }) => effect.statuses)).not.toContain('dead');
   });
 
+  it("declares the relay's words for the module's failures in the OpenAPI document", async () => {
+    const document = (await harness.api(undefined, 'GET', '/openapi.json')).body;
+    expect(document.paths['/effects/list'].get.responses['501'].description).toMatch(
+      /^On Foundry 14, CONFIG\.statusEffects is an object/,
+    );
+    expect(document.paths['/chat'].post.responses['400'].description).toMatch(/leave chatType out$/);
+  });
+
   it("keeps effect changes typed in system.changes, where the module's listing does not look", async () => {
     const thorin = await uuidOf(harness, 'Thorin Ironfoot');
     const effectData = {
