@@ -10,9 +10,9 @@ import { Invitations } from './auth/invitations.ts';
 import { KeyRequests } from './auth/key-requests.ts';
 import { RequestSources } from './auth/request-sources.ts';
 import { linksWorld } from './auth/world-link.ts';
-import { loadAdminToken } from './admin/admin-token.ts';
-import { ActivityLog } from './admin/activity.ts';
-import { AdminSessions } from './admin/admin-sessions.ts';
+import { loadAdminToken } from './auth/admin-token.ts';
+import { ActivityLog } from './activity/activity-log.ts';
+import { AdminSessions } from './auth/admin-sessions.ts';
 import { relayStatus } from './admin/status.ts';
 import { adminLoginUrl } from './admin/login-page.ts';
 import type { RelayStatus } from '../contracts/admin-api.ts';
@@ -21,11 +21,11 @@ import { RollIds } from './events/roll-ids.ts';
 import { STREAM_CHANNEL } from './events/streams.ts';
 import { createRequestListener } from './http/app.ts';
 import { BindError, Listener, type ListenChange } from './http/listener.ts';
-import { ConnectionLimits } from './http/connection-limits.ts';
+import { ConnectionLimits } from './gate/connection-limits.ts';
 import { lanInterfaces } from './discovery/lan-interfaces.ts';
 import { ClientApi } from './ws-api/client-api.ts';
-import { refusedUpgradeHost, worldOriginAllowed } from './http/request-gate.ts';
-import { UnauthenticatedSockets } from './http/socket-limits.ts';
+import { refusedUpgradeHost, worldOriginAllowed } from './gate/request-gate.ts';
+import { UnauthenticatedSockets } from './gate/socket-limits.ts';
 import type { IntegrationPackageFolders, ListenPlace, RelayServices } from './services.ts';
 import { RateLimiter } from './routing/rate-limit.ts';
 import { DEFAULT_SETTINGS, Settings, type RelaySettings } from './storage/settings.ts';
@@ -287,7 +287,7 @@ export function createRelay(options: RelayOptions): Relay {
     });
     services.keepers.on('changed', statusChanged);
   }
-  const clientApi = new ClientApi(services, {
+  const clientApi = new ClientApi(services, allRoutes, {
     authTimeoutMs: options.authTimeoutMs,
     uploadLimitBytes: options.bodyLimitBytes,
     unauthenticated,

@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
-import type { ActivityLog } from './admin/activity.ts';
-import type { AdminSessions } from './admin/admin-sessions.ts';
+import type { ActivityLog } from './activity/activity-log.ts';
+import type { AdminSessions } from './auth/admin-sessions.ts';
 import type { CaptureService } from './capture/capture-service.ts';
 import type { WorldKeepers } from './keeper/world-keepers.ts';
 import type { ApiKeys } from './auth/api-keys.ts';

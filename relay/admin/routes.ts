@@ -3,12 +3,12 @@ import { withoutUndefined } from '../objects.ts';
 import { DEFAULT_SCOPES, SCOPES } from '../auth/scopes.ts';
 import { HttpError } from '../errors.ts';
 import { flag, text, textList, wholeNumber } from '../routing/parameters.ts';
-import { knownScopes } from './scope-list.ts';
+import { knownScopes } from '../auth/scope-list.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { pairRequestView, pairRequestViews, relayStatus } from './status.ts';
 import { openAdminFeed } from './admin-feed.ts';
-import { ADMIN_COOKIE, ADMIN_SESSION_LIFETIME_MS } from './admin-sessions.ts';
-import { isLoopback } from '../http/addresses.ts';
+import { ADMIN_COOKIE, ADMIN_SESSION_LIFETIME_MS } from '../auth/admin-sessions.ts';
+import { isLoopback } from '../gate/addresses.ts';
 import { adminLoginUrl, HOW_TO_GET_A_LOGIN_LINK, refuseLogin } from './login-page.ts';
 import { revocationAnswer } from './revocation-answer.ts';
 

@@ -11,7 +11,7 @@ import type { BrowserHost } from './browser-host.ts';
 import { CaptureFailure, logIn, type FoundryAccount } from './foundry-login.ts';
 import { connectModule, requireWorldHolder } from './gm-page.ts';
 import type { GameFacts } from './page-scripts.ts';
-import { originOf } from '../http/request-gate.ts';
+import { originOf } from '../gate/request-gate.ts';
 import { WHERE_TO_CONFIGURE, worldsAt } from './session-worlds.ts';
 import type { WorldConnection } from '../world-link/world-connection.ts';
 import { consoleLog, type RelayLog } from '../log.ts';

@@ -5,7 +5,7 @@ import type { CallAnswer } from '../routing/pipeline.ts';
 import { answerFor, HttpError, UNEXPECTED_ANSWER } from '../errors.ts';
 import { openEventStream } from '../events/sse.ts';
 import type { RelayLog } from '../log.ts';
-import { normalisedAddress } from './addresses.ts';
+import { normalisedAddress } from '../gate/addresses.ts';
 import { hasBody } from './body.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

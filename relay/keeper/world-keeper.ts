@@ -7,7 +7,7 @@ import type { BrowserPage } from '../capture/browser.ts';
 import type { BrowserHost } from '../capture/browser-host.ts';
 import { logIn } from '../capture/foundry-login.ts';
 import { connectModule, requireWorldHolder } from '../capture/gm-page.ts';
-import { originOf } from '../http/request-gate.ts';
+import { originOf } from '../gate/request-gate.ts';
 import type { RelayLog } from '../log.ts';
 import type { Tabletop } from '../world-link/tabletop.ts';
 import type { KeeperPhase, KeeperTransition, KeeperView } from '../../contracts/keeper.ts';

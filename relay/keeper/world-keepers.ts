@@ -3,12 +3,12 @@
 import { EventEmitter } from 'node:events';
 import type { ConnectionTokens } from '../auth/connection-tokens.ts';
 import type { KnownWorlds } from '../auth/known-worlds.ts';
-import type { ActivityLog } from '../admin/activity.ts';
+import type { ActivityLog } from '../activity/activity-log.ts';
 import type { BrowserPage } from '../capture/browser.ts';
 import type { BrowserHost } from '../capture/browser-host.ts';
 import { CaptureFailure, logIn } from '../capture/foundry-login.ts';
 import { requireWorldHolder } from '../capture/gm-page.ts';
-import { originOf } from '../http/request-gate.ts';
+import { originOf } from '../gate/request-gate.ts';
 import type { Tabletop } from '../world-link/tabletop.ts';
 import type { RelayLog } from '../log.ts';
 import type { KeeperTransition, KeeperView } from '../../contracts/keeper.ts';

@@ -3,7 +3,8 @@
 import type { OverlayName } from '../../contracts/overlays.ts';
 import { requireStreamRoom } from '../routing/call.ts';
 import type { StreamEvent } from '../events/streams.ts';
-import type { Answer, EventStream } from '../routing/route.ts';
+import type { Answer } from '../routing/route.ts';
+import type { EventStream } from '../events/event-stream.ts';
 import type { RelayServices } from '../services.ts';
 import type { Tabletop } from '../world-link/tabletop.ts';
 import { OVERLAY_FEEDS, type ItemFeed, type OverlayFeed, type StateFeed } from './feeds.ts';

@@ -14,16 +14,15 @@ import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { OverlayLinkRecord } from '../auth/overlay-links.ts';
 import type { OverlayName } from '../../contracts/overlays.ts';
 import type { RelayServices } from '../services.ts';
-import { answeredCall, callerNamed, refusedCall, type ActivityRecord } from '../admin/activity.ts';
+import { answeredCall, callerNamed, refusedCall, type ActivityRecord } from '../activity/activity-log.ts';
 import { HttpError } from '../errors.ts';
-import { checkAdmin, keyOfLink, verifiedKey, verifiedLink } from './access.ts';
+import { checkAdmin, keyOfLink, requireScope, verifiedKey, verifiedLink } from './access.ts';
 import {
   askWorldAsGm,
   callWorld,
   parseHeaders,
   parseParameters,
   prepareStream,
-  requireScope,
   takeCaller,
   userRefusalBefore,
   type Fields,

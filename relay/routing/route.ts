@@ -3,6 +3,7 @@ import type { Scope } from '../auth/scopes.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { OverlayLinkRecord } from '../auth/overlay-links.ts';
 import type { OverlayName } from '../../contracts/overlays.ts';
+import type { EventStream } from '../events/event-stream.ts';
 import type { StreamFilter, StreamKind } from '../events/streams.ts';
 import type { RelayServices } from '../services.ts';
 
@@ -152,7 +153,7 @@ export interface StreamRoute<S extends ParameterSchema = ParameterSchema> extend
 /** The call as its transport received it, told without any of the transport's own objects. */
 export interface CallContext {
   transport: 'http' | 'ws';
-  /** The caller's address, normalised (see relay/http/addresses.ts normalisedAddress). */
+  /** The caller's address, normalised (see relay/gate/addresses.ts normalisedAddress). */
   remoteAddress: string;
   /** `protocol://host` as the caller reached the relay. */
   relayOrigin: string;
@@ -174,14 +175,6 @@ export interface LocalContext<P, H = Record<string, unknown>> {
 }
 
 export type AnswerHeaders = Record<string, string | string[]>;
-
-/** A stream of Server-Sent Events the adapter keeps open until the caller hangs up or `end` is called. */
-export interface EventStream {
-  send(name: string, json: string): void;
-  comment(text: string): void;
-  onClose(listener: () => void): void;
-  end(): void;
-}
 
 /** What a local route answers with; the transport writes it. Cookies go out as `Set-Cookie` in `headers`. */
 export type Answer =

@@ -3,8 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import { HttpError } from '../errors.ts';
-import { refuseUpgrade } from '../http/request-gate.ts';
-import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
+import { refuseUpgrade } from '../gate/request-gate.ts';
+import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../gate/socket-limits.ts';
 import {
   CloseCode,
   EVENT_CHANNELS,
@@ -16,7 +16,7 @@ import {
 } from '../../contracts/world-protocol.ts';
 import { authTokenOf, readUpgrade, type WorldUpgrade } from './handshake.ts';
 import { shownClean } from '../shown-text.ts';
-import { isThisComputer } from '../http/addresses.ts';
+import { isThisComputer } from '../gate/addresses.ts';
 import { PendingRequests, type WorldReply } from './pending-requests.ts';
 import { WorldConnection } from './world-connection.ts';
 

@@ -3,16 +3,15 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CloseCode, EVENT_CHANNELS } from '../../contracts/world-protocol.ts';
 import type { RelayServices } from '../services.ts';
-import { corsAllows, isRelayOrigin, refuseUpgrade } from '../http/request-gate.ts';
-import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
-import { normalisedAddress } from '../http/addresses.ts';
-import { carriesApiKey, KEY_IN_URL_REFUSAL, noteKeyInUrl } from '../http/key-in-url.ts';
+import { corsAllows, isRelayOrigin, refuseUpgrade } from '../gate/request-gate.ts';
+import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../gate/socket-limits.ts';
+import { normalisedAddress } from '../gate/addresses.ts';
+import { carriesApiKey, KEY_IN_URL_REFUSAL, noteKeyInUrl } from '../gate/key-in-url.ts';
 import { httpCallContext } from '../http/write-answer.ts';
-import type { CallContext } from '../routing/route.ts';
-import { ClientSession, parseObject, SUPPORTED_TYPES } from './client-session.ts';
-import { refusedCall, type CallerName } from '../admin/activity.ts';
+import type { CallContext, Route } from '../routing/route.ts';
+import { ClientSession, parseObject, socketRoutesOf, type SocketRoutes } from './client-session.ts';
+import { refusedCall, type CallerName } from '../activity/activity-log.ts';
 import { HttpError } from '../errors.ts';
-import { allRoutes } from '../routes.ts';
 import { largestBodyFor } from '../http/body.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 
@@ -42,11 +41,16 @@ export class ClientApi {
     perMessageDeflate: false,
   });
   private readonly services: RelayServices;
+  /** The catalog's routes, for the frame limit of a key's largest body. */
+  private readonly catalog: readonly Route[];
+  private readonly routes: SocketRoutes;
   private readonly limits: ClientApiLimits & { authTimeoutMs: number };
   private readonly sessions = new Set<ClientSession>();
 
-  constructor(services: RelayServices, limits: ClientApiLimits) {
+  constructor(services: RelayServices, routes: readonly Route[], limits: ClientApiLimits) {
     this.services = services;
+    this.catalog = routes;
+    this.routes = socketRoutesOf(routes);
     this.limits = { ...limits, authTimeoutMs: limits.authTimeoutMs ?? AUTH_TIMEOUT_MS };
   }
 
@@ -134,7 +138,7 @@ export class ClientApi {
       return;
     }
     raiseFrameLimit(socket, this.frameLimitOf(key));
-    const session = new ClientSession(socket, { apiKey, keyId: key.id }, clientId, upgrade, this.services);
+    const session = new ClientSession(socket, { apiKey, keyId: key.id }, clientId, upgrade, this.services, this.routes);
     this.sessions.add(session);
     socket.on('message', (data, isBinary) => {
       if (!isBinary) session.receive(data.toString());
@@ -146,7 +150,7 @@ export class ClientApi {
     session.send({
       type: 'connected',
       clientId: clientId ?? null,
-      supportedTypes: SUPPORTED_TYPES,
+      supportedTypes: this.routes.supportedTypes,
       eventChannels: EVENT_CHANNELS,
     });
   }
@@ -160,6 +164,6 @@ export class ClientApi {
 
   /** A frame may be as large as the largest HTTP body of the key: an upload's only with the upload scope. */
   private frameLimitOf(key: ApiKeyRecord): number {
-    return largestBodyFor(key.scopes, allRoutes, this.limits.uploadLimitBytes);
+    return largestBodyFor(key.scopes, this.catalog, this.limits.uploadLimitBytes);
   }
 }

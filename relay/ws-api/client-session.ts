@@ -1,13 +1,6 @@
 import type { WebSocket } from 'ws';
-import { allRoutes } from '../routes.ts';
-import {
-  scopeOf,
-  type Answer,
-  type CallContext,
-  type EventStream,
-  type Route,
-  type StreamRoute,
-} from '../routing/route.ts';
+import { scopeOf, type Answer, type CallContext, type Route, type StreamRoute } from '../routing/route.ts';
+import type { EventStream } from '../events/event-stream.ts';
 import type { StreamKind } from '../events/streams.ts';
 import { STREAM_CHANNEL } from '../events/streams.ts';
 import { answerFor, HttpError, RetryLater, UNEXPECTED_ANSWER } from '../errors.ts';
@@ -18,22 +11,35 @@ import type { RelayServices } from '../services.ts';
 
 const MAX_IN_FLIGHT = 100;
 
-/**
- * The routes a message type calls: every keyed world route and local route by its operation. Overlay routes are not
- * among them: their link opens them over HTTP only.
- */
-const OPERATION_ROUTES = new Map(
-  allRoutes.flatMap((route) =>
-    scopeOf(route) !== undefined && route.kind !== 'stream' && route.operation !== undefined
-      ? [[route.operation, route] as const]
-      : [],
-  ),
-);
-const STREAM_ROUTES = new Map(
-  allRoutes
-    .filter((route): route is StreamRoute => route.kind === 'stream' && scopeOf(route) !== undefined)
-    .map((route) => [STREAM_CHANNEL[route.stream] as EventChannel, route]),
-);
+/** The routes /ws/api calls, taken once from the catalog the relay serves. */
+export interface SocketRoutes {
+  /**
+   * Every keyed world route and local route by its operation. Overlay routes are not among them: their link opens them
+   * over HTTP only.
+   */
+  operations: ReadonlyMap<string, Route>;
+  /** Every keyed stream route by the channel a subscription names. */
+  streams: ReadonlyMap<EventChannel, StreamRoute>;
+  /** The message types the `connected` frame lists. */
+  supportedTypes: readonly string[];
+}
+
+export function socketRoutesOf(routes: readonly Route[]): SocketRoutes {
+  const operations = new Map(
+    routes.flatMap((route) =>
+      scopeOf(route) !== undefined && route.kind !== 'stream' && route.operation !== undefined
+        ? [[route.operation, route] as const]
+        : [],
+    ),
+  );
+  const streams = new Map(
+    routes
+      .filter((route): route is StreamRoute => route.kind === 'stream' && scopeOf(route) !== undefined)
+      .map((route) => [STREAM_CHANNEL[route.stream] as EventChannel, route]),
+  );
+  return { operations, streams, supportedTypes: ['ping', 'subscribe', 'unsubscribe', ...operations.keys()] };
+}
+
 const EVENT_TYPE_OF_KIND: Record<StreamKind, string> = {
   roll: 'roll-event',
   chat: 'chat-event',
@@ -42,8 +48,6 @@ const EVENT_TYPE_OF_KIND: Record<StreamKind, string> = {
   actor: 'actor-event',
   scene: 'scene-event',
 };
-
-export const SUPPORTED_TYPES = ['ping', 'subscribe', 'unsubscribe', ...OPERATION_ROUTES.keys()];
 
 /**
  * One caller's /ws/api socket: its key, its default world, its requests in flight and its subscriptions. Each message
@@ -59,6 +63,7 @@ export class ClientSession {
   /** The upgrade request as a call context; a message's own fields stand in for its headers. */
   private readonly upgrade: CallContext;
   private readonly services: RelayServices;
+  private readonly routes: SocketRoutes;
   private readonly subscriptions = new Map<EventChannel, () => void>();
   private inFlight = 0;
 
@@ -68,6 +73,7 @@ export class ClientSession {
     defaultClientId: string | undefined,
     upgrade: CallContext,
     services: RelayServices,
+    routes: SocketRoutes,
   ) {
     this.socket = socket;
     this.apiKey = key.apiKey;
@@ -75,6 +81,7 @@ export class ClientSession {
     this.defaultClientId = defaultClientId;
     this.upgrade = upgrade;
     this.services = services;
+    this.routes = routes;
   }
 
   send(message: object): void {
@@ -90,7 +97,7 @@ export class ClientSession {
     if (type === 'ping') return this.send({ type: 'pong', requestId });
     if (type === 'unsubscribe') return this.unsubscribe(message);
     if (type === 'subscribe') return void this.subscribe(message);
-    const route = OPERATION_ROUTES.get(type);
+    const route = this.routes.operations.get(type);
     if (!route) return this.refuse(type, requestId, new HttpError(400, `Unknown message type: "${type}"`));
     if (typeof requestId !== 'string' || requestId === '') {
       return this.refuse(
@@ -137,11 +144,11 @@ export class ClientSession {
   /** A subscription is the stream route's call: its filters are the parameters, its events go out as frames. */
   private async subscribe(message: Fields): Promise<void> {
     const { channel, requestId } = message;
-    const route = STREAM_ROUTES.get(channel as EventChannel);
+    const route = this.routes.streams.get(channel as EventChannel);
     if (!route) {
       const error = new HttpError(
         400,
-        `Invalid channel: ${JSON.stringify(channel)}. Supported: ${[...STREAM_ROUTES.keys()].join(', ')}`,
+        `Invalid channel: ${JSON.stringify(channel)}. Supported: ${[...this.routes.streams.keys()].join(', ')}`,
       );
       return this.refuse('subscribe', requestId, error);
     }
@@ -235,7 +242,7 @@ export class ClientSession {
     logged: string,
     requestId: unknown,
     error: HttpError,
-    type = OPERATION_ROUTES.has(logged) ? `${logged}-result` : 'error',
+    type = this.routes.operations.has(logged) ? `${logged}-result` : 'error',
   ): void {
     this.send({ type, requestId, status: error.status, ...error.toBody() });
     recordMiss(this.apiKey, { method: 'WS', path: logged }, error, this.services);
