@@ -113,7 +113,7 @@ const RELAY_ROOMS: readonly (readonly string[])[] = [
   ['ws-api'],
   ['api', 'admin'],
 ];
-const RELAY_COMPOSITION = ['relay/relay.ts', 'relay/routes.ts', 'relay/index.ts'];
+const RELAY_COMPOSITION = ['relay/relay.ts', 'relay/routes.ts', 'relay/key-changes.ts', 'relay/index.ts'];
 
 /**
  * The imports inside relay/ that go against the rooms' order, each with the reason it may (docs/ARCHITECTURE.md lists
