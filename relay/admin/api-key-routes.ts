@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiKeyView } from '../auth/api-keys.ts';
+import type { ApiKeyView } from '../../contracts/admin-api.ts';
 import { HttpError } from '../errors.ts';
 import { text, textList } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';

@@ -11,6 +11,7 @@ import { ADMIN_COOKIE, ADMIN_SESSION_LIFETIME_MS } from '../auth/admin-sessions.
 import { isLoopback } from '../gate/addresses.ts';
 import { adminLoginUrl, HOW_TO_GET_A_LOGIN_LINK, refuseLogin } from './login-page.ts';
 import { revocationAnswer } from './revocation-answer.ts';
+import type { ApiKeyView, NewApiKeyAnswer } from '../../contracts/admin-api.ts';
 
 const keyFields = {
   name: text().max(100, { error: 'is at most 100 characters' }).describe('What the key is for, e.g. "Stream Deck"'),
@@ -228,7 +229,7 @@ export const adminRoutes: Route[] = [
     summary: 'API keys (never the keys themselves)',
     access: admin,
     parameters: none,
-    handle: ({ services }) => ({ body: { keys: services.keys.list() } }),
+    handle: ({ services }) => ({ body: { keys: services.keys.list() satisfies ApiKeyView[] } }),
   }),
   localRoute({
     method: 'POST',
@@ -238,7 +239,8 @@ export const adminRoutes: Route[] = [
     parameters: z.object({ ...keyFields, scopes: keyFields.scopes.default([...DEFAULT_SCOPES]) }),
     handle: ({ parameters, services }) => {
       const { key, record } = services.keys.create(parameters);
-      return { status: 201, body: { ...record, key } };
+      const answer: NewApiKeyAnswer = { ...record, key };
+      return { status: 201, body: answer };
     },
   }),
   localRoute({
@@ -265,7 +267,8 @@ export const adminRoutes: Route[] = [
     parameters: z.object({ id: keyId }),
     handle: ({ parameters, services }) => {
       const rotated = services.keys.rotate(parameters.id) ?? notFound('API key');
-      return { body: { ...rotated.record, key: rotated.key } };
+      const answer: NewApiKeyAnswer = { ...rotated.record, key: rotated.key };
+      return { body: answer };
     },
   }),
   localRoute({

@@ -4,6 +4,7 @@ import { localRoute, type Route } from '../routing/route.ts';
 import { WORLD_LINK_SCOPE } from '../auth/world-link.ts';
 import { worldSocketUrl } from '../../contracts/world-protocol.ts';
 import type { RelayServices } from '../services.ts';
+import type { WorldLinkAnswer } from '../../contracts/admin-api.ts';
 
 /** What the GM types into the 2.x module: its settings are world settings, set under Configure Settings. */
 function moduleSettings(services: RelayServices, key: string) {
@@ -39,7 +40,8 @@ export const worldLinkRoutes: Route[] = [
         scopes: [WORLD_LINK_SCOPE],
         worldIds: [parameters.clientId],
       });
-      return { status: 201, body: { ...record, key, ...moduleSettings(services, key) } };
+      const answer: WorldLinkAnswer = { ...record, key, ...moduleSettings(services, key) };
+      return { status: 201, body: answer };
     },
   }),
 ];
