@@ -3,8 +3,8 @@ import type { ApiKeyChange, ApiKeys } from './auth/api-keys.ts';
 import type { OverlayLinks } from './auth/overlay-links.ts';
 import { linksWorld } from './auth/world-link.ts';
 import type { EventHub } from './events/event-hub.ts';
-import type { Tabletop } from './world-link/tabletop.ts';
-import type { ClientApi } from './ws-api/client-api.ts';
+import type { Tabletop } from './tabletop/tabletop.ts';
+import type { CallerApi } from './ws-api/caller-api.ts';
 
 const KEY_CHANGE_REASON: Record<ApiKeyChange, string> = {
   revoked: 'API key revoked',
@@ -12,11 +12,11 @@ const KEY_CHANGE_REASON: Record<ApiKeyChange, string> = {
   updated: 'API key changed: connect again to use its new scopes and bindings',
 };
 
-/** What a key can hold open: /ws/api sockets, event streams (SSE and overlays), and a 2.x world's link. */
+/** What a key can hold open: /ws/api sockets, event streams (SSE and overlays), and a 2.x world's /relay socket. */
 export interface KeyHolders {
   keys: ApiKeys;
   overlayLinks: OverlayLinks;
-  sockets: Pick<ClientApi, 'endSessionsOf'>;
+  sockets: Pick<CallerApi, 'endSessionsOf'>;
   events: EventHub;
   tabletop: Tabletop;
 }

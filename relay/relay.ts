@@ -18,22 +18,23 @@ import { adminLoginUrl } from './admin/login-page.ts';
 import type { RelayStatus } from '../contracts/admin-api.ts';
 import { EventHub } from './events/event-hub.ts';
 import { RollIds } from './events/roll-ids.ts';
-import { STREAM_CHANNEL } from './events/streams.ts';
+import { STREAMS } from '../contracts/streams.ts';
 import { createRequestListener } from './http/app.ts';
 import { Network } from './http/network.ts';
 import { ConnectionLimits } from './gate/connection-limits.ts';
-import { ClientApi } from './ws-api/client-api.ts';
+import { CallerApi } from './ws-api/caller-api.ts';
 import { refusedUpgradeHost, worldOriginAllowed } from './gate/request-gate.ts';
 import { UnauthenticatedSockets } from './gate/socket-limits.ts';
 import type { IntegrationPackageFolders, RelayServices } from './services.ts';
 import { RateLimiter } from './routing/rate-limit.ts';
 import { DEFAULT_SETTINGS, Settings, type RelaySettings } from './storage/settings.ts';
 import { consoleLog, type RelayLog } from './log.ts';
-import { Tabletop } from './world-link/tabletop.ts';
+import { Tabletop } from './tabletop/tabletop.ts';
 import { CaptureService, type CaptureOptions } from './capture/capture-service.ts';
 import { worldKeepersFor } from './keeper/world-keepers.ts';
 import type { KeeperTiming } from './keeper/world-keeper.ts';
 import { followKeyChanges } from './key-changes.ts';
+import { RELAY_PATHS } from './discovery/facts.ts';
 
 export const DEFAULT_PORT = DEFAULT_SETTINGS.port;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -98,8 +99,6 @@ export interface Relay {
   createAdminLoginUrl(): string;
 }
 
-const CALLER_API_PATH = '/ws/api';
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -127,7 +126,7 @@ type Stores = ReturnType<typeof openStores>;
  * /relay: worlds connect with a connection token (3.x), or a 2.x module with a key that links that one world; a world
  * that connects is remembered, and a paired world's address gets the places kept for the GM's own machines.
  */
-function linkWorlds(stores: Stores, unauthenticated: UnauthenticatedSockets, options: RelayOptions): Tabletop {
+function openTabletop(stores: Stores, unauthenticated: UnauthenticatedSockets, options: RelayOptions): Tabletop {
   const { keys, connectionTokens, knownWorlds, settings } = stores;
   const tabletop = new Tabletop({
     verifyToken: (token) => {
@@ -169,7 +168,7 @@ function pairedWorldAddresses(tabletop: Tabletop): string[] {
 }
 
 /** Never throws: quitting must always work, whatever failed on the way (a full or read-only disk, the browser). */
-async function stopInOrder(services: RelayServices, network: Network, sockets: ClientApi): Promise<void> {
+async function stopInOrder(services: RelayServices, network: Network, sockets: CallerApi): Promise<void> {
   await network.withdraw();
   await services.keepers?.close();
   await services.capture
@@ -187,7 +186,7 @@ async function stopInOrder(services: RelayServices, network: Network, sockets: C
 }
 
 /**
- * The relay, composed: its stores, the world link and the event hub, the services every route is handed, capture and
+ * The relay, composed: its stores, the tabletop link and the event hub, the services every route is handed, capture and
  * the keepers, /ws/api, and the network that serves them. Long because composition reads best in one place, in the
  * order the parts need one another; where the relay listens, and what a key's change ends, live in their own modules.
  */
@@ -210,9 +209,9 @@ export function createRelay(options: RelayOptions): Relay {
   const unauthenticated = new UnauthenticatedSockets((origin) =>
     connectionTokens.list().some((token) => token.origin === origin),
   );
-  const tabletop = linkWorlds(stores, unauthenticated, options);
+  const tabletop = openTabletop(stores, unauthenticated, options);
   const events = new EventHub((clientId, kind, count) =>
-    tabletop.setChannelCount(clientId, STREAM_CHANNEL[kind], count),
+    tabletop.setChannelCount(clientId, STREAMS[kind].channel, count),
   );
   const rollIds = new RollIds();
   tabletop.on('push', (clientId, message) => {
@@ -252,8 +251,8 @@ export function createRelay(options: RelayOptions): Relay {
     services.keepers.on('changed', statusChanged);
   }
   const { authTimeoutMs, bodyLimitBytes: uploadLimitBytes } = options;
-  const clientApi = new ClientApi(services, allRoutes, { authTimeoutMs, uploadLimitBytes, unauthenticated });
-  followKeyChanges({ keys, overlayLinks, sockets: clientApi, events, tabletop });
+  const callerApi = new CallerApi(services, allRoutes, { authTimeoutMs, uploadLimitBytes, unauthenticated });
+  followKeyChanges({ keys, overlayLinks, sockets: callerApi, events, tabletop });
   network.serve({
     request: createRequestListener(allRoutes, services, {
       uploadLimitBytes,
@@ -262,7 +261,7 @@ export function createRelay(options: RelayOptions): Relay {
     }),
     upgrade: (request, socket, head) => {
       if (refusedUpgradeHost(request, socket, services)) return;
-      if (request.url?.split('?')[0] === CALLER_API_PATH) clientApi.handleUpgrade(request, socket, head);
+      if (request.url?.split('?')[0] === RELAY_PATHS.callerApi) callerApi.handleUpgrade(request, socket, head);
       else tabletop.handleUpgrade(request, socket, head);
     },
     connections: new ConnectionLimits(log),
@@ -280,7 +279,7 @@ export function createRelay(options: RelayOptions): Relay {
       await network.start();
       services.keepers?.start();
     },
-    stop: () => stopInOrder(services, network, clientApi),
+    stop: () => stopInOrder(services, network, callerApi),
     pause: () => network.setPaused(true),
     resume: () => network.setPaused(false),
     status: () => relayStatus(services),

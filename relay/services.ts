@@ -16,7 +16,7 @@ import type { RollIds } from './events/roll-ids.ts';
 import type { RateLimiter } from './routing/rate-limit.ts';
 import type { RelayLog } from './log.ts';
 import type { Settings } from './storage/settings.ts';
-import type { Tabletop } from './world-link/tabletop.ts';
+import type { Tabletop } from './tabletop/tabletop.ts';
 
 /** Where the builds put the Stream Deck plugin and the Companion module package; unset or empty: not built. */
 export interface IntegrationPackageFolders {

@@ -33,7 +33,7 @@ export const discoveryRoutes: Route[] = [
         api: RELAY_PATHS.api,
         docs: RELAY_PATHS.docs,
         openapi: RELAY_PATHS.openapi,
-        websockets: { api: RELAY_PATHS.clientApi, world: RELAY_PATHS.world },
+        websockets: { api: RELAY_PATHS.callerApi, world: RELAY_PATHS.world },
         auth: {
           header: 'x-api-key',
           keyRequest: { method: 'POST', path: RELAY_PATHS.keyRequest },

@@ -30,10 +30,10 @@ const MACRO_UUID = /(^|\.)Macro\.[^.]+$/;
 const changesMacro = (p: { uuid?: string }) =>
   p.uuid !== undefined && MACRO_UUID.test(p.uuid) ? 'macro:write' : undefined;
 
-function attributeRoute(path: '/increase' | '/decrease', summary: string): Route {
+function attributeRoute(operation: 'increase' | 'decrease', summary: string): Route {
   return worldRoute({
     method: 'POST',
-    path,
+    path: `/${operation}`,
     summary,
     access: write,
     playerView: OWNED_IN_WORLD,
@@ -44,7 +44,7 @@ function attributeRoute(path: '/increase' | '/decrease', summary: string): Route
         amount: number().describe('How much'),
       })
       .refine(uuidOrSelected, targetRequired),
-    operation: path.slice(1),
+    operation,
     alsoRequires: changesMacro,
   });
 }
@@ -126,8 +126,8 @@ export const entityRoutes: Route[] = [
       .refine(hasItem, itemRequired),
     operation: 'remove',
   }),
-  attributeRoute('/increase', 'Add to a numeric attribute'),
-  attributeRoute('/decrease', 'Subtract from a numeric attribute'),
+  attributeRoute('increase', 'Add to a numeric attribute'),
+  attributeRoute('decrease', 'Subtract from a numeric attribute'),
   worldRoute({
     method: 'POST',
     path: '/kill',

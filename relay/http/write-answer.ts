@@ -44,6 +44,13 @@ export function writeAnswer(response: ServerResponse, answer: CallAnswer, keepal
       setHeaders(response, answer.headers);
       writeBytes(response, answer.status ?? 200, answer.bytes);
       return;
+    case 'image':
+      response.setHeader('Content-Type', answer.mimeType);
+      response.setHeader('X-Image-Width', answer.width === undefined ? '' : String(answer.width));
+      response.setHeader('X-Image-Height', answer.height === undefined ? '' : String(answer.height));
+      setHeaders(response, answer.headers);
+      writeBytes(response, answer.status ?? 200, answer.bytes);
+      return;
     case 'redirect':
       setHeaders(response, answer.headers);
       response.setHeader('Location', answer.location);

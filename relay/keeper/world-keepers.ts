@@ -1,5 +1,6 @@
-// The keepers of every paired world whose keeper the GM switched on: started with the relay, told when a world's link
-// changes hands, restarted when their settings change, and each change of phase written to the activity log.
+// The keepers of every paired world whose keeper the GM switched on: started with the relay, told when a world's
+// /relay socket changes hands, restarted when their settings change, and each change of phase written to the activity
+// log.
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { ConnectionTokens } from '../auth/connection-tokens.ts';
@@ -11,7 +12,7 @@ import type { CaptureService } from '../capture/capture-service.ts';
 import { CaptureFailure, logIn } from '../capture/foundry-login.ts';
 import { requireWorldHolder } from '../capture/gm-page.ts';
 import { originOf } from '../gate/request-gate.ts';
-import type { Tabletop } from '../world-link/tabletop.ts';
+import type { Tabletop } from '../tabletop/tabletop.ts';
 import type { RelayLog } from '../log.ts';
 import type { KeeperTransition, KeeperView } from '../../contracts/keeper.ts';
 import { describeFailure } from './keeper-problems.ts';
@@ -29,7 +30,7 @@ export interface WorldKeepersDependencies {
   timing: KeeperTiming;
 }
 
-/** What the keepers take from the relay itself: its world link, its stores and its logs. */
+/** What the keepers take from the relay itself: its tabletop link, its stores and its logs. */
 export type KeeperRelayParts = Pick<
   WorldKeepersDependencies,
   'tabletop' | 'connectionTokens' | 'knownWorlds' | 'activity' | 'log'

@@ -6,7 +6,7 @@ import type { StreamEvent } from '../events/streams.ts';
 import type { Answer } from '../routing/route.ts';
 import type { EventStream } from '../events/event-stream.ts';
 import type { RelayServices } from '../services.ts';
-import type { Tabletop } from '../world-link/tabletop.ts';
+import type { Tabletop } from '../tabletop/tabletop.ts';
 import { OVERLAY_FEEDS, type ItemFeed, type OverlayFeed, type StateFeed } from './feeds.ts';
 import { recipientOf, type OverlayViewer } from './world.ts';
 

@@ -4,8 +4,8 @@ import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { StreamFilter } from '../events/streams.ts';
 import { withoutUndefined } from '../objects.ts';
 import type { RelayServices } from '../services.ts';
-import type { WorldReply } from '../world-link/pending-requests.ts';
-import type { WorldConnection } from '../world-link/world-connection.ts';
+import type { WorldReply } from '../tabletop/pending-requests.ts';
+import type { WorldConnection } from '../tabletop/world-connection.ts';
 import { HttpError } from '../errors.ts';
 import { resolveUserId } from './world-resolution.ts';
 

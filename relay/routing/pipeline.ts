@@ -29,9 +29,9 @@ import {
 } from './call.ts';
 import { resolveWorld } from './world-resolution.ts';
 import { playerOf, refuseToPlayer } from './player-view.ts';
-import type { WorldConnection } from '../world-link/world-connection.ts';
+import type { WorldConnection } from '../tabletop/world-connection.ts';
 import { tooManyRequests, type RateDecision } from './rate-limit.ts';
-import { relayBytesAnswer, worldAnswer, type WorldJsonAnswer } from './world-answer.ts';
+import { worldAnswer, type WorldJsonAnswer } from './world-answer.ts';
 
 export type { WorldJsonAnswer };
 
@@ -292,7 +292,7 @@ async function answerFromWorld(
 ): Promise<CallAnswer> {
   if (route.answerInRelay) {
     const own = await route.answerInRelay(parameters, caller, services);
-    if (own) return relayBytesAnswer(own);
+    if (own) return own;
   }
   const { reply } = await callWorld(route, parameters, caller, world, services, player);
   return worldAnswer(route, world, reply, parameters);

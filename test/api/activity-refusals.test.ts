@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../relay/activity/activity-log.ts';
 import { readAdminFeed } from '../harness/admin-feed.ts';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import { call } from '../harness/http.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 

@@ -87,8 +87,8 @@ const LAYERS = {
   integrationsClient: { files: 'integrations/client', refuses: onlyFrom('integrations/client', 'contracts') },
   // The kernel is transport-free: the adapters and the route tables build on it, never the other way.
   routing: { files: 'relay/routing', refuses: refusing('relay/http', 'relay/ws-api', 'relay/admin', 'relay/api') },
-  // The world's socket is an upgrade the gate lets through; the HTTP adapter is not its business.
-  worldLink: { files: 'relay/world-link', refuses: refusing('relay/http') },
+  // The tabletop link (/relay) is an upgrade the gate lets through; the HTTP adapter is not its business.
+  tabletop: { files: 'relay/tabletop', refuses: refusing('relay/http') },
 } satisfies Record<string, LayerRule>;
 
 /**
@@ -101,7 +101,7 @@ const RELAY_ROOMS: readonly (readonly string[])[] = [
   ['activity'],
   ['gate'],
   ['auth'],
-  ['world-link'],
+  ['tabletop'],
   ['world-data'],
   ['events'],
   ['routing'],
@@ -289,8 +289,8 @@ describe('layering of the source folders', () => {
     expect(breaches(imports, LAYERS.routing)).toEqual([]);
   });
 
-  it('relay/world-link/ imports nothing from http/', () => {
-    expect(breaches(imports, LAYERS.worldLink)).toEqual([]);
+  it('relay/tabletop/ (the /relay socket) imports nothing from http/', () => {
+    expect(breaches(imports, LAYERS.tabletop)).toEqual([]);
   });
 
   it('places every folder of relay/ among the ranked rooms', () => {
@@ -401,7 +401,7 @@ describe('the layering checks', () => {
       { from: 'relay/tray.ts', to: 'electron' },
       { from: 'relay/ok.ts', to: 'contracts/world-protocol.ts' },
       { from: 'sandbox/link.ts', to: 'main/ipc.ts' },
-      { from: 'sandbox/link.ts', to: 'relay/world-link/tabletop.ts' },
+      { from: 'sandbox/link.ts', to: 'relay/tabletop/tabletop.ts' },
       { from: 'sandbox/ok.ts', to: 'ws' },
       { from: 'sandbox/ok.ts', to: 'contracts/world-protocol.ts' },
       { from: 'renderer/src/page.ts', to: 'main/ipc.ts' },
@@ -417,7 +417,7 @@ describe('the layering checks', () => {
       'relay/demo.ts imports sandbox/world.ts (sandbox/)',
       'relay/tray.ts imports electron (Electron)',
       'sandbox/link.ts imports main/ipc.ts (main/)',
-      'sandbox/link.ts imports relay/world-link/tabletop.ts (relay/)',
+      'sandbox/link.ts imports relay/tabletop/tabletop.ts (relay/)',
       'renderer/src/page.ts imports main/ipc.ts (outside its folders)',
       'renderer/src/page.ts imports zod (outside its folders)',
       'overlays/dice.ts imports renderer/src/dom.ts (outside its folders)',

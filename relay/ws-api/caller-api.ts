@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CloseCode, EVENT_CHANNELS } from '../../contracts/world-protocol.ts';
+import { CloseCode } from '../../contracts/world-protocol.ts';
+import { EVENT_CHANNELS } from '../../contracts/streams.ts';
 import type { RelayServices } from '../services.ts';
 import { corsAllows, isRelayOrigin, refuseUpgrade } from '../gate/request-gate.ts';
 import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../gate/socket-limits.ts';
@@ -9,7 +10,7 @@ import { normalisedAddress } from '../gate/addresses.ts';
 import { carriesApiKey, KEY_IN_URL_REFUSAL, noteKeyInUrl } from '../gate/key-in-url.ts';
 import { httpCallContext } from '../http/write-answer.ts';
 import type { CallContext, Route } from '../routing/route.ts';
-import { ClientSession, parseObject, socketRoutesOf, type SocketRoutes } from './client-session.ts';
+import { CallerSession, parseObject, socketRoutesOf, type SocketRoutes } from './caller-session.ts';
 import { refusedCall, type CallerName } from '../activity/activity-log.ts';
 import { HttpError } from '../errors.ts';
 import { largestBodyFor } from '../http/body.ts';
@@ -22,7 +23,7 @@ const TOO_MANY_SOCKETS = `At most ${MAX_SOCKETS_PER_KEY} /ws/api sockets may be 
 /** "Try again later": the socket was refused for now, not for good. */
 const TRY_AGAIN_LATER = 1013;
 
-export interface ClientApiLimits {
+export interface CallerApiLimits {
   authTimeoutMs?: number;
   /** The largest upload body, and so the largest frame of a key that may upload (the relay's `bodyLimitBytes`). */
   uploadLimitBytes?: number;
@@ -34,7 +35,7 @@ export interface ClientApiLimits {
  * `/ws/api`: the same operations and event streams as HTTP over one socket, for callers that prefer it.
  * The key comes in the `x-api-key` header of the upgrade, or in a first frame `{type: "auth", token, clientId?}`.
  */
-export class ClientApi {
+export class CallerApi {
   private readonly server = new WebSocketServer({
     noServer: true,
     maxPayload: UNAUTHENTICATED_FRAME_BYTES,
@@ -44,10 +45,10 @@ export class ClientApi {
   /** The catalog's routes, for the frame limit of a key's largest body. */
   private readonly catalog: readonly Route[];
   private readonly routes: SocketRoutes;
-  private readonly limits: ClientApiLimits & { authTimeoutMs: number };
-  private readonly sessions = new Set<ClientSession>();
+  private readonly limits: CallerApiLimits & { authTimeoutMs: number };
+  private readonly sessions = new Set<CallerSession>();
 
-  constructor(services: RelayServices, routes: readonly Route[], limits: ClientApiLimits) {
+  constructor(services: RelayServices, routes: readonly Route[], limits: CallerApiLimits) {
     this.services = services;
     this.catalog = routes;
     this.routes = socketRoutesOf(routes);
@@ -138,7 +139,7 @@ export class ClientApi {
       return;
     }
     raiseFrameLimit(socket, this.frameLimitOf(key));
-    const session = new ClientSession(socket, { apiKey, keyId: key.id }, clientId, upgrade, this.services, this.routes);
+    const session = new CallerSession(socket, { apiKey, keyId: key.id }, clientId, upgrade, this.services, this.routes);
     this.sessions.add(session);
     socket.on('message', (data, isBinary) => {
       if (!isBinary) session.receive(data.toString());

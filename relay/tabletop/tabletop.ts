@@ -7,20 +7,19 @@ import { refuseUpgrade } from '../gate/request-gate.ts';
 import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../gate/socket-limits.ts';
 import {
   CloseCode,
-  EVENT_CHANNELS,
-  PUSH_TYPE_OF_CHANNEL,
-  type EventChannel,
   type PlayerListEntry,
   type WorldMessage,
   type WorldRequest,
 } from '../../contracts/world-protocol.ts';
+import { EVENT_CHANNELS, STREAMS, type EventChannel } from '../../contracts/streams.ts';
+import type { WorldOperation } from '../../contracts/operations.ts';
 import { authTokenOf, readUpgrade, type WorldUpgrade } from './handshake.ts';
 import { shownClean } from '../shown-text.ts';
 import { isThisComputer } from '../gate/addresses.ts';
 import { PendingRequests, type WorldReply } from './pending-requests.ts';
 import { WorldConnection } from './world-connection.ts';
 
-const PUSH_TYPES = new Set(Object.values(PUSH_TYPE_OF_CHANNEL));
+const PUSH_TYPES = new Set<string>(Object.values(STREAMS).map((stream) => stream.pushType));
 /** A connected world's largest frame: sheet images and file downloads arrive in one frame as data URLs. */
 const WORLD_FRAME_BYTES = 256 * 1024 * 1024;
 
@@ -107,7 +106,7 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
   /** Sends an operation to a world and waits for its `<operation>-result`. */
   async request(
     world: WorldConnection,
-    operation: string,
+    operation: WorldOperation,
     parameters: Record<string, unknown>,
     timeoutMs: number,
   ): Promise<WorldReply> {

@@ -1,12 +1,18 @@
 import type { WebSocket } from 'ws';
-import { scopeOf, type Answer, type CallContext, type Route, type StreamRoute } from '../routing/route.ts';
+import {
+  scopeOf,
+  type Answer,
+  type CallContext,
+  type ImageAnswer,
+  type Route,
+  type StreamRoute,
+} from '../routing/route.ts';
 import type { EventStream } from '../events/event-stream.ts';
-import type { StreamKind } from '../events/streams.ts';
-import { STREAM_CHANNEL } from '../events/streams.ts';
 import { answerFor, HttpError, RetryLater, UNEXPECTED_ANSWER } from '../errors.ts';
 import { recordMiss, runCall, type CallAnswer } from '../routing/pipeline.ts';
 import type { Fields } from '../routing/call.ts';
-import { CloseCode, type EventChannel } from '../../contracts/world-protocol.ts';
+import { CloseCode } from '../../contracts/world-protocol.ts';
+import { STREAMS, type EventChannel } from '../../contracts/streams.ts';
 import type { RelayServices } from '../services.ts';
 
 const MAX_IN_FLIGHT = 100;
@@ -35,26 +41,17 @@ export function socketRoutesOf(routes: readonly Route[]): SocketRoutes {
   const streams = new Map(
     routes
       .filter((route): route is StreamRoute => route.kind === 'stream' && scopeOf(route) !== undefined)
-      .map((route) => [STREAM_CHANNEL[route.stream] as EventChannel, route]),
+      .map((route) => [STREAMS[route.stream].channel as EventChannel, route]),
   );
   return { operations, streams, supportedTypes: ['ping', 'subscribe', 'unsubscribe', ...operations.keys()] };
 }
-
-const EVENT_TYPE_OF_KIND: Record<StreamKind, string> = {
-  roll: 'roll-event',
-  chat: 'chat-event',
-  hooks: 'hook-event',
-  combat: 'combat-event',
-  actor: 'actor-event',
-  scene: 'scene-event',
-};
 
 /**
  * One caller's /ws/api socket: its key, its default world, its requests in flight and its subscriptions. Each message
  * is one call of the pipeline every transport shares (relay/routing/pipeline.ts); this turns frames into calls and
  * answers into frames, and nothing else.
  */
-export class ClientSession {
+export class CallerSession {
   private readonly socket: WebSocket;
   private readonly apiKey: string;
   /** The id of the socket's API key, so changing or revoking the key can end the socket. */
@@ -170,7 +167,7 @@ export class ClientSession {
    * reference relay's fields (`type`, `data`, and `hook` on the hooks channel) plus the event's name and world.
    */
   private eventStream(route: StreamRoute, channel: EventChannel, requestId: unknown): EventStream {
-    const eventType = JSON.stringify(EVENT_TYPE_OF_KIND[route.stream]);
+    const eventType = JSON.stringify(STREAMS[route.stream].frameType);
     const namesHook = route.stream === 'hooks';
     let clientIdJson = 'null';
     return {
@@ -270,7 +267,9 @@ function frameOf(answer: CallAnswer, route: Route): Fields {
     case 'json':
       return withStatus(isObject(answer.body) ? answer.body : { data: answer.body }, answer.status);
     case 'bytes':
-      return withStatus(bytesFrame(answer, route), answer.status);
+      return withStatus(fileFrame(answer), answer.status);
+    case 'image':
+      return withStatus(imageFrame(answer), answer.status);
     default:
       // Keyed routes answer with JSON, bytes or (streams, through subscribe) events; HTML and redirects are the browser's.
       throw new Error(`${route.method} ${route.path} answered a /ws/api call with ${answer.kind}`);
@@ -286,21 +285,21 @@ function withStatus(fields: Fields, status: number | undefined): Fields {
   return status === undefined || status === 200 ? fields : { ...fields, status };
 }
 
-/** An image as `{imageData, mimeType, width, height}`, a file as `{fileData, mimeType}`: the world's own JSON fields. */
-function bytesFrame(answer: Extract<Answer, { kind: 'bytes' }>, route: Route): Fields {
-  const header = (name: string) => {
-    const value = answer.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
-  const mimeType = header('Content-Type') ?? 'application/octet-stream';
-  const dataUrl = `data:${mimeType};base64,${Buffer.from(answer.bytes).toString('base64')}`;
-  if (route.kind === 'world' && route.reply === 'file') return { fileData: dataUrl, mimeType };
-  return {
-    imageData: dataUrl,
-    mimeType,
-    width: Number(header('X-Image-Width')),
-    height: Number(header('X-Image-Height')),
-  };
+/** A file as `{fileData, mimeType}`: the world's own JSON fields. */
+function fileFrame(answer: Extract<Answer, { kind: 'bytes' }>): Fields {
+  const type = answer.headers['Content-Type'];
+  const mimeType = (Array.isArray(type) ? type.join(', ') : type) ?? 'application/octet-stream';
+  return { fileData: dataUrlOf(answer.bytes, mimeType), mimeType };
+}
+
+/** An image as `{imageData, mimeType, width, height}`: the world's own JSON fields; a size the world did not say is 0. */
+function imageFrame(answer: ImageAnswer): Fields {
+  const { bytes, mimeType, width = 0, height = 0 } = answer;
+  return { imageData: dataUrlOf(bytes, mimeType), mimeType, width, height };
+}
+
+function dataUrlOf(bytes: Uint8Array, mimeType: string): string {
+  return `data:${mimeType};base64,${Buffer.from(bytes).toString('base64')}`;
 }
 
 function isObject(value: unknown): value is Fields {
