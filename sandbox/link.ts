@@ -1,12 +1,7 @@
 // The world's side of /relay, as the module's WebSocketManager runs it (module-protocol.md §2, §3.7).
 // Uses the global WebSocket, so it runs in Node 22+ and in browsers alike.
-import {
-  EVENT_CHANNELS,
-  WORLD_METADATA_KEYS,
-  type EventChannel,
-  type WorldMessage,
-  type WorldRequest,
-} from '../contracts/world-protocol.ts';
+import { WORLD_METADATA_KEYS, type WorldMessage, type WorldRequest } from '../contracts/world-protocol.ts';
+import { EVENT_CHANNELS, type EventChannel } from '../contracts/streams.ts';
 import type { SandboxWorld } from './sandbox-world.ts';
 
 export interface SandboxLink {

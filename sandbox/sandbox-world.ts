@@ -1,17 +1,13 @@
 // createSandboxWorld: a seeded, simulated Foundry world answering the module's operations.
-import type {
-  EventChannel,
-  PlayerListEntry,
-  WorldMessage,
-  WorldMetadata,
-  WorldRequest,
-} from '../contracts/world-protocol.ts';
+import type { PlayerListEntry, WorldMessage, WorldMetadata, WorldRequest } from '../contracts/world-protocol.ts';
+import type { EventChannel } from '../contracts/streams.ts';
 import { AmbientActivity } from './ambient.ts';
 import { EventChannels } from './events.ts';
 import type { FileStore } from './files/file-store.ts';
 import { memoryFileStore } from './files/memory-store.ts';
 import { CORE_PUBLIC_FILES, publicFileStore } from './files/public-store.ts';
 import { OPERATIONS } from './operations/index.ts';
+import type { WorldOperation } from '../contracts/operations.ts';
 import { SearchIndex } from './search-index.ts';
 import { createSimulation, type Simulation } from './simulate.ts';
 import type { WorldDocument } from './world/document.ts';
@@ -132,7 +128,7 @@ class Sandbox implements SandboxWorld {
       this.setChannel(request.channel as EventChannel, Number(request.count) > 0);
       return undefined;
     }
-    const operation = Object.hasOwn(OPERATIONS, request.type) ? OPERATIONS[request.type] : undefined;
+    const operation = Object.hasOwn(OPERATIONS, request.type) ? OPERATIONS[request.type as WorldOperation] : undefined;
     return operation?.(request, {
       game: this.game,
       searchIndex: this.#searchIndex,

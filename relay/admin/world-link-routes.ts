@@ -3,8 +3,9 @@ import { foundryAddress, text } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { WORLD_LINK_SCOPE } from '../auth/world-link.ts';
 import { worldSocketUrl } from '../../contracts/world-protocol.ts';
-import { originOf } from '../http/request-gate.ts';
+import { originOf } from '../gate/request-gate.ts';
 import type { RelayServices } from '../services.ts';
+import type { WorldLinkAnswer } from '../../contracts/admin-api.ts';
 
 /** What the GM types into the 2.x module: its settings are world settings, set under Configure Settings. */
 function moduleSettings(services: RelayServices, key: string) {
@@ -47,7 +48,8 @@ export const worldLinkRoutes: Route[] = [
         worldIds: [parameters.clientId],
         origin: originOf(parameters.foundryUrl),
       });
-      return { status: 201, body: { ...record, key, ...moduleSettings(services, key) } };
+      const answer: WorldLinkAnswer = { ...record, key, ...moduleSettings(services, key) };
+      return { status: 201, body: answer };
     },
   }),
 ];

@@ -42,10 +42,10 @@ async function changesMacro(p: { uuid?: string }, askWorld: WorldAsk): Promise<S
   return typeof resolved === 'string' && !MACRO_UUID.test(resolved) ? undefined : 'macro:write';
 }
 
-function attributeRoute(path: '/increase' | '/decrease', summary: string): Route {
+function attributeRoute(operation: 'increase' | 'decrease', summary: string): Route {
   return worldRoute({
     method: 'POST',
-    path,
+    path: `/${operation}`,
     summary,
     access: write,
     playerView: OWNED_IN_WORLD,
@@ -56,7 +56,7 @@ function attributeRoute(path: '/increase' | '/decrease', summary: string): Route
         amount: number().describe('How much'),
       })
       .refine(uuidOrSelected, targetRequired),
-    operation: path.slice(1),
+    operation,
     alsoRequires: changesMacro,
   });
 }
@@ -138,8 +138,8 @@ export const entityRoutes: Route[] = [
       .refine(hasItem, itemRequired),
     operation: 'remove',
   }),
-  attributeRoute('/increase', 'Add to a numeric attribute'),
-  attributeRoute('/decrease', 'Subtract from a numeric attribute'),
+  attributeRoute('increase', 'Add to a numeric attribute'),
+  attributeRoute('decrease', 'Subtract from a numeric attribute'),
   worldRoute({
     method: 'POST',
     path: '/kill',

@@ -1,7 +1,7 @@
 // A view the relay builds from a world and sends again whenever it changed: the overlays' `state` views and the player
 // page's. Events only say that something may have changed; what goes out is always the view, built afresh.
-import type { EventStream } from '../routing/route.ts';
-import type { Tabletop } from '../world-link/tabletop.ts';
+import type { EventStream } from './event-stream.ts';
+import type { Tabletop } from '../tabletop/tabletop.ts';
 
 /**
  * How long events are gathered before the view is built again: a burst (a turn that also updates three combatants)

@@ -1,5 +1,5 @@
 // overlay.js and overlay.css, which the settings UI's build writes to <settings UI folder>/overlays/.
-import { builtFile, type BuiltFolder } from '../api/built-files.ts';
+import { builtFile, type BuiltFolder } from '../routing/built-files.ts';
 import type { Answer } from '../routing/route.ts';
 
 const OVERLAY_FILES: BuiltFolder = {

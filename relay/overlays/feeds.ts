@@ -1,7 +1,8 @@
 // What each overlay is made of: how its view is built from the world, which events its stream listens to, and whether
 // an event goes out as one new item (dice, chat) or makes the whole view be built again (the others).
 import type { OverlayName, OverlayViews } from '../../contracts/overlays.ts';
-import type { StreamEvent, StreamFilter, StreamKind } from '../events/streams.ts';
+import type { StreamEvent, StreamFilter } from '../events/streams.ts';
+import type { StreamKind } from '../../contracts/streams.ts';
 import type { RelayServices } from '../services.ts';
 import { characterCardView } from './character-card.ts';
 import { chatLineOf } from './chat.ts';

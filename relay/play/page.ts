@@ -1,7 +1,7 @@
 // The player page's shell, its web app manifest and the files the build writes for it (play/ → dist/renderer/play/).
 // The page holds no world data and no secret: its script reads the key the invitation left in the page's storage and
 // asks the API for everything, with the key in a header.
-import { builtFile, type BuiltFolder } from '../api/built-files.ts';
+import { builtFile, type BuiltFolder } from '../routing/built-files.ts';
 import type { Answer, AnswerHeaders } from '../routing/route.ts';
 
 /**

@@ -9,7 +9,8 @@ import type { StreamEvent } from '../events/streams.ts';
 import { fieldsOf } from '../objects.ts';
 import { COMBAT_HOOKS, PLAYLIST_HOOKS, type Listening } from '../overlays/feeds.ts';
 import { requireStreamRoom } from '../routing/call.ts';
-import type { Answer, EventStream } from '../routing/route.ts';
+import type { Answer } from '../routing/route.ts';
+import type { EventStream } from '../events/event-stream.ts';
 import { PLAY_VIEW_BUILDERS } from './views.ts';
 import { ownsActor, type PlayViewer } from './viewer.ts';
 

@@ -9,7 +9,7 @@ import type { Player, PlayerSortContext, WorldAsk } from '../routing/route.ts';
 import { resolveWorld } from '../routing/world-resolution.ts';
 import { actorsOwnedBy } from '../world-data/player-sorts.ts';
 import type { RelayServices } from '../services.ts';
-import type { WorldConnection } from '../world-link/world-connection.ts';
+import type { WorldConnection } from '../tabletop/world-connection.ts';
 
 const WORLD_TIMEOUT_MS = 10_000;
 

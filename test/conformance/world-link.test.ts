@@ -3,10 +3,10 @@
 // raw world, and with the sandbox world's link, which reacts to close codes as the module does.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { EVENT_CHANNELS, type EventChannel } from '../../contracts/world-protocol.ts';
-import { MAX_REFUSED_PAGE_SOCKETS } from '../../relay/http/socket-limits.ts';
+import { EVENT_CHANNELS, type EventChannel } from '../../contracts/streams.ts';
+import { MAX_REFUSED_PAGE_SOCKETS } from '../../relay/gate/socket-limits.ts';
 import { connectSandbox, createSandboxWorld, type SandboxLink, type SandboxWorld } from '../../sandbox/index.ts';
-import { within } from '../harness/client-api.ts';
+import { within } from '../harness/caller-api.ts';
 import { connectRawWorld, RawWorld } from '../harness/raw-world.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { EventStream } from '../harness/sse.ts';

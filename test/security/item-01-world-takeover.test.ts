@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { connectSandboxLegacy, createSandboxWorld } from '../../sandbox/index.ts';
-import { within } from '../harness/client-api.ts';
+import { within } from '../harness/caller-api.ts';
 import { connectRawWorld, RawWorld } from '../harness/raw-world.ts';
 import { startTestRelay, TOOL_SCOPES, type TestRelay } from '../harness/relay.ts';
 

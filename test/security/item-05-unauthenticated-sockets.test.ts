@@ -11,7 +11,7 @@ import {
   MAX_UNAUTHENTICATED_PER_ADDRESS,
   MAX_UNAUTHENTICATED_SOCKETS,
   raiseFrameLimit,
-} from '../../relay/http/socket-limits.ts';
+} from '../../relay/gate/socket-limits.ts';
 import { connectRawWorld } from '../harness/raw-world.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { serveOtherOriginPage } from './other-origin-page.ts';

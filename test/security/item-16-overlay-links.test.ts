@@ -20,7 +20,7 @@ import { localRoute, scopeOf, streamRoute, type Route } from '../../relay/routin
 import { resolveWorld } from '../../relay/routing/world-resolution.ts';
 import { connectSandbox, createSandboxWorld, type SandboxLink } from '../../sandbox/index.ts';
 import { call, type Answer } from '../harness/http.ts';
-import { ApiSocket, within } from '../harness/client-api.ts';
+import { ApiSocket, within } from '../harness/caller-api.ts';
 import { EventStream } from '../harness/sse.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';

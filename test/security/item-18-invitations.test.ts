@@ -10,7 +10,7 @@ import { callFrom } from '../harness/from-address.ts';
 import { call } from '../harness/http.ts';
 import { readAdminFeed } from '../harness/admin-feed.ts';
 import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import { answerBeforeTheBody } from './unfinished-body.ts';
 
 const logLines: string[] = [];

@@ -3,7 +3,7 @@
 // UUID, and DELETE /delete-folder of a Macro folder with its contents. The relay refuses before the world is asked to
 // make the change, over HTTP and /ws/api alike, whatever the world would have checked of the scopes it is sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import { entityRoutes } from '../../relay/api/entity.ts';
 import { requestsSeenDuring, startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
 

@@ -11,7 +11,7 @@ import { PLAY_STORAGE_KEY } from '../../contracts/play.ts';
 import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { PLAYER_SCOPES } from '../../relay/auth/scopes.ts';
-import { ApiSocket, within } from '../harness/client-api.ts';
+import { ApiSocket, within } from '../harness/caller-api.ts';
 import type { EventStream } from '../harness/sse.ts';
 import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
 

@@ -75,7 +75,7 @@ const UNDECIDED = worldRoute({
   summary: 'Says nothing about players',
   access: { scope: 'roll:execute' },
   parameters: notedParameters({ formula: text() }),
-  operation: 'undecided',
+  operation: 'roll',
 });
 
 const STATUS = localRoute({

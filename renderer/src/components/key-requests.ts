@@ -141,6 +141,37 @@ function approvalOf(form: HTMLFormElement, request: KeyRequest): KeyRequestAppro
   };
 }
 
+/** Who asks: the tool's name, description and page, where from, until when, and the code the tool shows. */
+function requestHeading(request: KeyRequest, id: string): HTMLElement {
+  return h(
+    'div',
+    { class: 'key-request-head' },
+    h('div', { class: 'key-request-icon' }, icon('keys')),
+    h(
+      'div',
+      { class: 'key-request-app' },
+      h('strong', { id: `${id}-title`, class: 'key-request-name' }, request.appName),
+      request.appDescription ? h('span', { class: 'key-request-description' }, request.appDescription) : null,
+      appLink(request.appUrl),
+      h(
+        'span',
+        { class: 'muted small' },
+        'From ',
+        h('code', { class: 'key-request-source' }, request.source),
+        ' · expires in ',
+        h('span', { 'data-expires': request.expiresAt }, countdown(request.expiresAt)),
+      ),
+    ),
+    h(
+      'div',
+      { class: 'key-request-code' },
+      h('span', { class: 'key-request-code-label' }, 'Code in the tool'),
+      h('span', { class: 'code-big', 'data-key-request-code': request.code }, request.code),
+      h('span', { class: 'muted small' }, 'Approve only if it matches'),
+    ),
+  );
+}
+
 function requestCard(request: KeyRequest, status: RelayStatus): HTMLElement {
   const id = `key-request-${(nextId += 1)}`;
   const name = h('input', {
@@ -234,33 +265,7 @@ function requestCard(request: KeyRequest, status: RelayStatus): HTMLElement {
       tabindex: -1,
       'aria-labelledby': `${id}-title`,
     },
-    h(
-      'div',
-      { class: 'key-request-head' },
-      h('div', { class: 'key-request-icon' }, icon('keys')),
-      h(
-        'div',
-        { class: 'key-request-app' },
-        h('strong', { id: `${id}-title`, class: 'key-request-name' }, request.appName),
-        request.appDescription ? h('span', { class: 'key-request-description' }, request.appDescription) : null,
-        appLink(request.appUrl),
-        h(
-          'span',
-          { class: 'muted small' },
-          'From ',
-          h('code', { class: 'key-request-source' }, request.source),
-          ' · expires in ',
-          h('span', { 'data-expires': request.expiresAt }, countdown(request.expiresAt)),
-        ),
-      ),
-      h(
-        'div',
-        { class: 'key-request-code' },
-        h('span', { class: 'key-request-code-label' }, 'Code in the tool'),
-        h('span', { class: 'code-big', 'data-key-request-code': request.code }, request.code),
-        h('span', { class: 'muted small' }, 'Approve only if it matches'),
-      ),
-    ),
+    requestHeading(request, id),
     form,
   );
 }

@@ -38,7 +38,7 @@ export function raiseFrameLimit(socket: WebSocket, bytes: number): void {
   const receiver = (socket as unknown as { _receiver?: { _maxPayload?: unknown } })._receiver;
   if (typeof receiver?._maxPayload !== 'number') {
     throw new Error(
-      'This version of ws keeps its frame limit elsewhere: update raiseFrameLimit in relay/http/socket-limits.ts',
+      'This version of ws keeps its frame limit elsewhere: update raiseFrameLimit in relay/gate/socket-limits.ts',
     );
   }
   receiver._maxPayload = bytes;

@@ -1,56 +1,57 @@
 import type { WebSocket } from 'ws';
-import { allRoutes } from '../routes.ts';
 import {
   scopeOf,
   type Answer,
   type CallContext,
-  type EventStream,
+  type ImageAnswer,
   type Route,
   type StreamRoute,
 } from '../routing/route.ts';
-import type { StreamKind } from '../events/streams.ts';
-import { STREAM_CHANNEL } from '../events/streams.ts';
+import type { EventStream } from '../events/event-stream.ts';
 import { answerFor, HttpError, RetryLater, UNEXPECTED_ANSWER } from '../errors.ts';
 import { recordMiss, runCall, type CallAnswer } from '../routing/pipeline.ts';
 import type { Fields } from '../routing/call.ts';
-import { CloseCode, type EventChannel } from '../../contracts/world-protocol.ts';
+import { CloseCode } from '../../contracts/world-protocol.ts';
+import { STREAMS, type EventChannel } from '../../contracts/streams.ts';
 import type { RelayServices } from '../services.ts';
 
 const MAX_IN_FLIGHT = 100;
 
-/**
- * The routes a message type calls: every keyed world route and local route by its operation. Overlay routes are not
- * among them: their link opens them over HTTP only.
- */
-const OPERATION_ROUTES = new Map(
-  allRoutes.flatMap((route) =>
-    scopeOf(route) !== undefined && route.kind !== 'stream' && route.operation !== undefined
-      ? [[route.operation, route] as const]
-      : [],
-  ),
-);
-const STREAM_ROUTES = new Map(
-  allRoutes
-    .filter((route): route is StreamRoute => route.kind === 'stream' && scopeOf(route) !== undefined)
-    .map((route) => [STREAM_CHANNEL[route.stream] as EventChannel, route]),
-);
-const EVENT_TYPE_OF_KIND: Record<StreamKind, string> = {
-  roll: 'roll-event',
-  chat: 'chat-event',
-  hooks: 'hook-event',
-  combat: 'combat-event',
-  actor: 'actor-event',
-  scene: 'scene-event',
-};
+/** The routes /ws/api calls, taken once from the catalog the relay serves. */
+export interface SocketRoutes {
+  /**
+   * Every keyed world route and local route by its operation. Overlay routes are not among them: their link opens them
+   * over HTTP only.
+   */
+  operations: ReadonlyMap<string, Route>;
+  /** Every keyed stream route by the channel a subscription names. */
+  streams: ReadonlyMap<EventChannel, StreamRoute>;
+  /** The message types the `connected` frame lists. */
+  supportedTypes: readonly string[];
+}
 
-export const SUPPORTED_TYPES = ['ping', 'subscribe', 'unsubscribe', ...OPERATION_ROUTES.keys()];
+export function socketRoutesOf(routes: readonly Route[]): SocketRoutes {
+  const operations = new Map(
+    routes.flatMap((route) =>
+      scopeOf(route) !== undefined && route.kind !== 'stream' && route.operation !== undefined
+        ? [[route.operation, route] as const]
+        : [],
+    ),
+  );
+  const streams = new Map(
+    routes
+      .filter((route): route is StreamRoute => route.kind === 'stream' && scopeOf(route) !== undefined)
+      .map((route) => [STREAMS[route.stream].channel as EventChannel, route]),
+  );
+  return { operations, streams, supportedTypes: ['ping', 'subscribe', 'unsubscribe', ...operations.keys()] };
+}
 
 /**
  * One caller's /ws/api socket: its key, its default world, its requests in flight and its subscriptions. Each message
  * is one call of the pipeline every transport shares (relay/routing/pipeline.ts); this turns frames into calls and
  * answers into frames, and nothing else.
  */
-export class ClientSession {
+export class CallerSession {
   private readonly socket: WebSocket;
   private readonly apiKey: string;
   /** The id of the socket's API key, so changing or revoking the key can end the socket. */
@@ -59,6 +60,7 @@ export class ClientSession {
   /** The upgrade request as a call context; a message's own fields stand in for its headers. */
   private readonly upgrade: CallContext;
   private readonly services: RelayServices;
+  private readonly routes: SocketRoutes;
   /** Each open subscription's ending, by its channel (or, for a local route's events, its message type). */
   private readonly subscriptions = new Map<string, () => void>();
   private inFlight = 0;
@@ -69,6 +71,7 @@ export class ClientSession {
     defaultClientId: string | undefined,
     upgrade: CallContext,
     services: RelayServices,
+    routes: SocketRoutes,
   ) {
     this.socket = socket;
     this.apiKey = key.apiKey;
@@ -76,6 +79,7 @@ export class ClientSession {
     this.defaultClientId = defaultClientId;
     this.upgrade = upgrade;
     this.services = services;
+    this.routes = routes;
   }
 
   send(message: object): void {
@@ -91,7 +95,7 @@ export class ClientSession {
     if (type === 'ping') return this.send({ type: 'pong', requestId });
     if (type === 'unsubscribe') return this.unsubscribe(message);
     if (type === 'subscribe') return void this.subscribe(message);
-    const route = OPERATION_ROUTES.get(type);
+    const route = this.routes.operations.get(type);
     if (!route) return this.refuse(type, requestId, new HttpError(400, `Unknown message type: "${type}"`));
     if (typeof requestId !== 'string' || requestId === '') {
       return this.refuse(
@@ -139,11 +143,11 @@ export class ClientSession {
   /** A subscription is the stream route's call: its filters are the parameters, its events go out as frames. */
   private async subscribe(message: Fields): Promise<void> {
     const { channel, requestId } = message;
-    const route = STREAM_ROUTES.get(channel as EventChannel);
+    const route = this.routes.streams.get(channel as EventChannel);
     if (!route) {
       const error = new HttpError(
         400,
-        `Invalid channel: ${JSON.stringify(channel)}. Supported: ${[...STREAM_ROUTES.keys()].join(', ')}`,
+        `Invalid channel: ${JSON.stringify(channel)}. Supported: ${[...this.routes.streams.keys()].join(', ')}`,
       );
       return this.refuse('subscribe', requestId, error);
     }
@@ -165,7 +169,7 @@ export class ClientSession {
    * reference relay's fields (`type`, `data`, and `hook` on the hooks channel) plus the event's name and world.
    */
   private eventStream(route: StreamRoute, channel: EventChannel, requestId: unknown): EventStream {
-    const eventType = JSON.stringify(EVENT_TYPE_OF_KIND[route.stream]);
+    const eventType = JSON.stringify(STREAMS[route.stream].frameType);
     const namesHook = route.stream === 'hooks';
     let clientIdJson = 'null';
     return {
@@ -265,7 +269,7 @@ export class ClientSession {
     logged: string,
     requestId: unknown,
     error: HttpError,
-    type = OPERATION_ROUTES.has(logged) ? `${logged}-result` : 'error',
+    type = this.routes.operations.has(logged) ? `${logged}-result` : 'error',
   ): void {
     this.send({ type, requestId, status: error.status, ...error.toBody() });
     recordMiss(this.apiKey, { method: 'WS', path: logged }, error, this.services);
@@ -293,7 +297,9 @@ function frameOf(answer: CallAnswer, route: Route): Fields {
     case 'json':
       return withStatus(isObject(answer.body) ? answer.body : { data: answer.body }, answer.status);
     case 'bytes':
-      return withStatus(bytesFrame(answer, route), answer.status);
+      return withStatus(fileFrame(answer), answer.status);
+    case 'image':
+      return withStatus(imageFrame(answer), answer.status);
     default:
       // Keyed routes answer with JSON, bytes or (streams, through subscribe) events; HTML and redirects are the browser's.
       throw new Error(`${route.method} ${route.path} answered a /ws/api call with ${answer.kind}`);
@@ -309,21 +315,21 @@ function withStatus(fields: Fields, status: number | undefined): Fields {
   return status === undefined || status === 200 ? fields : { ...fields, status };
 }
 
-/** An image as `{imageData, mimeType, width, height}`, a file as `{fileData, mimeType}`: the world's own JSON fields. */
-function bytesFrame(answer: Extract<Answer, { kind: 'bytes' }>, route: Route): Fields {
-  const header = (name: string) => {
-    const value = answer.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
-  const mimeType = header('Content-Type') ?? 'application/octet-stream';
-  const dataUrl = `data:${mimeType};base64,${Buffer.from(answer.bytes).toString('base64')}`;
-  if (route.kind === 'world' && route.reply === 'file') return { fileData: dataUrl, mimeType };
-  return {
-    imageData: dataUrl,
-    mimeType,
-    width: Number(header('X-Image-Width')),
-    height: Number(header('X-Image-Height')),
-  };
+/** A file as `{fileData, mimeType}`: the world's own JSON fields. */
+function fileFrame(answer: Extract<Answer, { kind: 'bytes' }>): Fields {
+  const type = answer.headers['Content-Type'];
+  const mimeType = (Array.isArray(type) ? type.join(', ') : type) ?? 'application/octet-stream';
+  return { fileData: dataUrlOf(answer.bytes, mimeType), mimeType };
+}
+
+/** An image as `{imageData, mimeType, width, height}`: the world's own JSON fields; a size the world did not say is 0. */
+function imageFrame(answer: ImageAnswer): Fields {
+  const { bytes, mimeType, width = 0, height = 0 } = answer;
+  return { imageData: dataUrlOf(bytes, mimeType), mimeType, width, height };
+}
+
+function dataUrlOf(bytes: Uint8Array, mimeType: string): string {
+  return `data:${mimeType};base64,${Buffer.from(bytes).toString('base64')}`;
 }
 
 function isObject(value: unknown): value is Fields {

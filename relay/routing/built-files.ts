@@ -2,7 +2,7 @@
 // page loads, each read afresh (a rebuild shows at the next load); any other name is a 404.
 import { join } from 'node:path';
 import { HttpError } from '../errors.ts';
-import type { Answer } from '../routing/route.ts';
+import type { Answer } from './route.ts';
 import { fileSystem } from '../storage/file-system.ts';
 
 export interface BuiltFolder {

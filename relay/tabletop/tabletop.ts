@@ -3,24 +3,23 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import { HttpError } from '../errors.ts';
-import { refuseUpgrade } from '../http/request-gate.ts';
-import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
+import { refuseUpgrade } from '../gate/request-gate.ts';
+import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../gate/socket-limits.ts';
 import {
   CloseCode,
-  EVENT_CHANNELS,
-  PUSH_TYPE_OF_CHANNEL,
-  type EventChannel,
   type PlayerListEntry,
   type WorldMessage,
   type WorldRequest,
 } from '../../contracts/world-protocol.ts';
+import { EVENT_CHANNELS, STREAMS, type EventChannel } from '../../contracts/streams.ts';
+import type { WorldOperation } from '../../contracts/operations.ts';
 import { authTokenOf, readUpgrade, type WorldUpgrade } from './handshake.ts';
 import { shownClean } from '../shown-text.ts';
-import { isThisComputer } from '../http/addresses.ts';
+import { isThisComputer } from '../gate/addresses.ts';
 import { PendingRequests, type WorldReply } from './pending-requests.ts';
 import { WorldConnection } from './world-connection.ts';
 
-const PUSH_TYPES = new Set(Object.values(PUSH_TYPE_OF_CHANNEL));
+const PUSH_TYPES = new Set<string>(Object.values(STREAMS).map((stream) => stream.pushType));
 /** A connected world's largest frame: sheet images and file downloads arrive in one frame as data URLs. */
 const WORLD_FRAME_BYTES = 256 * 1024 * 1024;
 /** A close reason fits in 123 bytes, so the page's origin is left out of it. */
@@ -114,7 +113,7 @@ export class Tabletop extends EventEmitter<TabletopEvents> {
   /** Sends an operation to a world and waits for its `<operation>-result`. */
   async request(
     world: WorldConnection,
-    operation: string,
+    operation: WorldOperation,
     parameters: Record<string, unknown>,
     timeoutMs: number,
   ): Promise<WorldReply> {

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
-import type { EventChannel, PlayerListEntry, WorldMetadata } from '../../contracts/world-protocol.ts';
+import type { PlayerListEntry, WorldMetadata } from '../../contracts/world-protocol.ts';
+import type { EventChannel } from '../../contracts/streams.ts';
 
 /** How the world authenticated: the 3.x connection token, or a 2.x module's API key in the URL. */
 export type Handshake = 'token' | 'legacy-key';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { WORLD_METADATA_KEYS, type WorldMetadata } from '../../contracts/world-protocol.ts';
-import { normalisedAddress } from '../http/addresses.ts';
+import { normalisedAddress } from '../gate/addresses.ts';
 import { shownClean } from '../shown-text.ts';
 
 export const WORLD_LINK_PATHS = new Set(['/relay', '/relay/', '/']);

@@ -1,18 +1,18 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CloseCode, EVENT_CHANNELS } from '../../contracts/world-protocol.ts';
+import { CloseCode } from '../../contracts/world-protocol.ts';
+import { EVENT_CHANNELS } from '../../contracts/streams.ts';
 import type { RelayServices } from '../services.ts';
-import { corsAllows, isRelayOrigin, refuseUpgrade } from '../http/request-gate.ts';
-import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../http/socket-limits.ts';
-import { normalisedAddress } from '../http/addresses.ts';
-import { carriesApiKey, KEY_IN_URL_REFUSAL, noteKeyInUrl } from '../http/key-in-url.ts';
+import { corsAllows, isRelayOrigin, refuseUpgrade } from '../gate/request-gate.ts';
+import { raiseFrameLimit, UNAUTHENTICATED_FRAME_BYTES, type UnauthenticatedSockets } from '../gate/socket-limits.ts';
+import { normalisedAddress } from '../gate/addresses.ts';
+import { carriesApiKey, KEY_IN_URL_REFUSAL, noteKeyInUrl } from '../gate/key-in-url.ts';
 import { httpCallContext } from '../http/write-answer.ts';
-import type { CallContext } from '../routing/route.ts';
-import { ClientSession, parseObject, SUPPORTED_TYPES } from './client-session.ts';
-import { refusedCall, type CallerName } from '../admin/activity.ts';
+import type { CallContext, Route } from '../routing/route.ts';
+import { CallerSession, parseObject, socketRoutesOf, type SocketRoutes } from './caller-session.ts';
+import { refusedCall, type CallerName } from '../activity/activity-log.ts';
 import { HttpError } from '../errors.ts';
-import { allRoutes } from '../routes.ts';
 import { largestBodyFor } from '../http/body.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 
@@ -23,7 +23,7 @@ const TOO_MANY_SOCKETS = `At most ${MAX_SOCKETS_PER_KEY} /ws/api sockets may be 
 /** "Try again later": the socket was refused for now, not for good. */
 const TRY_AGAIN_LATER = 1013;
 
-export interface ClientApiLimits {
+export interface CallerApiLimits {
   authTimeoutMs?: number;
   /** The largest upload body, and so the largest frame of a key that may upload (the relay's `bodyLimitBytes`). */
   uploadLimitBytes?: number;
@@ -35,18 +35,23 @@ export interface ClientApiLimits {
  * `/ws/api`: the same operations and event streams as HTTP over one socket, for callers that prefer it.
  * The key comes in the `x-api-key` header of the upgrade, or in a first frame `{type: "auth", token, clientId?}`.
  */
-export class ClientApi {
+export class CallerApi {
   private readonly server = new WebSocketServer({
     noServer: true,
     maxPayload: UNAUTHENTICATED_FRAME_BYTES,
     perMessageDeflate: false,
   });
   private readonly services: RelayServices;
-  private readonly limits: ClientApiLimits & { authTimeoutMs: number };
-  private readonly sessions = new Set<ClientSession>();
+  /** The catalog's routes, for the frame limit of a key's largest body. */
+  private readonly catalog: readonly Route[];
+  private readonly routes: SocketRoutes;
+  private readonly limits: CallerApiLimits & { authTimeoutMs: number };
+  private readonly sessions = new Set<CallerSession>();
 
-  constructor(services: RelayServices, limits: ClientApiLimits) {
+  constructor(services: RelayServices, routes: readonly Route[], limits: CallerApiLimits) {
     this.services = services;
+    this.catalog = routes;
+    this.routes = socketRoutesOf(routes);
     this.limits = { ...limits, authTimeoutMs: limits.authTimeoutMs ?? AUTH_TIMEOUT_MS };
   }
 
@@ -134,7 +139,7 @@ export class ClientApi {
       return;
     }
     raiseFrameLimit(socket, this.frameLimitOf(key));
-    const session = new ClientSession(socket, { apiKey, keyId: key.id }, clientId, upgrade, this.services);
+    const session = new CallerSession(socket, { apiKey, keyId: key.id }, clientId, upgrade, this.services, this.routes);
     this.sessions.add(session);
     socket.on('message', (data, isBinary) => {
       if (!isBinary) session.receive(data.toString());
@@ -146,7 +151,7 @@ export class ClientApi {
     session.send({
       type: 'connected',
       clientId: clientId ?? null,
-      supportedTypes: SUPPORTED_TYPES,
+      supportedTypes: this.routes.supportedTypes,
       eventChannels: EVENT_CHANNELS,
     });
   }
@@ -160,6 +165,6 @@ export class ClientApi {
 
   /** A frame may be as large as the largest HTTP body of the key: an upload's only with the upload scope. */
   private frameLimitOf(key: ApiKeyRecord): number {
-    return largestBodyFor(key.scopes, allRoutes, this.limits.uploadLimitBytes);
+    return largestBodyFor(key.scopes, this.catalog, this.limits.uploadLimitBytes);
   }
 }

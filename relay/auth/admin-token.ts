@@ -1,4 +1,4 @@
-import { randomHex } from '../auth/secrets.ts';
+import { randomHex } from './secrets.ts';
 import { JsonFile } from '../storage/json-file.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SCOPES } from '../auth/scopes.ts';
+import { SCOPES } from './scopes.ts';
 
 // An unknown scope is named in the reference relay's words (`Invalid scope: <scope>`), which its clients look for.
 const knownScope = z.enum(SCOPES, {

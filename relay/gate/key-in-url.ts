@@ -1,5 +1,5 @@
 import type { RelayServices } from '../services.ts';
-import { refusedCall } from '../admin/activity.ts';
+import { refusedCall } from '../activity/activity-log.ts';
 import { HttpError } from '../errors.ts';
 
 /** An API key (`ttr_…`) in a query string, not the end of a longer word such as `attr_…`. */

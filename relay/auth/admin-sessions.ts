@@ -1,4 +1,4 @@
-import { randomHex, sameSecret } from '../auth/secrets.ts';
+import { randomHex, sameSecret } from './secrets.ts';
 
 const LOGIN_CODE_LIFETIME_MS = 2 * 60_000;
 /** How long a settings UI session lasts: the cookie's Max-Age and the time after which the relay forgets it. */
