@@ -109,9 +109,14 @@ export function checkAdmin({ method, call, hasQuery }: AdminCall, services: Rela
   if (method !== 'GET') requireJsonChange(call, hasQuery);
 }
 
-function checkAdminCredentials(call: CallContext, services: RelayServices): void {
+/** Whether the caller's browser holds a settings session: any `ttr_admin` cookie it sends that the relay issued. */
+export function holdsAdminSession(call: CallContext, services: RelayServices): boolean {
   const sessions = cookieValues(call.header('cookie'), ADMIN_COOKIE);
-  if (sessions.some((session) => services.adminSessions.isSession(session))) return;
+  return sessions.some((session) => services.adminSessions.isSession(session));
+}
+
+function checkAdminCredentials(call: CallContext, services: RelayServices): void {
+  if (holdsAdminSession(call, services)) return;
   const header = call.header('authorization') ?? '';
   const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
   if (token === '') throw new HttpError(401, 'Admin token is required: send it as Authorization: Bearer <token>');
