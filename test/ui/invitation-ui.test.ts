@@ -36,6 +36,11 @@ async function decodedQrCode(): Promise<string | undefined> {
   return jsQR(Uint8ClampedArray.from(image.data), image.width, image.height)?.data;
 }
 
+/** The status GET /admin/invitations gives the newest invitation, the one the test just made. */
+async function newestInvitationStatus(): Promise<string> {
+  return (await harness.admin('GET', '/admin/invitations')).body.invitations.at(-1).status;
+}
+
 async function aliceId(): Promise<string> {
   const world = (await harness.admin('GET', '/admin/status')).body.worlds[0];
   return world.players.find((player: { name: string }) => player.name === 'Alice').id;
@@ -94,6 +99,10 @@ describe('Players: invite a player', () => {
       await phone.setViewport({ width: 390, height: 760 });
       await phone.goto(link);
       expect(phone.url()).not.toContain('#');
+      await phone.waitForSelector('main[data-state="ready"]');
+      await waitForText(phone, 'For Alice in');
+      // Opening the page uses nothing: only the press does.
+      expect(await newestInvitationStatus()).toBe('open');
       await phone.click('#get-key');
       await phone.waitForSelector('main[data-state="done"]');
       const relayUrl = await phone.$eval('#relay-url', (input) => (input as HTMLInputElement).value);
@@ -105,10 +114,11 @@ describe('Players: invite a player', () => {
       expect(roll.status).toBe(200);
       await waitForText(page, 'Opened: Alice\'s key "Alice\'s phone" is on the API keys page');
 
+      // Opened again, it says at once that it was used, and offers no button that could not work.
       await phone.goto(link);
-      await phone.click('#get-key');
       await phone.waitForSelector('main[data-state="failed"]');
       await waitForText(phone, 'This invitation was already used: ask the GM for a new invitation');
+      expect(await phone.$eval('#get-key', (button) => (button as HTMLElement).checkVisibility())).toBe(false);
     } finally {
       await player.close();
     }
