@@ -9,6 +9,7 @@ import { normalisedAddress } from '../http/addresses.ts';
 import { carriesApiKey, KEY_IN_URL_REFUSAL, noteKeyInUrl } from '../http/key-in-url.ts';
 import { httpCallContext } from '../http/write-answer.ts';
 import type { CallContext } from '../routing/route.ts';
+import { presentedKey } from '../routing/access.ts';
 import { ClientSession, parseObject, SUPPORTED_TYPES } from './client-session.ts';
 import { refusedCall, type CallerName } from '../admin/activity.ts';
 import { HttpError } from '../errors.ts';
@@ -56,7 +57,7 @@ export class ClientApi {
       return refuseUpgrade(socket, 401, KEY_IN_URL_REFUSAL);
     }
     const url = new URL(request.url ?? '/', 'http://relay.invalid');
-    const headerKey = request.headers['x-api-key'];
+    const headerKey = presentedKey(request.headers);
     const origin = request.headers.origin;
     if (
       origin !== undefined &&

@@ -363,7 +363,11 @@ describe('settings UI', () => {
       ['Roll button', "POST /roll 'formula' is required", '400'],
       ['Stream Deck roll', 'POST /roll API key lacks required scope: roll:execute', '403'],
       ['Unknown key', 'POST /roll Invalid API key', '401'],
-      ['No key', 'POST /roll API key is required', '401'],
+      [
+        'No key',
+        'POST /roll API key is required: send it in the x-api-key header, or as Authorization: Bearer <key>',
+        '401',
+      ],
     ]);
     const content = await page.content();
     for (const key of [unknownKey, reader, roller]) expect(content).not.toContain(key.slice(4, 12));
