@@ -23,6 +23,7 @@ import { createRequestListener } from './http/app.ts';
 import { BindError, Listener, type ListenChange } from './http/listener.ts';
 import { ConnectionLimits } from './http/connection-limits.ts';
 import { lanInterfaces } from './discovery/lan-interfaces.ts';
+import { lanListenAddresses, loopbackAddresses } from './http/interfaces.ts';
 import { ClientApi } from './ws-api/client-api.ts';
 import { refusedUpgradeHost, worldOriginAllowed } from './http/request-gate.ts';
 import { UnauthenticatedSockets } from './http/socket-limits.ts';
@@ -210,9 +211,11 @@ export function createRelay(options: RelayOptions): Relay {
     knownWorlds.connected({ clientId: world.clientId, ...world.metadata, lastSeen: new Date().toISOString() }, paired);
   });
   const settings = new Settings(join(options.dataDir, 'settings.json'), options.settings, log);
-  /** Where the relay listens with LAN access on or off: loopback, and each LAN address; or the one host of this run. */
+  /** This computer's own addresses, which the relay must hold to run: both loopbacks, or the one host of this run. */
+  const ownHosts = () => (options.host !== undefined ? [options.host] : loopbackAddresses());
+  /** Where the relay listens with LAN access on or off: the own hosts, and each LAN address of either family. */
   const hostsFor = (lanAccess: boolean) =>
-    options.host !== undefined ? [options.host] : lanAccess ? [LOOPBACK, ...lanAddresses()] : [LOOPBACK];
+    options.host === undefined && lanAccess ? [...ownHosts(), ...lanListenAddresses()] : ownHosts();
   let paused = false;
   let portFallback: { wanted: number } | undefined;
   let listener: Listener;
@@ -358,25 +361,26 @@ export function createRelay(options: RelayOptions): Relay {
       statusChanged();
     });
   let addressScan: NodeJS.Timeout | undefined;
-  const listenOnNextFree = async (taken: number, host: string) => {
+  const listenOnNextFree = async (taken: number, hosts: string[]) => {
     for (let candidate = taken + 1; candidate <= Math.min(taken + NEXT_PORTS_TRIED, 65535); candidate += 1) {
       try {
-        return await listener.prepare(candidate, [host]);
+        return await listener.prepare(candidate, hosts);
       } catch (error) {
         if ((error as BindError).code !== 'EADDRINUSE') throw error;
       }
     }
-    return listener.prepare(0, [host]);
+    return listener.prepare(0, hosts);
   };
   const start = async () => {
     const wanted = options.port ?? settings.get().port;
-    // The first address (loopback, or the run's host) must be had; the LAN addresses are listened on as far as they can be.
-    const [first] = hostsFor(lanAccess());
+    // Both loopback addresses (or the run's host) must be had, so that no other program answers tools that reach
+    // `localhost` on ::1; the LAN addresses are listened on as far as they can be.
+    const own = ownHosts();
     try {
-      (await listener.prepare(wanted, [first!])).keep();
+      (await listener.prepare(wanted, own)).keep();
     } catch (error) {
       if (!options.nextFreePortIfTaken || (error as BindError).code !== 'EADDRINUSE') throw error;
-      (await listenOnNextFree(wanted, first!)).keep();
+      (await listenOnNextFree(wanted, own)).keep();
       portFallback = { wanted };
       log.warn(`Port ${wanted} is in use by another program; the relay listens on ${port()} instead`);
     }
