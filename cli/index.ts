@@ -9,6 +9,7 @@ import { DEMO_MODULE_SETTINGS, readModuleSettings, type DemoModuleSetting } from
 import { openInBrowser } from './open-browser.ts';
 import { INTEGRATION_PACKAGE_DIRS, SETTINGS_UI_DIR } from './project-folder.ts';
 import { DataDirError, dataDirProblem, prepareDataDir } from '../relay/storage/data-dir.ts';
+import { DataDirTakenError, lockDataDir } from '../relay/storage/data-dir-lock.ts';
 import { RELAY_VERSION } from '../relay/version.ts';
 import { OVERLAYS } from '../contracts/overlays.ts';
 
@@ -181,11 +182,27 @@ async function openSettings(options: CliOptions): Promise<void> {
   if (await openInBrowser(body.url)) process.stdout.write('Opening it in your default browser.\n');
 }
 
+/**
+ * Holds the data directory for this run, or stops naming the relay that holds it: two relays on one folder would
+ * erase each other's changes.
+ */
+async function lockDataDirFor(options: CliOptions, dataDir: string, url: () => string | undefined): Promise<void> {
+  try {
+    await lockDataDir(dataDir, () => ({ pid: process.pid, program: `npm run ${options.command}`, url: url() }));
+  } catch (error) {
+    if (!(error instanceof DataDirTakenError)) throw error;
+    stop(
+      `${error.message}: two relays on one folder would erase each other's changes. Stop that one first, or give this one another folder with --data-dir.`,
+    );
+  }
+}
+
 /** Starts the relay, or stops with one line that says what to do when the data directory or the address cannot be used. */
 async function startRelay(options: CliOptions, dataDir: string): Promise<Relay> {
-  let relay: Relay;
+  let relay: Relay | undefined;
   try {
     prepareDataDir(dataDir);
+    await lockDataDirFor(options, dataDir, () => relay?.url);
     relay = createRelay({
       dataDir,
       port: options.port,

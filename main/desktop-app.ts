@@ -1,8 +1,10 @@
 // Starts the desktop app once Electron is ready: wires the relay, the tray, the settings window and the stores together.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, clipboard, ipcMain, safeStorage, shell } from 'electron';
 import { keyFileSecrets } from '../relay/capture/secrets.ts';
-import { createRelay } from '../relay/relay.ts';
+import { createRelay, type Relay } from '../relay/relay.ts';
+import { DataDirTakenError, lockDataDir } from '../relay/storage/data-dir-lock.ts';
 import { createAutostart } from './autostart.ts';
 import { electronLauncher } from './capture/electron-browser.ts';
 import { registerDesktopBridge } from './desktop-bridge.ts';
@@ -29,6 +31,23 @@ function integrationPackageFolders(): { streamDeck: string; companion: string } 
   return { streamDeck: join(folder, 'streamdeck'), companion: join(folder, 'companion') };
 }
 
+/**
+ * Holds the relay's data folder for this app, or fails naming the relay that holds it (`serve` given this folder with
+ * --data-dir): two relays on one folder would erase each other's changes.
+ */
+async function holdDataFolder(dataDir: string, url: () => string | undefined): Promise<void> {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    await lockDataDir(dataDir, () => ({ pid: process.pid, program: 'the desktop app', url: url() }));
+  } catch (error) {
+    if (!(error instanceof DataDirTakenError)) throw error;
+    throw new Error(
+      `${error.message}. Stop it, then start Tabletop Relay again: two relays on one folder would erase each other's changes.`,
+      { cause: error },
+    );
+  }
+}
+
 /** Starts the relay, the tray and the settings window; needs Electron's `ready`. */
 export async function startDesktopApp(): Promise<StartedApp> {
   const logger = createFileLogger({ folder: app.getPath('logs') });
@@ -41,6 +60,8 @@ export async function startDesktopApp(): Promise<StartedApp> {
   });
 
   const dataDir = join(app.getPath('userData'), 'relay');
+  let started: Relay | undefined;
+  await holdDataFolder(dataDir, () => started?.url);
   const relay = createRelay({
     dataDir,
     // A port another program holds at start gives the next free one, shown in the tray, instead of no relay.
@@ -55,6 +76,7 @@ export async function startDesktopApp(): Promise<StartedApp> {
     settingsUi: { dir: join(import.meta.dirname, '..', 'renderer') },
     integrationPackages: integrationPackageFolders(),
   });
+  started = relay;
   try {
     moveRelaySettings(store, relay.services.settings);
   } catch (error) {
