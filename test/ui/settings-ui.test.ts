@@ -225,7 +225,7 @@ describe('settings UI', () => {
     await page.click('#new-key');
     await page.waitForSelector('#key-name');
     await page.type('#key-name', 'Stream Deck');
-    await page.click('[data-preset="none"]');
+    await page.click('#choose-scopes summary');
     await page.click('input[name="scopes"][value="roll:read"]');
     await page.click('input[name="scopes"][value="search"]');
     expect(await page.$eval('input[value="execute-js"]', (box) => (box as HTMLInputElement).checked)).toBe(false);
@@ -285,6 +285,7 @@ describe('settings UI', () => {
     await page.click('#new-key');
     await page.waitForSelector('#key-name');
     await page.type('#key-name', 'Player handout');
+    await page.click('[data-preset="player"]');
     await page.select('#key-user', player.id);
     await page.click(`input[name="worldIds"][value="${world.clientId}"]`);
     await page.click('.key-form button[type="submit"]');

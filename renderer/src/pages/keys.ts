@@ -2,14 +2,14 @@ import { admin, type ApiKey, type NewKey, type RelayStatus, type WorldLink } fro
 import type { AppState, Page } from '../app-state.ts';
 import { confirmDialog, copyButton, emptyState, h, icon, replaceChildren, toast, toastRevoked } from '../dom.ts';
 import { relativeTime, roleName, shortDate } from '../format.ts';
-import { groupScopes, WORLD_LINK_SCOPE } from '../scopes.ts';
+import { presetPicker } from '../key-presets.ts';
+import { groupScopes, scopeWords, WORLD_LINK_SCOPE } from '../scopes.ts';
 import { overlayLinksSection } from './overlay-links.ts';
 import { keyRequestsSection } from './key-requests.ts';
 
 interface KeysView {
   keys: ApiKey[];
   scopes: string[];
-  defaultScopes: string[];
 }
 
 function revealPanel(created: NewKey, verb: 'created' | 'rotated', onDone: () => void): HTMLElement {
@@ -199,7 +199,6 @@ function worldChoices(status: RelayStatus | undefined): HTMLElement {
 }
 
 function scopeFieldsets(view: KeysView): HTMLElement {
-  const defaults = new Set(view.defaultScopes);
   return h(
     'div',
     { class: 'scope-groups' },
@@ -213,19 +212,46 @@ function scopeFieldsets(view: KeysView): HTMLElement {
           ...group.scopes.map((scope) =>
             h(
               'label',
-              { class: 'check' },
-              h('input', {
-                type: 'checkbox',
-                name: 'scopes',
-                value: scope,
-                checked: !group.dangerous && defaults.has(scope),
-              }),
+              { class: 'check scope-check' },
+              h('input', { type: 'checkbox', name: 'scopes', value: scope }),
+              h('span', { class: 'scope-words' }, scopeWords(scope)),
               h('code', {}, scope),
-              group.dangerous ? h('span', { class: 'danger-note' }, 'Runs any script as the GM') : null,
             ),
           ),
         ),
       ),
+  );
+}
+
+/** What the ticked scopes let the key do, in words with each scope's name, before the key is made. */
+function scopeSummary(summary: HTMLElement, ticked: string[]): void {
+  if (ticked.length === 0) {
+    replaceChildren(
+      summary,
+      h('p', { class: 'muted' }, 'Nothing yet: pick what the key is for, or choose its scopes one by one.'),
+    );
+    return;
+  }
+  replaceChildren(
+    summary,
+    h(
+      'p',
+      { class: 'scope-summary-title' },
+      `The key may (${ticked.length} ${ticked.length === 1 ? 'scope' : 'scopes'}):`,
+    ),
+    h(
+      'ul',
+      { class: 'scope-summary-list' },
+      ...ticked.map((scope) =>
+        h(
+          'li',
+          { class: scope === 'execute-js' ? 'scope-summary-danger' : undefined },
+          scope === 'execute-js' ? icon('warning') : null,
+          h('span', {}, scopeWords(scope)),
+          h('code', {}, scope),
+        ),
+      ),
+    ),
   );
 }
 
@@ -244,19 +270,16 @@ function createForm(
     placeholder: 'e.g. Stream Deck',
     autocomplete: 'off',
   });
-  const setAll = (predicate: (scope: string) => boolean) => {
-    for (const box of form.querySelectorAll<HTMLInputElement>('input[name="scopes"]'))
-      box.checked = predicate(box.value);
-  };
-  const preset = (label: string, predicate: (scope: string) => boolean) => {
-    const button = h(
-      'button',
-      { type: 'button', class: 'button button-link', 'data-preset': label.toLowerCase() },
-      label,
+  const boxes = () => [...form.querySelectorAll<HTMLInputElement>('input[name="scopes"]')];
+  const summary = h('div', { class: 'scope-summary', id: 'key-scope-summary', 'aria-live': 'polite' });
+  const showTicked = () =>
+    scopeSummary(
+      summary,
+      boxes()
+        .filter((box) => box.checked)
+        .map((box) => box.value),
     );
-    button.addEventListener('click', () => setAll(predicate));
-    return button;
-  };
+  const presets = presetPicker(boxes, showTicked);
   const submit = h('button', { type: 'submit', class: 'button button-primary' }, 'Create key');
   const cancel = h('button', { type: 'button', class: 'button button-secondary' }, 'Cancel');
   cancel.addEventListener('click', onCancel);
@@ -274,19 +297,15 @@ function createForm(
     h(
       'div',
       { class: 'field' },
+      h('span', { class: 'label', id: 'scopes-label' }, 'What will use this key?'),
+      presets.element,
+      summary,
       h(
-        'div',
-        { class: 'field-label-row' },
-        h('span', { class: 'label', id: 'scopes-label' }, 'Scopes'),
-        h(
-          'span',
-          { class: 'presets' },
-          preset('Read-only', (scope) => view.defaultScopes.includes(scope)),
-          preset('All but execute-js', (scope) => scope !== 'execute-js'),
-          preset('None', () => false),
-        ),
+        'details',
+        { class: 'scope-details', id: 'choose-scopes' },
+        h('summary', {}, 'Choose scopes one by one'),
+        scopeFieldsets(view),
       ),
-      scopeFieldsets(view),
     ),
     h(
       'div',
@@ -308,12 +327,19 @@ function createForm(
     ),
     h('div', { class: 'form-actions' }, cancel, submit),
   );
+  form.addEventListener('change', (event) => {
+    if ((event.target as HTMLInputElement).name !== 'scopes') return;
+    presets.sync();
+    showTicked();
+  });
+  presets.sync();
+  showTicked();
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const data = new FormData(form);
     const scopes = data.getAll('scopes').map(String);
     if (scopes.length === 0) {
-      toast('Tick at least one scope', 'error');
+      toast('Pick what the key is for, or tick at least one scope', 'error');
       return;
     }
     const userId = String(data.get('userId') ?? '');
@@ -384,7 +410,7 @@ export const keysPage: Page = {
     const keyRequests = keyRequestsSection();
     const overlayLinks = overlayLinksSection(state);
     const element = h('div', { class: 'stack' }, keyRequests.element, top, list, overlayLinks.element);
-    let view: KeysView = { keys: [], scopes: [], defaultScopes: [] };
+    let view: KeysView = { keys: [], scopes: [] };
 
     const showReveal = (key: NewKey, verb: 'created' | 'rotated') => {
       replaceChildren(
@@ -503,11 +529,11 @@ export const keysPage: Page = {
     };
     const reload = async () => {
       try {
-        const [{ keys }, { scopes, defaultScopes }] = await Promise.all([
+        const [{ keys }, { scopes }] = await Promise.all([
           admin.keys(),
           view.scopes.length ? Promise.resolve(view) : admin.scopes(),
         ]);
-        view = { keys: [...keys].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), scopes, defaultScopes };
+        view = { keys: [...keys].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), scopes };
         drawList();
       } catch (error) {
         toast((error as Error).message, 'error');
