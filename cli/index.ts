@@ -9,7 +9,7 @@ import { DEMO_MODULE_SETTINGS, readModuleSettings, type DemoModuleSetting } from
 import { openInBrowser } from './open-browser.ts';
 import { INTEGRATION_PACKAGE_DIRS, SETTINGS_UI_DIR } from './project-folder.ts';
 import { DataDirError, dataDirProblem, prepareDataDir } from '../relay/storage/data-dir.ts';
-import { DataDirTakenError, lockDataDir } from '../relay/storage/data-dir-lock.ts';
+import { DataDirTakenError, lockDataDir, type DataDirLock } from '../relay/storage/data-dir-lock.ts';
 import { RELAY_VERSION } from '../relay/version.ts';
 import { OVERLAYS } from '../contracts/overlays.ts';
 import { KEY_PRESETS } from '../contracts/scopes.ts';
@@ -49,7 +49,7 @@ Options:
   --host <address>     Address to listen on (default ${DEFAULT_HOST}: this computer only)
   --lan                Also answer on this computer's LAN addresses, so players' tools can reach the relay
                        (the settings UI can switch this too)
-  --data-dir <path>    Where keys, tokens and settings are kept
+  --data-dir <path>    Where keys, tokens and settings are kept, by one relay at a time
                        (serve: default ~/.local/share/tabletop-relay; demo: a fresh temporary folder)
   --seed <number>      demo only: seed of the sandbox world (default 42)
   --foundry-version <version>
@@ -227,9 +227,13 @@ async function openSettings(options: CliOptions): Promise<void> {
  * Holds the data directory for this run, or stops naming the relay that holds it: two relays on one folder would
  * erase each other's changes.
  */
-async function lockDataDirFor(options: CliOptions, dataDir: string, url: () => string | undefined): Promise<void> {
+async function lockDataDirFor(
+  options: CliOptions,
+  dataDir: string,
+  url: () => string | undefined,
+): Promise<DataDirLock> {
   try {
-    await lockDataDir(dataDir, () => ({ pid: process.pid, program: `npm run ${options.command}`, url: url() }));
+    return await lockDataDir(dataDir, () => ({ pid: process.pid, program: `npm run ${options.command}`, url: url() }));
   } catch (error) {
     if (!(error instanceof DataDirTakenError)) throw error;
     stop(
@@ -239,11 +243,12 @@ async function lockDataDirFor(options: CliOptions, dataDir: string, url: () => s
 }
 
 /** Starts the relay, or stops with one line that says what to do when the data directory or the address cannot be used. */
-async function startRelay(options: CliOptions, dataDir: string): Promise<Relay> {
+async function startRelay(options: CliOptions, dataDir: string): Promise<{ relay: Relay; lock: DataDirLock }> {
   let relay: Relay | undefined;
+  let lock: DataDirLock;
   try {
     prepareDataDir(dataDir);
-    await lockDataDirFor(options, dataDir, () => relay?.url);
+    lock = await lockDataDirFor(options, dataDir, () => relay?.url);
     relay = createRelay({
       dataDir,
       port: options.port,
@@ -265,7 +270,7 @@ async function startRelay(options: CliOptions, dataDir: string): Promise<Relay> 
       stop(`This computer has no address ${options.host ?? DEFAULT_HOST}; use --host 127.0.0.1 or --lan.`);
     throw error;
   }
-  return relay;
+  return { relay, lock };
 }
 
 function stopOnSignal(stop: () => Promise<void>): void {
@@ -314,12 +319,13 @@ async function main(): Promise<void> {
     options.dataDir ?? (temporary ? mkdtempSync(join(tmpdir(), 'tabletop-relay-demo-')) : defaultDataDir());
   // On every way out, a failed start included; 'exit' handlers run on process.exit and on an uncaught error alike.
   if (temporary) process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  const relay = await startRelay(options, dataDir);
+  const { relay, lock } = await startRelay(options, dataDir);
   const wsUrl = worldSocketUrl(relay.url);
   let stopDemo = async () => {};
   stopOnSignal(async () => {
     await stopDemo();
     await relay.stop();
+    await lock.release();
   });
   if (options.command === 'demo') {
     // The sandbox world is loaded only for the demo: every other command starts faster without it.

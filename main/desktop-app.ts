@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { app, clipboard, ipcMain, safeStorage, shell } from 'electron';
 import { keyFileSecrets } from '../relay/capture/secrets.ts';
 import { createRelay, type Relay } from '../relay/relay.ts';
-import { DataDirTakenError, lockDataDir } from '../relay/storage/data-dir-lock.ts';
+import { DataDirTakenError, lockDataDir, type DataDirLock } from '../relay/storage/data-dir-lock.ts';
 import { createAutostart } from './autostart.ts';
 import { electronLauncher } from './capture/electron-browser.ts';
 import { registerDesktopBridge } from './desktop-bridge.ts';
@@ -35,10 +35,10 @@ function integrationPackageFolders(): { streamDeck: string; companion: string } 
  * Holds the relay's data folder for this app, or fails naming the relay that holds it (`serve` given this folder with
  * --data-dir): two relays on one folder would erase each other's changes.
  */
-async function holdDataFolder(dataDir: string, url: () => string | undefined): Promise<void> {
+async function holdDataFolder(dataDir: string, url: () => string | undefined): Promise<DataDirLock> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   try {
-    await lockDataDir(dataDir, () => ({ pid: process.pid, program: 'the desktop app', url: url() }));
+    return await lockDataDir(dataDir, () => ({ pid: process.pid, program: 'the desktop app', url: url() }));
   } catch (error) {
     if (!(error instanceof DataDirTakenError)) throw error;
     throw new Error(
@@ -61,7 +61,7 @@ export async function startDesktopApp(): Promise<StartedApp> {
 
   const dataDir = join(app.getPath('userData'), 'relay');
   let started: Relay | undefined;
-  await holdDataFolder(dataDir, () => started?.url);
+  const lock = await holdDataFolder(dataDir, () => started?.url);
   const relay = createRelay({
     dataDir,
     // A port another program holds at start gives the next free one, shown in the tray, instead of no relay.
@@ -181,7 +181,10 @@ export async function startDesktopApp(): Promise<StartedApp> {
     stopped = true;
     keyRequestNotices.close();
     tray.destroy();
-    relay.stop().finally(() => app.quit());
+    relay
+      .stop()
+      .then(() => lock.release())
+      .finally(() => app.quit());
   });
   return { focus: () => settingsWindow.open() };
 }

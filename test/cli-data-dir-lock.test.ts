@@ -2,7 +2,7 @@
 // that holds it and how to use another folder, and changes nothing there; the lock is gone with its holder, however it
 // ended (kill -9 included), and of two relays started at the same moment exactly one runs. Real processes, real sockets.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +104,16 @@ describe('one relay per data directory', () => {
     const after = await serve(dataDir);
     expect(await outcome(after)).toBe(1);
     expect(after.output()).toContain(`process ${next.child.pid}`);
+  });
+
+  it('stopped with Ctrl+C, leaves no lock behind in the folder', async () => {
+    const dataDir = join(scratch, 'stopped');
+    const first = await serve(dataDir);
+    expect(await outcome(first)).toBe('running');
+    expect(existsSync(join(dataDir, 'relay.lock'))).toBe(true);
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+    expect(existsSync(join(dataDir, 'relay.lock'))).toBe(false);
   });
 
   it('of two relays started at once on a folder a killed relay left, exactly one runs', async () => {
