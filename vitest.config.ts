@@ -1,13 +1,22 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
-    // The integration suites drive the sandbox world: they run once on a Foundry 13 world and once on a 14 one.
     projects: [
-      { extends: true, test: { name: 'foundry-13', include: ['test/**/*.test.ts'] } },
+      // The kernel's modules on their own, on fakes, in seconds: `npm run test:unit` runs only these.
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // The integration suites drive the sandbox world: they run once on a Foundry 13 world and once on a 14 one.
+      {
+        extends: true,
+        test: {
+          name: 'foundry-13',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/unit/**'],
+        },
+      },
       {
         extends: true,
         test: {

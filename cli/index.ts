@@ -62,6 +62,8 @@ Options:
                        demo key gets the execute-js scope). Scripts and macros then run inside the demo's process.
   --keep-online        demo only: keep the sandbox world online through a world keeper (needs Chrome or Chromium):
                        the sandbox's own GM link leaves after 10 s and the keeper takes the world over
+  --empty-encounters   demo only: start the sandbox world without its encounter, as a fresh world (the reference
+                       relay's encounter tests expect none)
 `;
 
 /** The commands that stand in for terminal recipes (cli/helpers.ts), with what they were given. */
@@ -90,6 +92,7 @@ interface CliOptions {
   foundryVersion: string;
   moduleSettings: DemoModuleSetting[];
   keepOnline: boolean;
+  emptyEncounters: boolean;
 }
 
 const HELP_HINT = "Run 'npm run serve -- --help' in the project folder for the commands and options.";
@@ -171,6 +174,7 @@ function readOptions(argv: string[]): CliOptions | HelperRun | 'help' {
         'foundry-version': { type: 'string' },
         'module-settings': { type: 'string' },
         'keep-online': { type: 'boolean', default: false },
+        'empty-encounters': { type: 'boolean', default: false },
         name: { type: 'string' },
         preset: { type: 'string' },
         scopes: { type: 'string' },
@@ -202,6 +206,7 @@ function readOptions(argv: string[]): CliOptions | HelperRun | 'help' {
     foundryVersion: demoFoundryVersion(values['foundry-version']),
     moduleSettings: demoModuleSettings(values['module-settings']),
     keepOnline: values['keep-online'] === true,
+    emptyEncounters: values['empty-encounters'] === true,
   };
 }
 
@@ -330,13 +335,7 @@ async function main(): Promise<void> {
   if (options.command === 'demo') {
     // The sandbox world is loaded only for the demo: every other command starts faster without it.
     const { DemoError, startDemoWorld } = await import('./demo.ts');
-    const demo = await startDemoWorld(
-      relay,
-      options.seed,
-      options.moduleSettings,
-      options.foundryVersion,
-      options.keepOnline,
-    ).catch(async (error: unknown) => {
+    const demo = await startDemoWorld(relay, options).catch(async (error: unknown) => {
       if (!(error instanceof DemoError)) throw error;
       await relay.stop();
       stop(error.message);
@@ -348,6 +347,7 @@ async function main(): Promise<void> {
         '',
         `API key (${options.moduleSettings.includes('allow-execute-js') ? 'all scopes' : 'all scopes but execute-js'}): ${demo.apiKey}`,
         ...(options.moduleSettings.length > 0 ? [`Module settings on: ${options.moduleSettings.join(', ')}`] : []),
+        ...(options.emptyEncounters ? ['The sandbox world starts with no encounter.'] : []),
         '',
         'Try it:',
         `  ${CURL} -H "x-api-key: ${demo.apiKey}" "${relay.url}/search?query=goblin"`,

@@ -29,8 +29,8 @@ export interface KeeperView {
   /** Whether Foundry's administrator password is stored, so the keeper may launch the world from the setup screen. */
   adminPasswordSet: boolean;
   phase: KeeperPhase;
-  /** ISO time of the last change of phase. */
-  since: string;
+  /** ISO time of the last change of phase; absent while the keeper has not run since the relay started. */
+  since?: string;
   reason?: string;
   /** ISO time of the next start, while waiting or retrying. */
   retryAt?: string;

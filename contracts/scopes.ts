@@ -137,8 +137,9 @@ export const KEY_PRESETS = [
   {
     id: 'player',
     title: "A player's tool",
-    description: 'Reads the world, rolls dice and chats: bind it to the player below, so it sees what they see',
-    scopes: [...READ_ONLY, 'roll:execute', 'chat:write'],
+    description:
+      "Reads the world, rolls dice, chats and uses the game system's checks, saves and items: bind it to the player below, so it sees what they see",
+    scopes: [...READ_ONLY, 'roll:execute', 'chat:write', 'dnd5e'],
   },
   {
     id: 'bot',

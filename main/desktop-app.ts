@@ -1,7 +1,7 @@
 // Starts the desktop app once Electron is ready: wires the relay, the tray, the settings window and the stores together.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, clipboard, ipcMain, safeStorage, shell } from 'electron';
+import { app, clipboard, dialog, ipcMain, safeStorage, shell } from 'electron';
 import { keyFileSecrets } from '../relay/capture/secrets.ts';
 import { createRelay, type Relay } from '../relay/relay.ts';
 import { DataDirTakenError, lockDataDir, type DataDirLock } from '../relay/storage/data-dir-lock.ts';
@@ -18,6 +18,8 @@ import { AppTray } from './tray.ts';
 import type { StartedApp } from './startup.ts';
 import type { TrayStatus } from './tray-status.ts';
 import { SettingsWindow } from './windows.ts';
+import { DesktopUpdates } from './updates/app-updater.ts';
+import type { TableState } from './updates/update-policy.ts';
 
 /** electron-builder.yml's appId, which its Windows installer gives the Start menu shortcut. */
 const APP_USER_MODEL_ID = 'org.tabletoprelay.desktop';
@@ -46,6 +48,30 @@ async function holdDataFolder(dataDir: string, url: () => string | undefined): P
       { cause: error },
     );
   }
+}
+
+/** What a restart would take offline: the worlds online now, and the keepers holding or starting one. */
+function tableNow(relay: Relay): TableState {
+  const { keeping } = relay.status();
+  return {
+    worldsOnline: relay.services.tabletop.worlds().length,
+    keepersRunning: keeping.filter(({ keeper }) => keeper.phase === 'kept' || keeper.phase === 'starting').length,
+  };
+}
+
+async function confirmRestartToUpdate(table: TableState): Promise<boolean> {
+  const online = table.worldsOnline === 1 ? 'A world is online' : `${table.worldsOnline} worlds are online`;
+  const { response } = await dialog.showMessageBox({
+    type: 'question',
+    buttons: ['Restart now', 'Later'],
+    defaultId: 1,
+    cancelId: 1,
+    title: 'Restart to update',
+    message: `${table.worldsOnline > 0 ? online : 'A world keeper is running'}: restart Tabletop Relay now?`,
+    detail:
+      "Restarting takes the relay offline for a few seconds; the worlds' modules and your tools reconnect by themselves. Later installs the update when you quit.",
+  });
+  return response === 0;
 }
 
 /** Starts the relay, the tray and the settings window; needs Electron's `ready`. */
@@ -95,10 +121,20 @@ export async function startDesktopApp(): Promise<StartedApp> {
   });
   logger.info(startError ? 'Started without the relay' : `Relay listening at ${relay.url}`);
 
+  const updates = new DesktopUpdates({
+    packaged: app.isPackaged,
+    enabled: () => store.get().checkForUpdates,
+    log: logger,
+    table: () => tableNow(relay),
+    confirmRestart: confirmRestartToUpdate,
+    changed: () => refreshTray(),
+  });
   const statusNow = (): TrayStatus => ({
     relay: startError ? undefined : relay.status(),
     error: startError,
     startAtLogin: autostart.enabled(),
+    checkForUpdates: store.get().checkForUpdates,
+    update: updates.state,
     now: new Date(),
   });
   const appInfo = () => ({
@@ -138,11 +174,18 @@ export async function startDesktopApp(): Promise<StartedApp> {
           .moveTo({ port }, () => relay.services.settings.update({ port }))
           .catch((error: unknown) => logger.error(`Could not keep port ${port}`, error));
       },
+      'restart-to-update': () => void updates.restartToUpdate(),
+      'toggle-update-checks': () => {
+        store.update({ checkForUpdates: !store.get().checkForUpdates });
+        updates.enabledChanged();
+        refreshTray();
+      },
       quit: () => app.quit(),
       keepOnline: (clientId, on) => keepOnline(relay, clientId, on, (page) => settingsWindow.open(page), logger),
     },
     statusNow(),
   );
+  logger.info('Tray created');
 
   // Windows shows an app's notifications only under its Application User Model ID, the installer's shortcut's
   // (https://www.electronjs.org/docs/latest/tutorial/notifications#windows).
@@ -158,6 +201,7 @@ export async function startDesktopApp(): Promise<StartedApp> {
     keyRequestNotices.update(status.relay?.keyRequests ?? []);
   }
   relay.services.changes.on('status', refreshTray);
+  updates.start();
   // "Connected for" and "calls in the last minute" change with time alone.
   setInterval(refreshTray, 10_000).unref();
 
@@ -180,6 +224,7 @@ export async function startDesktopApp(): Promise<StartedApp> {
     event.preventDefault();
     stopped = true;
     keyRequestNotices.close();
+    updates.stop();
     tray.destroy();
     relay
       .stop()

@@ -8,7 +8,7 @@ export interface BootApp {
   quit(): void;
   readonly dock?: { hide(): void } | undefined;
   whenReady(): Promise<void>;
-  on(event: 'second-instance', listener: () => void): unknown;
+  on(event: 'second-instance', listener: (event: unknown, argv: string[]) => void): unknown;
 }
 
 /** What a running app offers the boot sequence. */
@@ -16,6 +16,12 @@ export interface StartedApp {
   /** A second launch brings the running app forward instead of starting another relay. */
   focus(): void;
 }
+
+/**
+ * Started again with this argument, the app quits the copy that runs instead of showing it: for installers and scripts
+ * that must close Tabletop Relay (an update, an uninstall, a release's smoke test), on every system alike.
+ */
+export const QUIT_ARGUMENT = '--quit';
 
 export interface BootSteps {
   /** Everything that needs `ready`: the relay, the tray, the windows. */
@@ -30,13 +36,13 @@ export interface BootSteps {
  */
 export function boot(app: BootApp, steps: BootSteps): void {
   if (!app.requestSingleInstanceLock()) {
-    // Another copy runs: it gets `second-instance` and shows itself; this one leaves.
+    // Another copy runs: it gets `second-instance` and shows itself (or quits, for --quit); this one leaves.
     app.quit();
     return;
   }
   app.dock?.hide();
   let started: StartedApp | undefined;
-  app.on('second-instance', () => started?.focus());
+  app.on('second-instance', (_event, argv) => (argv.includes(QUIT_ARGUMENT) ? app.quit() : started?.focus()));
   app
     .whenReady()
     .then(steps.start)

@@ -7,10 +7,13 @@ import type { RelaySettings } from '../contracts/admin-api.ts';
  */
 export interface DesktopSettings {
   startAtLogin: boolean;
+  /** Look for updates in the background (an update is installed only when the app quits or the GM says so). */
+  checkForUpdates: boolean;
 }
 
 export const DESKTOP_DEFAULTS: DesktopSettings = {
   startAtLogin: false,
+  checkForUpdates: true,
 };
 
 /** Relay settings that earlier versions kept in this store too, and that move once into the relay's settings.json. */
@@ -18,6 +21,7 @@ export type RelayFieldsKeptHere = Partial<Pick<RelaySettings, 'port' | 'lanAcces
 
 const SCHEMA = {
   startAtLogin: { type: 'boolean' },
+  checkForUpdates: { type: 'boolean' },
 } as const;
 
 const isStringList = (value: unknown): value is string[] =>
@@ -64,7 +68,10 @@ export function openDesktopStore(options: { cwd?: string } = {}): DesktopStore {
     clearInvalidConfig: true,
   });
   return {
-    get: () => ({ startAtLogin: store.store.startAtLogin === true }),
+    get: () => ({
+      startAtLogin: store.store.startAtLogin === true,
+      checkForUpdates: store.store.checkForUpdates !== false,
+    }),
     update(changes) {
       store.set({ ...changes });
       return this.get();

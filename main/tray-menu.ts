@@ -1,5 +1,6 @@
 import { worldSocketUrl } from '../contracts/world-protocol.ts';
 import { keepingText, type WorldKeeping } from '../contracts/keeper.ts';
+import { updateText } from './updates/update-policy.ts';
 import type { RelaySnapshot, TrayStatus, TrayWorld } from './tray-status.ts';
 
 /** Things the tray menu can do; main/tray.ts maps each to its handler. */
@@ -12,6 +13,8 @@ export type TrayAction =
   | 'toggle-start-at-login'
   | 'open-logs-folder'
   | 'keep-port'
+  | 'restart-to-update'
+  | 'toggle-update-checks'
   | 'quit';
 
 export type TrayMenuItem =
@@ -191,6 +194,15 @@ function pauseItem(status: TrayStatus): TrayMenuItem {
   };
 }
 
+/** What the updater is doing, and "Restart to update" once an update is ready. */
+function updateItems(status: TrayStatus): TrayMenuItem[] {
+  const text = updateText(status.update);
+  const items: TrayMenuItem[] = text ? [{ type: 'status', label: text }] : [];
+  if (status.update.phase === 'ready')
+    items.push({ type: 'action', label: 'Restart to update', action: 'restart-to-update' });
+  return items;
+}
+
 /**
  * The tray's context menu for a status. It always has items, whatever the state: Linux shows no tray icon at all
  * for an icon without a menu.
@@ -205,6 +217,8 @@ export function menuFor(status: TrayStatus): TrayMenuItem[] {
     ...keepOnlineItems(status),
     pauseItem(status),
     { type: 'checkbox', label: 'Start at login', action: 'toggle-start-at-login', checked: status.startAtLogin },
+    { type: 'checkbox', label: 'Check for updates', action: 'toggle-update-checks', checked: status.checkForUpdates },
+    ...updateItems(status),
     { type: 'action', label: 'Open logs folder', action: 'open-logs-folder' },
     SEPARATOR,
     { type: 'action', label: 'Quit Tabletop Relay', action: 'quit' },

@@ -2,6 +2,7 @@
 import type { KeyRequestView, RelayStatus, StatusWorld } from '../contracts/admin-api.ts';
 import type { PlayerListEntry } from '../contracts/world-protocol.ts';
 import type { WorldKeeping } from '../contracts/keeper.ts';
+import type { UpdateState } from './updates/update-policy.ts';
 
 /** A world as the tray shows it: the status body's world, players optional. */
 export type TrayWorld = Omit<StatusWorld, 'players'> & { players?: PlayerListEntry[] };
@@ -26,6 +27,10 @@ export interface TrayStatus {
   /** Why the relay is not running, in words for the GM. */
   error?: string;
   startAtLogin: boolean;
+  /** Whether the app looks for updates (the GM's setting). */
+  checkForUpdates: boolean;
+  /** What the updater is doing. */
+  update: UpdateState;
   /** The time to count "connected since" from. */
   now: Date;
 }

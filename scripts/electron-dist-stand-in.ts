@@ -90,7 +90,20 @@ const PLACEHOLDER_FILES = [
 const STAND_IN_EXECUTABLE =
   '#!/bin/sh\necho "This is a stand-in for the Electron binary, made to check the package; it cannot run the app." >&2\nexit 1\n';
 
-function writeFile(path: string, contents: string): void {
+/**
+ * The fuse wire every Electron binary carries (https://www.electronjs.org/docs/latest/tutorial/fuses): a sentinel, the
+ * wire's version (1) and length, then one byte per fuse, '1' on and '0' off, in the order of @electron/fuses'
+ * FuseV1Options, as Electron ships them: RunAsNode on, cookie encryption off, NODE_OPTIONS on, --inspect on, ASAR
+ * integrity validation off, only-load-app-from-ASAR off, the browser-process V8 snapshot off, file:// privileges on.
+ * electron-builder flips it in place (`electronFuses`); the shell never reads past `exit`.
+ */
+const FUSE_WIRE = Buffer.concat([
+  Buffer.from('dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX', 'latin1'),
+  Buffer.from([1, 8]),
+  Buffer.from('10110001', 'latin1'),
+]);
+
+function writeFile(path: string, contents: string | Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, contents);
 }
@@ -114,7 +127,7 @@ async function writeDefaultApp(resources: string): Promise<void> {
 export async function makeElectronDistStandIn(folder: string, version: string): Promise<void> {
   for (const file of PLACEHOLDER_FILES) writeFile(join(folder, file), `stand-in for Electron ${version}: ${file}\n`);
   writeFile(join(folder, 'version'), version);
-  writeFile(join(folder, 'electron'), STAND_IN_EXECUTABLE);
+  writeFile(join(folder, 'electron'), Buffer.concat([Buffer.from(STAND_IN_EXECUTABLE), FUSE_WIRE]));
   chmodSync(join(folder, 'electron'), 0o755);
   await writeDefaultApp(join(folder, 'resources'));
 }

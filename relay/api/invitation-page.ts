@@ -6,12 +6,15 @@ import { refuseOtherPages } from '../routing/access.ts';
 import { PLAYER_SCOPES } from '../auth/scopes.ts';
 import { INVITATION_PAGE_PATH } from '../auth/invitations.ts';
 import type { InvitationCheck, InvitationExchange } from '../../contracts/invitations.ts';
+import { PLAY_PAGE_PATH, PLAY_STORAGE_KEY } from '../../contracts/play.ts';
 import { framedPage, pageHeaders, PAGE_STYLE } from './page-frame.ts';
 
 // The page a player's invitation link opens (http://<LAN address>:<port>/invite#<secret>). The secret is in the
 // fragment, which the browser never sends: the page is the same for everyone, and its script takes the secret out of
 // the address bar at once, then trades it, when the player asks, for a key (POST /auth/invitation, once). A link
-// preview that fetches the page gets nothing, and one that runs it does not press the button.
+// preview that fetches the page gets nothing, and one that runs it does not press the button. The key is kept in the
+// storage of the relay's origin, and the player page (/play/) opens with it; a browser that keeps nothing (a private
+// tab that refuses storage) shows the key to copy instead.
 
 const STYLE = `${PAGE_STYLE}
 .pill-ready { background: var(--accent-soft); color: var(--accent); }
@@ -31,7 +34,8 @@ button.button:disabled { opacity: .6; cursor: default; }
 
 /**
  * Takes the secret out of the address bar and asks whether the invitation is still open, so a used or expired one says
- * so at once; then trades it once, on the player's click, for the relay address and a key.
+ * so at once; then trades it once, on the player's click, for the relay address and a key, which it keeps for the
+ * player page and opens it.
  */
 const SCRIPT = `
 function takeSecret() {
@@ -97,6 +101,13 @@ async function exchange(button) {
   try {
     const answer = await ask('/auth/invitation');
     if (!answer.ok) return refused(answer);
+    try {
+      localStorage.setItem(${JSON.stringify(PLAY_STORAGE_KEY)}, JSON.stringify(answer.body));
+      location.replace(${JSON.stringify(PLAY_PAGE_PATH)});
+      return;
+    } catch {
+      // The browser keeps nothing for this page: the key is shown to copy instead.
+    }
     fill('relayUrl', answer.body.relayUrl);
     fill('key', answer.body.key);
     fill('userName', answer.body.userName);
@@ -138,7 +149,7 @@ const PAGE = framedPage({
 <div class="state" data-for="ready" hidden>
 <span class="pill pill-ready"><span class="dot"></span>Ready</span>
 <p data-field="whose"></p>
-<p>Get your key, then paste it and the relay's address into your tool (a companion app, a Stream Deck, a bot).</p>
+<p>This device then shows your character, rolls your dice and follows the table, as you in Foundry.</p>
 <button type="button" class="button" id="get-key">Get my key</button>
 <p class="muted small">The invitation works once: after this, the link is used up.</p>
 </div>
@@ -146,7 +157,8 @@ const PAGE = framedPage({
 <div class="state" data-for="working" hidden><span class="pill pill-ready"><span class="dot"></span>Getting your key…</span></div>
 <div class="state" data-for="done" hidden>
 <span class="pill pill-done"><span class="dot"></span>Key received</span>
-<h2>Paste these into your tool</h2>
+<h2>This browser keeps nothing for the page</h2>
+<p>It may be a private tab. Paste the key and the relay's address into a tool now, or ask the GM for a new invitation and open it in an ordinary tab to use the player page.</p>
 <p>You act as <strong data-field="userName"></strong> in <strong data-field="worldTitle"></strong>: you may read the world, roll dice and chat, with your own permissions in Foundry.</p>
 ${copyField('relay-url', 'Relay address', 'relayUrl')}
 ${copyField('api-key', 'API key', 'key')}
@@ -224,6 +236,7 @@ export const invitationPageRoutes: Route[] = [
           scopes: [...PLAYER_SCOPES],
           userId: invitation.userId,
           worldIds: [invitation.clientId],
+          invitationId: invitation.id,
         });
         const answer: InvitationExchange = {
           relayUrl: call.relayOrigin,

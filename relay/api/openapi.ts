@@ -145,9 +145,19 @@ function playerNote(route: Route): string {
   return `A key bound to a player gets the answer as it is: ${view.passes}.`;
 }
 
+/** The error statuses every route may answer, and those of the module failures a world route declares. */
+function errorStatusesOf(route: Route): Record<string, string> {
+  const statuses = { ...ERROR_STATUSES };
+  for (const failure of route.kind === 'world' ? (route.moduleFailures ?? []) : []) {
+    const status = String(failure.status);
+    statuses[status] = statuses[status] ? `${statuses[status]}. ${failure.explanation}` : failure.explanation;
+  }
+  return statuses;
+}
+
 function responsesOf(route: Route): JsonSchema {
   const errors = Object.fromEntries(
-    Object.entries(ERROR_STATUSES).map(([status, description]) => [
+    Object.entries(errorStatusesOf(route)).map(([status, description]) => [
       status,
       { description, content: { 'application/json': { schema: ERROR_SCHEMA } } },
     ]),

@@ -13,9 +13,10 @@ export const TOOL_SCOPES: readonly Scope[] = SCOPES.filter((scope) => scope !== 
 export const DEFAULT_SCOPES: readonly Scope[] = keyPreset('read-only').scopes;
 
 /**
- * What a player's key from an invitation holds (the "A player's tool" preset): the read-only scopes, plus rolling dice
- * and writing chat. It acts as its player in one world, so the world still applies that player's permissions; it never
- * holds `execute-js`, `world:link`, `session:manage` or any other write scope.
+ * What a player's key from an invitation holds (the "A player's tool" preset): the read-only scopes, plus rolling dice,
+ * writing chat and the game system's actions (`dnd5e`: checks, saves, using an item), which the player page rolls with.
+ * It acts as its player in one world, so the world still applies that player's permissions: it changes only what the
+ * player owns, as in Foundry. It never holds `execute-js`, `world:link`, `session:manage` or any other write scope.
  */
 export const PLAYER_SCOPES: readonly Scope[] = keyPreset('player').scopes;
 

@@ -10,9 +10,9 @@ import type { RateDecision } from '../routing/rate-limit.ts';
 import type { RelayServices } from '../services.ts';
 import { HttpError } from '../errors.ts';
 import { Router, type RouteMatch } from './router.ts';
-import { isLoopback } from './addresses.ts';
-import { hostGate } from './request-gate.ts';
-import { carriesApiKey, KEY_IN_URL_REFUSAL, noteKeyInUrl } from './key-in-url.ts';
+import { isLoopback } from '../gate/addresses.ts';
+import { hostGate } from '../gate/request-gate.ts';
+import { carriesApiKey, KEY_IN_URL_REFUSAL, noteKeyInUrl } from '../gate/key-in-url.ts';
 import { bodyReaderFor, DEFAULT_UPLOAD_LIMIT_BYTES } from './body.ts';
 import { httpCallContext, writeAnswer, writeError, writeJson } from './write-answer.ts';
 

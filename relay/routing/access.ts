@@ -7,9 +7,9 @@ import { sameSecret } from '../auth/secrets.ts';
 import type { CallContext } from './route.ts';
 import type { RelayServices } from '../services.ts';
 import { HttpError } from '../errors.ts';
-import { ADMIN_COOKIE, cookieValues } from '../admin/admin-sessions.ts';
-import { isLoopback } from '../http/addresses.ts';
-import { corsAllows } from '../http/request-gate.ts';
+import { ADMIN_COOKIE, cookieValues } from '../auth/admin-sessions.ts';
+import { isLoopback } from '../gate/addresses.ts';
+import { corsAllows } from '../gate/request-gate.ts';
 
 /**
  * The API key a request presents: its `x-api-key` header, or else `Authorization: Bearer ttr_…`, as MCP clients and many
@@ -42,6 +42,12 @@ export function verifiedKey(presented: unknown, services: RelayServices): ApiKey
 
 const LINK_AS_KEY =
   'This is an overlay link, not an API key: an overlay link only opens its overlay (/overlays/<name>?link=…). Make an API key in the settings UI for anything else';
+
+/** The reference relay's 403, byte for byte; the scope's name also goes out alone as the X-Required-Scope header. */
+export function requireScope(key: ApiKeyRecord, scope: Scope): void {
+  if (!key.scopes.includes(scope))
+    throw new HttpError(403, `API key lacks required scope: ${scope}`, undefined, { 'X-Required-Scope': scope });
+}
 
 /**
  * The overlay link a caller presented (the query's `link`, HTTP only), checked against the overlay of the route: a link

@@ -76,6 +76,12 @@ export const worldText = (max: number) =>
     .max(max, { error: 'is too long' })
     .transform((value) => shownClean(value, max));
 
+/** A Foundry address as the GM opens it in the browser, e.g. http://localhost:30000. */
+export const foundryAddress = () =>
+  text()
+    .max(2000)
+    .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, { error: 'must be an http(s) URL such as http://localhost:30000' });
+
 export const flag = () => z.preprocess(fromQueryBoolean, z.boolean({ error: 'must be true or false' }));
 
 interface Range {
@@ -115,11 +121,13 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
   return z.enum(values, { error: `must be one of ${values.join(', ')}` });
 }
 
+/** The value at the issue's path, looking into JSON text as the list and object schemas read it (`types=[1,2]`). */
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
   for (const key of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
+    const container = typeof value === 'string' ? jsonText(value) : value;
+    if (typeof container !== 'object' || container === null) return undefined;
+    value = (container as Record<PropertyKey, unknown>)[key];
   }
   return value;
 }

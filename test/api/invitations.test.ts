@@ -113,7 +113,11 @@ describe('player invitations: the exchange', () => {
     const key = (await harness.admin('GET', '/admin/keys')).body.keys.find(
       (candidate: { name: string }) => candidate.name === "Bob's phone",
     );
-    expect(key).toMatchObject({ userId: playerNamed('Bob').id, worldIds: [harness.clientId] });
+    expect(key).toMatchObject({
+      userId: playerNamed('Bob').id,
+      worldIds: [harness.clientId],
+      invitationId: created.body.id,
+    });
     const listed = (await harness.admin('GET', '/admin/invitations')).body.invitations;
     expect(listed.find((invitation: { id: string }) => invitation.id === created.body.id)).toMatchObject({
       status: 'used',

@@ -2,7 +2,7 @@
 // send one; a 401 says how when the key is anywhere else. The admin token and a key never stand in for each other,
 // though both may travel as Authorization: Bearer (docs/SECURITY.md, "Tools holding an API key").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import { call } from '../harness/http.ts';
 import { startTestRelay, TOOL_SCOPES, type TestRelay } from '../harness/relay.ts';
 

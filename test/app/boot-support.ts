@@ -35,12 +35,27 @@ export interface Home {
   env: NodeJS.ProcessEnv;
 }
 
+/** Where Electron puts an app's userData on each system (https://www.electronjs.org/docs/latest/api/app#appgetpathname). */
+function userDataIn(home: string, configHome: string, appData: string): string {
+  if (process.platform === 'darwin') return join(home, 'Library', 'Application Support', 'tabletop-relay');
+  if (process.platform === 'win32') return join(appData, 'tabletop-relay');
+  return join(configHome, 'tabletop-relay');
+}
+
 export function freshHome(): Home {
   const home = mkdtempSync(join(tmpdir(), 'tabletop-relay-boot-'));
   const configHome = join(home, '.config');
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: configHome };
+  const appData = join(home, 'AppData', 'Roaming');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    USERPROFILE: home,
+    XDG_CONFIG_HOME: configHome,
+    APPDATA: appData,
+    LOCALAPPDATA: join(home, 'AppData', 'Local'),
+  };
   delete env.APPIMAGE;
-  return { home, configHome, userData: join(configHome, 'tabletop-relay'), env };
+  return { home, configHome, userData: userDataIn(home, configHome, appData), env };
 }
 
 /** Sets the port the app's relay starts on, in the relay's settings (its data folder inside userData). */
@@ -59,4 +74,18 @@ export function launch(target: string, home: Home): LaunchedApp {
 
 export function adminToken(home: Home): string {
   return (JSON.parse(readFileSync(join(home.userData, 'relay', 'admin-token'), 'utf8')) as { token: string }).token;
+}
+
+/** The admin API of the app's relay, with the admin token from its data folder, as a script of the GM's calls it. */
+export function adminApi(home: Home, relayUrl: string): (method: string, path: string, body?: unknown) => Promise<any> {
+  return async (method, path, body) => {
+    const response = await fetch(`${relayUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken(home)}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return JSON.parse(text);
+  };
 }

@@ -222,6 +222,19 @@ describe('the desktop app, started as Electron starts it', () => {
     await app.call('clickMenuItem', 'Start at login');
   });
 
+  it('has Check for updates on by default; unticked, it stays off across starts (a build from the sources checks nothing)', async () => {
+    const storeFile = join(home.userData, 'settings.json');
+    const checked = (state: StandInState) =>
+      theTray(state)?.menu.find((item) => item.label === 'Check for updates')?.checked;
+    expect(await app.waitFor('the Check for updates item', (state) => checked(state))).toBe(true);
+    await app.call('clickMenuItem', 'Check for updates');
+    await app.waitFor('the unticked Check for updates item', (state) => checked(state) === false);
+    expect(JSON.parse(readFileSync(storeFile, 'utf8'))).toMatchObject({ checkForUpdates: false });
+    expect(app.output).not.toMatch(/update/i);
+    await app.call('clickMenuItem', 'Check for updates');
+    await app.waitFor('the ticked Check for updates item', (state) => checked(state) === true);
+  });
+
   it('brings the first copy forward when started again; the second copy exits', async () => {
     for (const window of (await app.state()).windows) await app.call('closeWindow', window.id);
     expect((await app.state()).windows).toEqual([]);

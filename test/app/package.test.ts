@@ -141,6 +141,20 @@ describe('npm run package:app, unpacked Linux build with a stand-in Electron', (
     expect(existsSync(join(run.appOutDir, 'resources', 'app.asar'))).toBe(true);
   });
 
+  it("flips Electron's fuses for production: no running as Node, no NODE_OPTIONS or --inspect, ASAR only and checked", async () => {
+    const { getCurrentFuseWire, FuseV1Options } = await import('@electron/fuses');
+    const wire = await getCurrentFuseWire(join(run.appOutDir, 'tabletop-relay'));
+    // Each fuse is a byte of the wire: '1' on, '0' off.
+    const fuse = (option: number) => String.fromCharCode(wire[option as keyof typeof wire] as number);
+    expect(fuse(FuseV1Options.RunAsNode)).toBe('0');
+    expect(fuse(FuseV1Options.EnableNodeOptionsEnvironmentVariable)).toBe('0');
+    expect(fuse(FuseV1Options.EnableNodeCliInspectArguments)).toBe('0');
+    expect(fuse(FuseV1Options.GrantFileProtocolExtraPrivileges)).toBe('0');
+    expect(fuse(FuseV1Options.EnableCookieEncryption)).toBe('1');
+    expect(fuse(FuseV1Options.EnableEmbeddedAsarIntegrityValidation)).toBe('1');
+    expect(fuse(FuseV1Options.OnlyLoadAppFromAsar)).toBe('1');
+  });
+
   it('starts Electron on the compiled main, an ES module', () => {
     const manifest = readJson<PackageManifest>(join(unpacked, 'package.json'));
     expect(manifest.main).toBe(MAIN);

@@ -15,7 +15,8 @@ function fakeApp(gotLock: boolean) {
     whenReady: () => ready,
     on: (event, listener) => events.on(event, listener),
   };
-  return { app, calls, fireReady, secondInstance: () => events.emit('second-instance') };
+  const secondInstance = (argv: string[] = ['tabletop-relay']) => events.emit('second-instance', {}, argv);
+  return { app, calls, fireReady, secondInstance };
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -73,5 +74,16 @@ describe('boot', () => {
     await settle();
     secondInstance();
     expect(focused).toBe(1);
+  });
+
+  it('quits the running app when started again with --quit, instead of bringing it forward', async () => {
+    const { app, calls, fireReady, secondInstance } = fakeApp(true);
+    let focused = 0;
+    boot(app, { start: async () => ({ focus: () => void (focused += 1) }), fail: () => undefined });
+    fireReady();
+    await settle();
+    secondInstance(['tabletop-relay', '--quit']);
+    expect(calls).toContain('quit');
+    expect(focused).toBe(0);
   });
 });

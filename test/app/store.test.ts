@@ -39,18 +39,19 @@ const EARLIER_STORE = {
 };
 
 describe('desktop settings store', () => {
-  it("keeps only what is the desktop app's own: start at login", () => {
-    expect(DESKTOP_DEFAULTS).toEqual({ startAtLogin: false });
+  it("keeps only what is the desktop app's own: start at login and update checks", () => {
+    expect(DESKTOP_DEFAULTS).toEqual({ startAtLogin: false, checkForUpdates: true });
     const store = openDesktopStore({ cwd: folder });
-    expect(store.get()).toEqual({ startAtLogin: false });
-    expect(store.update({ startAtLogin: true })).toEqual({ startAtLogin: true });
-    expect(openDesktopStore({ cwd: folder }).get()).toEqual({ startAtLogin: true });
-    expect(Object.keys(onDisk(storeFile()))).toEqual(['startAtLogin']);
+    expect(store.get()).toEqual({ startAtLogin: false, checkForUpdates: true });
+    expect(store.update({ startAtLogin: true })).toEqual({ startAtLogin: true, checkForUpdates: true });
+    expect(store.update({ checkForUpdates: false })).toEqual({ startAtLogin: true, checkForUpdates: false });
+    expect(openDesktopStore({ cwd: folder }).get()).toEqual({ startAtLogin: true, checkForUpdates: false });
+    expect(Object.keys(onDisk(storeFile())).sort()).toEqual(['checkForUpdates', 'startAtLogin']);
   });
 
   it('starts over from the defaults on a file that fails its schema', () => {
     writeFileSync(storeFile(), JSON.stringify({ startAtLogin: 'yes' }));
-    expect(openDesktopStore({ cwd: folder }).get()).toEqual({ startAtLogin: false });
+    expect(openDesktopStore({ cwd: folder }).get()).toEqual({ startAtLogin: false, checkForUpdates: true });
   });
 });
 
@@ -72,7 +73,7 @@ describe('moveRelaySettings', () => {
       corsOrigins: ['http://localhost:30000'],
       allowedHosts: ['relay.lan'],
     });
-    expect(onDisk(storeFile())).toEqual({ startAtLogin: true });
+    expect(onDisk(storeFile())).toEqual({ startAtLogin: true, checkForUpdates: true });
 
     // The GM changes the port in the relay; the next start must not bring the old one back.
     relaySettings.update({ port: 4000 });
@@ -89,7 +90,7 @@ describe('moveRelaySettings', () => {
       },
     };
     expect(() => moveRelaySettings(store, failing)).toThrow('disk full');
-    expect(onDisk(storeFile())).toEqual(EARLIER_STORE);
+    expect(onDisk(storeFile())).toEqual({ ...EARLIER_STORE, checkForUpdates: true });
   });
 
   it('moves only fields of the right type', () => {
@@ -100,7 +101,7 @@ describe('moveRelaySettings', () => {
     const relaySettings = new Settings(relaySettingsFile());
     expect(moveRelaySettings(openDesktopStore({ cwd: folder }), relaySettings)).toEqual({ lanAccess: true });
     expect(relaySettings.get()).toMatchObject({ port: 3010, lanAccess: true, corsOrigins: [] });
-    expect(onDisk(storeFile())).toEqual({ startAtLogin: false });
+    expect(onDisk(storeFile())).toEqual({ startAtLogin: false, checkForUpdates: true });
   });
 
   it("leaves behind the earlier versions' default of any web origin, so web pages get today's default of none", () => {
@@ -108,6 +109,6 @@ describe('moveRelaySettings', () => {
     const relaySettings = new Settings(relaySettingsFile());
     expect(moveRelaySettings(openDesktopStore({ cwd: folder }), relaySettings)).toEqual({ lanAccess: false });
     expect(relaySettings.get().corsOrigins).toEqual([]);
-    expect(onDisk(storeFile())).toEqual({ startAtLogin: false });
+    expect(onDisk(storeFile())).toEqual({ startAtLogin: false, checkForUpdates: true });
   });
 });

@@ -3,13 +3,14 @@
 // the secret never reaches a log, the activity feed, a server's URL or a Referer.
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
 import type { RelayLog } from '../../relay/log.ts';
 import { callFrom } from '../harness/from-address.ts';
 import { call } from '../harness/http.ts';
 import { readAdminFeed } from '../harness/admin-feed.ts';
 import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import { answerBeforeTheBody } from './unfinished-body.ts';
 
 const logLines: string[] = [];
@@ -177,7 +178,7 @@ describe('item 18: player invitations', () => {
 describe('item 18: the invitation page in a browser', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    [browser] = await Promise.all([launchChromium(), buildRenderer()]);
   }, 20_000);
   afterAll(() => browser?.close());
 
@@ -205,12 +206,15 @@ describe('item 18: the invitation page in a browser', () => {
     expect(headers['content-security-policy']).toContain("default-src 'none'");
     expect(page.url()).toBe(`${harness.baseUrl}/invite`);
     await page.waitForSelector('main[data-state="ready"]');
-    await page.click('#get-key');
-    await page.waitForSelector('main[data-state="done"]');
-    expect(sent.map((request) => new URL(request.url).pathname)).toEqual([
+    await Promise.all([page.waitForNavigation(), page.click('#get-key')]);
+    // The key is kept for the player page, which opens next and asks the API with it in a header.
+    expect(page.url()).toBe(`${harness.baseUrl}/play/`);
+    await page.waitForSelector('#character-name');
+    expect(sent.slice(0, 4).map((request) => new URL(request.url).pathname)).toEqual([
       '/invite',
       '/auth/invitation/status',
       '/auth/invitation',
+      '/play/',
     ]);
     expect(sentHeaders.length).toBeGreaterThanOrEqual(3);
     for (const request of sent) expect(request.url).not.toContain(secret.slice(8));

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSandbox, createSandboxWorld, type SandboxLink } from '../../sandbox/index.ts';
 import { menuFor, statusText } from '../../main/tray-menu.ts';
+import type { TrayStatus } from '../../main/tray-status.ts';
 import { call } from '../harness/http.ts';
 import { callFrom } from '../harness/from-address.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
@@ -112,7 +113,13 @@ describe('item 33: one rule for every name a stranger or a world puts in front o
     for (const player of world.players) expect(hidesSomething(player.name), JSON.stringify(player.name)).toBe(false);
     expect(world.players.map((player) => player.name)).toContain(`Bob Admin${'\u0336'.repeat(4)}`);
 
-    const tray = { relay: status, startAtLogin: false, now: new Date() };
+    const tray: TrayStatus = {
+      relay: status,
+      startAtLogin: false,
+      checkForUpdates: true,
+      update: { phase: 'unpackaged' },
+      now: new Date(),
+    };
     const labels = [statusText(tray), ...menuFor(tray).flatMap((item) => ('label' in item ? [item.label] : []))];
     expect(labels.join('\n')).toContain('The Keep PAID LIAME');
     for (const label of labels) expect(hidesSomething(label), JSON.stringify(label)).toBe(false);

@@ -14,10 +14,9 @@ import { CLIENT_ID, KEEPER_PASSWORD, keepOnline, startKeeperHarness, type Keeper
 let harness: KeeperHarness;
 let peer: LanPeer | undefined;
 beforeAll(async () => {
-  [harness, peer] = await Promise.all([
-    startKeeperHarness({ relay: { host: '0.0.0.0', keeperTiming: { graceMs: 200 } } }),
-    createLanPeer(),
-  ]);
+  // The peer's network first: the relay listens on the LAN addresses there are when LAN access is switched on.
+  peer = await createLanPeer();
+  harness = await startKeeperHarness({ relay: { settings: { lanAccess: true }, keeperTiming: { graceMs: 200 } } });
 }, 60_000);
 afterAll(async () => {
   await harness?.close();

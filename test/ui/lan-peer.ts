@@ -3,7 +3,12 @@
 // several machines in one) in its own, and with `ipv6` fd00:7474:N::1 and fd00:7474:N::2, ::3, … in one /64. No traffic
 // leaves the host.
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Browser } from 'puppeteer-core';
+import { chromiumPath, launchChromium } from '../../scripts/chromium.ts';
 
 const run = promisify(execFile);
 
@@ -46,6 +51,11 @@ export interface LanPeer {
    * packages), its stdio piped to this process.
    */
   node(args: string[]): ChildProcessWithoutNullStreams;
+  /**
+   * Chromium on the peer: a phone on the LAN as the relay sees it. Driven over a pipe, since a DevTools port in the
+   * peer's namespace could not be reached from here.
+   */
+  chromium(): Promise<Browser>;
   close(): Promise<void>;
 }
 
@@ -94,6 +104,20 @@ async function ip(...args: string[]): Promise<void> {
   await run('ip', args);
 }
 
+/**
+ * A 10.200.N.0/24 that no interface of this machine uses yet, from this process's own N on: test files run in parallel,
+ * and two peers on one subnet would answer for each other's addresses.
+ */
+async function freeSubnet(): Promise<number> {
+  const { stdout } = await run('ip', ['-4', '-o', 'addr', 'show']);
+  const used = new Set([...stdout.matchAll(/\b10\.200\.(\d+)\./g)].map((match) => Number(match[1])));
+  for (let step = 0; step < 250; step++) {
+    const id = (process.pid + step) % 250;
+    if (!used.has(id)) return id;
+  }
+  throw new Error('Every 10.200.N.0/24 is in use');
+}
+
 function nodeIn(namespace: string, args: string[]): ChildProcessWithoutNullStreams {
   return spawn('ip', ['netns', 'exec', namespace, process.execPath, ...args]);
 }
@@ -126,7 +150,7 @@ function parsed(answer: Omit<PeerAnswer, 'json'>): PeerAnswer {
  * address too, all in one /64.
  */
 export async function createLanPeer(options: { machines?: number; ipv6?: boolean } = {}): Promise<LanPeer | undefined> {
-  const id = process.pid % 250;
+  const id = await freeSubnet().catch(() => process.pid % 250);
   const namespace = `ttr-ui-${process.pid}`;
   const hostSide = `ttrh${process.pid}`.slice(0, 15);
   const peerSide = `ttrp${process.pid}`.slice(0, 15);
@@ -185,6 +209,17 @@ export async function createLanPeer(options: { machines?: number; ipv6?: boolean
       return answers.map(parsed);
     },
     node: (args) => nodeIn(namespace, args),
+    chromium: () => chromiumIn(namespace),
     close,
   };
+}
+
+async function chromiumIn(namespace: string): Promise<Browser> {
+  const launcher = join(tmpdir(), `${namespace}-chromium.sh`);
+  writeFileSync(launcher, `#!/bin/sh\nexec ip netns exec ${namespace} ${chromiumPath()} "$@"\n`, { mode: 0o755 });
+  try {
+    return await launchChromium({ executablePath: launcher, pipe: true });
+  } finally {
+    rmSync(launcher, { force: true });
+  }
 }

@@ -171,8 +171,10 @@ describe('settings UI', () => {
 
     // Left, it shows when it was last seen.
     await secondLink.close();
-    await page.waitForSelector(`${row} .pill-muted`, { timeout: 5000 });
-    expect(await page.$eval(`${row} .pill-muted`, (pill) => pill.textContent)).toBe('Last seen just now');
+    await page.waitForSelector(`${row} .known-world-head .pill-muted`, { timeout: 5000 });
+    expect(await page.$eval(`${row} .known-world-head .pill-muted`, (pill) => pill.textContent)).toBe(
+      'Last seen just now',
+    );
     await page.$eval('#paired-worlds-title', (title) => title.scrollIntoView({ block: 'start' }));
     await screenshot('status-paired-worlds');
     await page.setViewport({ width: 800, height: 600 });
@@ -305,18 +307,19 @@ describe('settings UI', () => {
     await page.click('#connect-2x-module');
     await page.waitForSelector('#link-client-id');
     await page.type('#link-client-id', clientId);
+    await page.type('#link-foundry-url', 'http://localhost:30000');
     await page.type('#link-name', 'Old campaign');
     await page.click('.link-form button[type="submit"]');
     await page.waitForSelector('#revealed-link-key');
     const relayUrl = await page.$eval('#link-relay-url', (input) => (input as HTMLInputElement).value);
     const key = await page.$eval('#revealed-link-key', (input) => (input as HTMLInputElement).value);
     expect(relayUrl).toBe(`${relay.wsUrl}/relay`);
-    await waitForText(`Links the 2.x module of ${clientId}`);
+    await waitForText(`Links the 2.x module of ${clientId} from http://localhost:30000`);
     await screenshot('keys-2x-module');
     const record = (await relay.admin('GET', '/admin/keys')).body.keys.find(
       (candidate: { name: string }) => candidate.name === 'Old campaign',
     );
-    expect(record).toMatchObject({ scopes: ['world:link'], worldIds: [clientId] });
+    expect(record).toMatchObject({ scopes: ['world:link'], worldIds: [clientId], origin: 'http://localhost:30000' });
     const legacyLink = await connectSandboxLegacy(legacyWorld, { relayUrl, apiKey: key });
     expect(relay.relay.services.tabletop.world(clientId)?.handshake).toBe('legacy-key');
     await legacyLink.close();

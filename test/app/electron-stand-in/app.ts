@@ -174,6 +174,11 @@ class App extends EventEmitter {
     return appPackage().version ?? '0.0.0';
   }
 
+  /** "true if the app is packaged": the stand-in runs the app from its folder, as `electron .` does, so false. */
+  get isPackaged(): boolean {
+    return false;
+  }
+
   getAppPath(): string {
     return runtime.appPath;
   }

@@ -248,11 +248,31 @@ export const screen = new Proxy(
   },
 );
 
+export interface MessageBoxOptions {
+  message: string;
+  type?: string;
+  buttons?: string[];
+  defaultId?: number;
+  cancelId?: number;
+  title?: string;
+  detail?: string;
+}
+
 export const dialog = {
   /** "This API can be called safely before the ready event"; on Linux without a display it prints to stderr. */
   showErrorBox(title: string, content: string): void {
     runtime.dialogs.push({ title, content });
     process.stderr.write(`${title}\n${content}\n`);
+  },
+  /**
+   * "Shows a message box" and resolves with the button pressed. Recorded; the stand-in's user dismisses it, which
+   * Electron answers with `cancelId` (by default the button labelled Cancel or No, else 0).
+   */
+  async showMessageBox(options: MessageBoxOptions): Promise<{ response: number; checkboxChecked: boolean }> {
+    requireReady("The 'dialog' module can't be used before the app 'ready' event");
+    runtime.dialogs.push({ title: options.title ?? '', content: [options.message, options.detail].join('\n') });
+    const cancel = options.buttons?.findIndex((label) => /^(cancel|no)$/i.test(label)) ?? -1;
+    return { response: options.cancelId ?? (cancel >= 0 ? cancel : 0), checkboxChecked: false };
   },
 };
 
