@@ -3,12 +3,11 @@
 // the OS takes back when the process ends however it ends (kill -9, a crash, a power cut), so no lock outlives its
 // relay: a Unix socket in the data directory itself, or on Windows a named pipe named after the folder. A second relay
 // finds it taken, connects, and hears which process holds it.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { linkSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomHex } from '../auth/secrets.ts';
 
 /** Who holds a data directory, as the holder says it: its process, what it is, where it answers. */
 export interface DataDirHolder {
@@ -137,7 +136,7 @@ function parsedHolder(answer: string): DataDirHolder {
  * made there; a live one moved aside by mistake gets its name back.
  */
 async function removeLeftOver(path: string): Promise<void> {
-  const aside = `${path}.${randomHex(4)}`;
+  const aside = `${path}.${randomBytes(4).toString('hex')}`;
   try {
     renameSync(path, aside);
   } catch {
