@@ -18,6 +18,9 @@ const keyFields = {
   scopes: textList().pipe(knownScopes()).describe('Scopes the key grants; GET /admin/scopes lists them'),
   userId: z.string({ error: 'must be a string' }).max(200).optional().describe('Tabletop user the key always acts as'),
   worldIds: textList().optional().describe('Client ids of the only worlds the key may reach'),
+  askBeforeChanges: flag()
+    .optional()
+    .describe("Each change the key asks of a world waits for the GM's approval in the settings"),
 };
 
 const limitSetting = wholeNumber({ min: 0, max: 1_000_000 });
@@ -246,7 +249,7 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'PATCH',
     path: '/admin/keys/{id}',
-    summary: "Change a key's name, scopes or bindings",
+    summary: "Change a key's name, scopes or bindings, or whether its changes wait for the GM",
     access: admin,
     parameters: z.object({
       id: keyId,
@@ -254,6 +257,7 @@ export const adminRoutes: Route[] = [
       scopes: keyFields.scopes.optional(),
       userId: keyFields.userId,
       worldIds: keyFields.worldIds,
+      askBeforeChanges: keyFields.askBeforeChanges,
     }),
     handle: ({ parameters: { id, ...changes }, services }) => ({
       body: services.keys.update(id, changes) ?? notFound('API key'),
