@@ -95,6 +95,16 @@ export const adminRoutes: Route[] = [
         .describe(
           "Port to listen on; the relay moves at once, and each world's module must then use the new relay URL",
         ),
+      journalChanges: flag()
+        .optional()
+        .describe('Record every change tools make to a world, with what undoes it; off, writes go unrecorded'),
+      journalMaxChanges: wholeNumber({ min: 1, max: 100_000 })
+        .optional()
+        .describe('The most changes the journal keeps; the oldest go first'),
+      journalMaxDays: wholeNumber({ min: 1, max: 3650 }).optional().describe('Days a change stays in the journal'),
+      confirmationTimeoutSeconds: wholeNumber({ min: 10, max: 3600 })
+        .optional()
+        .describe("Seconds a held change waits for the GM's approval before its caller is refused (408)"),
     }),
     handle: async ({ parameters, services }) => {
       const changes = withoutUndefined(parameters);
