@@ -1,20 +1,31 @@
 import type { ChangeView } from '../../contracts/admin-api.ts';
 import type { WorldHarness } from './world.ts';
 
-/** Every document of the sandbox world, as Foundry keeps it (`_stats` left out), for comparing the world whole. */
+/**
+ * Every document of the sandbox world, as Foundry keeps it (`_stats` left out), for comparing the world whole, document
+ * by document: embedded documents by id too, since a collection's order is not Foundry's (sheets sort by `sort`).
+ */
 export function worldState(harness: WorldHarness): Record<string, unknown> {
   const { game } = harness.world;
   const state: Record<string, unknown> = {};
   for (const [name, collection] of Object.entries(game.collections)) {
     state[name] = collection.contents
-      .map((document) => withoutStats(document.toObject()))
+      .map((document) => documentState(document.toObject()))
       .sort((left, right) => String(left._id).localeCompare(String(right._id)));
   }
   return state;
 }
 
-function withoutStats(value: unknown): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(value, (key, entry) => (key === '_stats' ? undefined : entry)));
+/** One document as `worldState` compares it: `_stats` left out at any depth, embedded documents by id. */
+export function documentState(value: unknown): Record<string, unknown> {
+  return JSON.parse(
+    JSON.stringify(value, (key, entry) => {
+      if (key === '_stats') return undefined;
+      return Array.isArray(entry) && entry.every((child) => typeof child?._id === 'string')
+        ? [...entry].sort((left, right) => left._id.localeCompare(right._id))
+        : entry;
+    }),
+  );
 }
 
 /** The journal's change once the world has answered it and it was read again. */
