@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRelay, DEFAULT_HOST, DEFAULT_PORT, type Relay } from '../relay/relay.ts';
@@ -9,8 +9,19 @@ import { DEMO_MODULE_SETTINGS, readModuleSettings, type DemoModuleSetting } from
 import { openInBrowser } from './open-browser.ts';
 import { INTEGRATION_PACKAGE_DIRS, SETTINGS_UI_DIR } from './project-folder.ts';
 import { DataDirError, dataDirProblem, prepareDataDir } from '../relay/storage/data-dir.ts';
+import { DataDirTakenError, lockDataDir, type DataDirLock } from '../relay/storage/data-dir-lock.ts';
 import { RELAY_VERSION } from '../relay/version.ts';
 import { OVERLAYS } from '../contracts/overlays.ts';
+import { KEY_PRESETS } from '../contracts/scopes.ts';
+import { callLocal, defaultDataDir, localRelay, stop } from './local-relay.ts';
+import {
+  approvePairRequest,
+  callRelay,
+  createKey,
+  listPairRequests,
+  printAdminToken,
+  type HelperOptions,
+} from './helpers.ts';
 
 const HELP = `Tabletop Relay ${RELAY_VERSION}: a local relay between Foundry VTT worlds and your tools.
 
@@ -21,7 +32,16 @@ Usage, in the project folder (npm runs it on the project's own Node 24):
                                    Open the settings UI of the relay running on this computer: prints a new one-time
                                    sign-in link and opens it in the default browser (login-link is the same command)
   npm run serve -- --help          Show this help
-'npx tabletop-relay <command> [options]' runs the same commands.
+'npx tabletop-relay <command> [options]' runs the same commands, and these, which talk to the relay running on this
+computer with the admin token from its data directory (--port, --data-dir as for settings), in any shell:
+  admin-token                      Print the admin token, for scripts that call the admin API
+  pair-requests                    List the worlds waiting for your approval: code, title, address, page
+  approve [<code>]                 Approve a pair request; without a code, the only one waiting
+  key create --name <name> (--preset <preset> | --scopes <a,b>) [--user <id or name>] [--world <client id>]
+                                   Make an API key and print it; presets: ${KEY_PRESETS.map((preset) => preset.id).join(', ')}
+  call <METHOD> <path> [<name>=<value> ...] (--key <key> | --admin) [--out <file>]
+                                   Call the relay as a tool does (fields as a form) or as the admin (fields as JSON);
+                                   print the answer, or write it to a file
 
 Options:
   --port <number>      Port to listen on for this run (default: the port setting, ${DEFAULT_PORT} until changed
@@ -29,7 +49,7 @@ Options:
   --host <address>     Address to listen on (default ${DEFAULT_HOST}: this computer only)
   --lan                Also answer on this computer's LAN addresses, so players' tools can reach the relay
                        (the settings UI can switch this too)
-  --data-dir <path>    Where keys, tokens and settings are kept
+  --data-dir <path>    Where keys, tokens and settings are kept, by one relay at a time
                        (serve: default ~/.local/share/tabletop-relay; demo: a fresh temporary folder)
   --seed <number>      demo only: seed of the sandbox world (default 42)
   --foundry-version <version>
@@ -45,6 +65,22 @@ Options:
   --empty-encounters   demo only: start the sandbox world without its encounter, as a fresh world (the reference
                        relay's encounter tests expect none)
 `;
+
+/** The commands that stand in for terminal recipes (cli/helpers.ts), with what they were given. */
+interface HelperRun {
+  command: 'admin-token' | 'pair-requests' | 'approve' | 'key create' | 'call';
+  args: string[];
+  options: HelperOptions;
+}
+
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * The curl the demo's lines call: in Windows PowerShell 5 `curl` is Invoke-WebRequest, so there they name curl.exe,
+ * which Windows 10 and later bring and cmd runs too. The lines quote only with double quotes and send forms, never JSON,
+ * so cmd, PowerShell and POSIX shells read them alike.
+ */
+const CURL = process.platform === 'win32' ? 'curl.exe' : 'curl';
 
 interface CliOptions {
   command: 'serve' | 'demo' | 'settings';
@@ -65,12 +101,6 @@ const HELP_HINT = "Run 'npm run serve -- --help' in the project folder for the c
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${HELP_HINT}\n`);
   process.exit(2);
-}
-
-/** Something the GM can fix outside the command line: one line that says what to do, no stack trace, exit code 1. */
-function stop(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
 }
 
 function wholeNumberOption(value: string | undefined, name: string, fallback: number, max: number): number {
@@ -99,7 +129,37 @@ function demoModuleSettings(list: string | undefined): DemoModuleSetting[] {
   return read.settings;
 }
 
-function readOptions(argv: string[]): CliOptions | 'help' {
+function helperRun(command: string, args: string[], values: Record<string, unknown>): HelperRun {
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const port = text('port');
+  const options: HelperOptions = {
+    dataDir: text('data-dir'),
+    port: port === undefined ? undefined : wholeNumberOption(port, 'port', DEFAULT_PORT, 65535),
+    name: text('name'),
+    preset: text('preset'),
+    scopes: text('scopes'),
+    user: text('user'),
+    worlds: (values.world as string[] | undefined) ?? [],
+    key: text('key'),
+    admin: values.admin === true,
+    out: text('out'),
+  };
+  if (command === 'key') {
+    if (args[0] !== 'create') fail("Use 'key create --name <name> --preset <preset>'");
+    return { command: 'key create', args: [], options };
+  }
+  if (command === 'call') {
+    const [method = '', path = '', ...fields] = args;
+    if (!HTTP_METHODS.includes(method.toUpperCase()) || !path.startsWith('/'))
+      fail("Use 'call <METHOD> <path> [<name>=<value> ...]', e.g. call POST /roll formula=1d20+5 --key <key>");
+    return { command, args: [method.toUpperCase(), path, ...fields], options };
+  }
+  return { command: command as HelperRun['command'], args, options };
+}
+
+const HELPERS = ['admin-token', 'pair-requests', 'approve', 'key', 'call'];
+
+function readOptions(argv: string[]): CliOptions | HelperRun | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -115,6 +175,14 @@ function readOptions(argv: string[]): CliOptions | 'help' {
         'module-settings': { type: 'string' },
         'keep-online': { type: 'boolean', default: false },
         'empty-encounters': { type: 'boolean', default: false },
+        name: { type: 'string' },
+        preset: { type: 'string' },
+        scopes: { type: 'string' },
+        user: { type: 'string' },
+        world: { type: 'string', multiple: true },
+        key: { type: 'string' },
+        admin: { type: 'boolean', default: false },
+        out: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -124,6 +192,7 @@ function readOptions(argv: string[]): CliOptions | 'help' {
   const { values, positionals } = parsed;
   const command = positionals[0];
   if (values.help || command === undefined || command === 'help') return 'help';
+  if (HELPERS.includes(command)) return helperRun(command, positionals.slice(1), values);
   if (command !== 'serve' && command !== 'demo' && command !== 'settings' && command !== 'login-link')
     fail(`Unknown command '${command}'`);
   if (values.lan && values.host) fail('Give either --lan or --host, not both');
@@ -141,56 +210,50 @@ function readOptions(argv: string[]): CliOptions | 'help' {
   };
 }
 
-function defaultDataDir(): string {
-  const base = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
-  return join(base, 'tabletop-relay');
-}
-
-function readJsonIn(dataDir: string, name: string): Record<string, unknown> | undefined {
-  try {
-    return JSON.parse(readFileSync(join(dataDir, name), 'utf8')) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Asks the running relay for a new sign-in link with the admin token from its data directory, prints it and opens it in
  * the default browser. The token goes to 127.0.0.1 only, as with any admin script.
  */
 async function openSettings(options: CliOptions): Promise<void> {
-  const dataDir = options.dataDir ?? defaultDataDir();
-  const token = readJsonIn(dataDir, 'admin-token')?.token;
-  if (typeof token !== 'string') {
-    stop(
-      `No admin token in ${dataDir}: start the relay with 'npm run serve', or give its data directory with --data-dir.`,
-    );
-  }
-  const storedPort = readJsonIn(dataDir, 'settings.json')?.port;
-  const base = `http://${DEFAULT_HOST}:${options.port ?? (typeof storedPort === 'number' ? storedPort : DEFAULT_PORT)}`;
-  let answer: Response;
-  try {
-    answer = await fetch(`${base}/admin/login-links`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: '{}',
-    });
-  } catch {
-    stop(
-      `No Tabletop Relay answers at ${base}: start it with 'npm run serve', or give the port it listens on with --port.`,
-    );
-  }
+  const relay = localRelay(options);
+  const answer = await callLocal(relay, '/admin/login-links', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${relay.adminToken}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
   const body = (await answer.json().catch(() => ({}))) as { url?: string; error?: string };
-  if (!answer.ok || !body.url) stop(`The relay at ${base} gave no link: ${body.error ?? `HTTP ${answer.status}`}`);
+  if (!answer.ok || !body.url)
+    stop(`The relay at ${relay.base} gave no link: ${body.error ?? `HTTP ${answer.status}`}`);
   process.stdout.write(`Settings (one-time link, valid for two minutes): ${body.url}\n`);
   if (await openInBrowser(body.url)) process.stdout.write('Opening it in your default browser.\n');
 }
 
+/**
+ * Holds the data directory for this run, or stops naming the relay that holds it: two relays on one folder would
+ * erase each other's changes.
+ */
+async function lockDataDirFor(
+  options: CliOptions,
+  dataDir: string,
+  url: () => string | undefined,
+): Promise<DataDirLock> {
+  try {
+    return await lockDataDir(dataDir, () => ({ pid: process.pid, program: `npm run ${options.command}`, url: url() }));
+  } catch (error) {
+    if (!(error instanceof DataDirTakenError)) throw error;
+    stop(
+      `${error.message}: two relays on one folder would erase each other's changes. Stop that one first, or give this one another folder with --data-dir.`,
+    );
+  }
+}
+
 /** Starts the relay, or stops with one line that says what to do when the data directory or the address cannot be used. */
-async function startRelay(options: CliOptions, dataDir: string): Promise<Relay> {
-  let relay: Relay;
+async function startRelay(options: CliOptions, dataDir: string): Promise<{ relay: Relay; lock: DataDirLock }> {
+  let relay: Relay | undefined;
+  let lock: DataDirLock;
   try {
     prepareDataDir(dataDir);
+    lock = await lockDataDirFor(options, dataDir, () => relay?.url);
     relay = createRelay({
       dataDir,
       port: options.port,
@@ -212,7 +275,7 @@ async function startRelay(options: CliOptions, dataDir: string): Promise<Relay> 
       stop(`This computer has no address ${options.host ?? DEFAULT_HOST}; use --host 127.0.0.1 or --lan.`);
     throw error;
   }
-  return relay;
+  return { relay, lock };
 }
 
 function stopOnSignal(stop: () => Promise<void>): void {
@@ -227,6 +290,21 @@ function stopOnSignal(stop: () => Promise<void>): void {
   process.on('SIGTERM', onSignal);
 }
 
+async function runHelper({ command, args, options }: HelperRun): Promise<void> {
+  switch (command) {
+    case 'admin-token':
+      return printAdminToken(options);
+    case 'pair-requests':
+      return listPairRequests(options);
+    case 'approve':
+      return approvePairRequest(options, args[0]);
+    case 'key create':
+      return createKey(options);
+    case 'call':
+      return callRelay(options, args[0]!, args[1]!, args.slice(2));
+  }
+}
+
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
   if (options === 'help') {
@@ -237,17 +315,22 @@ async function main(): Promise<void> {
     await openSettings(options);
     return;
   }
+  if ('args' in options) {
+    await runHelper(options);
+    return;
+  }
   const temporary = options.command === 'demo' && !options.dataDir;
   const dataDir =
     options.dataDir ?? (temporary ? mkdtempSync(join(tmpdir(), 'tabletop-relay-demo-')) : defaultDataDir());
   // On every way out, a failed start included; 'exit' handlers run on process.exit and on an uncaught error alike.
   if (temporary) process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  const relay = await startRelay(options, dataDir);
+  const { relay, lock } = await startRelay(options, dataDir);
   const wsUrl = worldSocketUrl(relay.url);
   let stopDemo = async () => {};
   stopOnSignal(async () => {
     await stopDemo();
     await relay.stop();
+    await lock.release();
   });
   if (options.command === 'demo') {
     // The sandbox world is loaded only for the demo: every other command starts faster without it.
@@ -267,13 +350,13 @@ async function main(): Promise<void> {
         ...(options.emptyEncounters ? ['The sandbox world starts with no encounter.'] : []),
         '',
         'Try it:',
-        `  curl -H "x-api-key: ${demo.apiKey}" "${relay.url}/search?query=goblin"`,
-        `  curl -H "x-api-key: ${demo.apiKey}" -o sheet.png "${relay.url}/sheet?uuid=${demo.exampleActorUuid}"`,
+        `  ${CURL} -H "x-api-key: ${demo.apiKey}" "${relay.url}/search?query=goblin"`,
+        `  ${CURL} -H "x-api-key: ${demo.apiKey}" -o sheet.png "${relay.url}/sheet?uuid=${demo.exampleActorUuid}"`,
         demo.sheetSource,
         'Watch live rolls (leave it running):',
-        `  curl -N -H "x-api-key: ${demo.apiKey}" "${relay.url}/rolls/subscribe"`,
+        `  ${CURL} -N -H "x-api-key: ${demo.apiKey}" "${relay.url}/rolls/subscribe"`,
         'and in another terminal make one: only rolls posted to chat reach the stream, so createChatMessage is true:',
-        `  curl -X POST -H "x-api-key: ${demo.apiKey}" -H "content-type: application/json" -d '{"formula":"1d20+5","createChatMessage":true}' "${relay.url}/roll"`,
+        `  ${CURL} -X POST -H "x-api-key: ${demo.apiKey}" -d formula=1d20+5 -d createChatMessage=true "${relay.url}/roll"`,
         `See the rolls as a stream overlay (open it in a browser, or add it to OBS as a Browser source, ${OVERLAYS.dice.size.width}×${OVERLAYS.dice.size.height}):`,
         `  ${demo.diceOverlayUrl}`,
         `API reference: ${relay.url}/docs`,

@@ -9,6 +9,7 @@ import { pairRequestView, pairRequestViews, relayStatus } from './status.ts';
 import { openAdminFeed } from './admin-feed.ts';
 import { ADMIN_COOKIE, ADMIN_SESSION_LIFETIME_MS } from '../auth/admin-sessions.ts';
 import { isLoopback } from '../gate/addresses.ts';
+import { holdsAdminSession } from '../routing/access.ts';
 import { adminLoginUrl, HOW_TO_GET_A_LOGIN_LINK, refuseLogin } from './login-page.ts';
 import { revocationAnswer } from './revocation-answer.ts';
 import type { ApiKeyView, NewApiKeyAnswer } from '../../contracts/admin-api.ts';
@@ -169,9 +170,16 @@ export const adminRoutes: Route[] = [
         return refuseLogin(call, 403, 'Admin links work only in a browser on the computer running Tabletop Relay.');
       }
       const session = services.adminSessions.redeem(parameters.code);
-      if (!session)
-        return refuseLogin(call, 401, `This sign-in link was already used or has expired. ${HOW_TO_GET_A_LOGIN_LINK}`);
-      return { kind: 'redirect', status: 303, location: '/admin/', headers: { 'Set-Cookie': sessionCookie(session) } };
+      if (session)
+        return {
+          kind: 'redirect',
+          status: 303,
+          location: '/admin/',
+          headers: { 'Set-Cookie': sessionCookie(session) },
+        };
+      // The link opened again in a browser that is signed in already: it goes on to the settings, as it did the first time.
+      if (holdsAdminSession(call, services)) return { kind: 'redirect', status: 303, location: '/admin/' };
+      return refuseLogin(call, 401, `This sign-in link was already used or has expired. ${HOW_TO_GET_A_LOGIN_LINK}`);
     },
   }),
   localRoute({

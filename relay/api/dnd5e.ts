@@ -112,6 +112,7 @@ function dnd5eRoute(
     access: { scope: 'dnd5e' },
     playerView: ACTOR_IN_WORLD,
     parameters,
+    ...('bonus' in shape ? { formulaFields: ['bonus'] } : {}),
     operation,
     ...(changes ? { changes } : {}),
   });

@@ -122,7 +122,7 @@ function operationOf(route: Route, group: string): JsonSchema {
     };
   }
   if (typeof route.access === 'object' && 'scope' in route.access) {
-    operation.security = [{ apiKey: [] }];
+    operation.security = [{ apiKey: [] }, { apiKeyAsBearer: [] }];
     operation['x-required-scope'] = route.access.scope;
     operation.description = `Needs an API key with the scope \`${route.access.scope}\`. ${playerNote(route)}`;
   } else if (typeof route.access === 'object') {
@@ -236,7 +236,17 @@ export function openApiDocument(groups: readonly RouteGroup[], serverUrl: string
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
-        adminToken: { type: 'http', scheme: 'bearer' },
+        apiKeyAsBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'The same API key (ttr_…) as Authorization: Bearer, for clients that send keys so; x-api-key wins',
+        },
+        adminToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The admin token from the data directory; an API key here opens no admin route',
+        },
         overlayLink: {
           type: 'apiKey',
           in: 'query',

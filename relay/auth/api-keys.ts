@@ -23,7 +23,8 @@ export interface NewApiKey {
   askBeforeChanges?: boolean;
 }
 
-const KEY_PREFIX = 'ttr_';
+/** What every API key starts with, and no other credential the relay issues but an invitation's secret. */
+export const KEY_PREFIX = 'ttr_';
 
 /** What happened to a key: its holder's open sockets and streams must end when it is revoked, rotated or changed. */
 export type ApiKeyChange = 'updated' | 'rotated' | 'revoked';

@@ -15,3 +15,19 @@ export function currentAddresses(): readonly NetworkInterfaceInfo[] {
   }
   return lastKnown;
 }
+
+/** The loopback addresses the relay listens on: 127.0.0.1, and ::1 where this computer has IPv6. */
+export function loopbackAddresses(): string[] {
+  const hasIpv6Loopback = currentAddresses().some((entry) => entry.internal && entry.address === '::1');
+  return hasIpv6Loopback ? ['127.0.0.1', '::1'] : ['127.0.0.1'];
+}
+
+/**
+ * This computer's LAN addresses the relay listens on with LAN access on: IPv4 and IPv6, but IPv6 link-local ones
+ * (fe80::/10), which a caller can reach only by naming the interface as well.
+ */
+export function lanListenAddresses(): string[] {
+  return currentAddresses()
+    .filter((entry) => !entry.internal && !(entry.family === 'IPv6' && /^fe[89ab]/i.test(entry.address)))
+    .map((entry) => entry.address);
+}

@@ -5,6 +5,7 @@ import { parse as parseQueryString } from 'node:querystring';
 import type { Route } from '../routing/route.ts';
 import type { Fields } from '../routing/call.ts';
 import { recordMiss, runCall, type CallInput } from '../routing/pipeline.ts';
+import { presentedKey } from '../routing/access.ts';
 import type { RateDecision } from '../routing/rate-limit.ts';
 import type { RelayServices } from '../services.ts';
 import { HttpError } from '../errors.ts';
@@ -85,7 +86,7 @@ function routeOf(router: Router, request: IncomingMessage, path: string, service
     if (match) return match;
     throw new HttpError(404, `Unknown endpoint: ${method} ${path}`);
   } catch (error) {
-    recordMiss(request.headers['x-api-key'], { method, path }, error, services);
+    recordMiss(presentedKey(request.headers), { method, path }, error, services);
     throw error;
   }
 }
@@ -106,7 +107,7 @@ function callInput(
     route: entry.route,
     call: httpCallContext(request),
     logged: { method: request.method ?? 'GET', path },
-    presentedKey: request.headers['x-api-key'],
+    presentedKey: presentedKey(request.headers),
     clientId: query.clientId,
     query,
     pathParameters,

@@ -8,6 +8,7 @@ import type { Settings } from '../storage/settings.ts';
 import { LanDiscovery } from '../discovery/lan-discovery.ts';
 import { lanInterfaces } from '../discovery/lan-interfaces.ts';
 import { BindError, Listener, type ListenChange, type ListenerHandlers } from './listener.ts';
+import { lanListenAddresses, loopbackAddresses } from '../gate/interfaces.ts';
 
 const LOOPBACK = '127.0.0.1';
 /** How many ports after a taken one the desktop app tries before it lets the system pick any free port. */
@@ -99,13 +100,14 @@ export class Network implements RelayNetwork {
     const { settings, log } = this.options;
     const listener = this.served();
     const wanted = this.options.port ?? settings.get().port;
-    // The first address (loopback, or the run's host) must be had; the LAN addresses are listened on as far as they can be.
-    const [first] = this.hostsFor(this.lanAccess());
+    // Both loopback addresses (or the run's host) must be had, so that no other program answers tools that reach
+    // `localhost` on ::1; the LAN addresses are listened on as far as they can be.
+    const own = this.ownHosts();
     try {
-      (await listener.prepare(wanted, [first!])).keep();
+      (await listener.prepare(wanted, own)).keep();
     } catch (error) {
       if (!this.options.nextFreePortIfTaken || (error as BindError).code !== 'EADDRINUSE') throw error;
-      (await this.listenOnNextFree(wanted, first!)).keep();
+      (await this.listenOnNextFree(wanted, own)).keep();
       this.fallback = { wanted };
       log.warn(`Port ${wanted} is in use by another program; the relay listens on ${this.port()} instead`);
     }
@@ -136,10 +138,16 @@ export class Network implements RelayNetwork {
     return `http://${host.includes(':') ? `[${host}]` : host}:${this.port()}`;
   }
 
-  /** Where the relay listens with LAN access on or off: loopback, and each LAN address; or the one host of this run. */
+  /** This computer's own addresses, which the relay must hold to run: both loopbacks, or the one host of this run. */
+  private ownHosts(): string[] {
+    return this.options.host !== undefined ? [this.options.host] : loopbackAddresses();
+  }
+
+  /** Where the relay listens with LAN access on or off: the own hosts, and each LAN address of either family. */
   private hostsFor(lanAccess: boolean): string[] {
-    if (this.options.host !== undefined) return [this.options.host];
-    return lanAccess ? [LOOPBACK, ...lanAddresses()] : [LOOPBACK];
+    return this.options.host === undefined && lanAccess
+      ? [...this.ownHosts(), ...lanListenAddresses()]
+      : this.ownHosts();
   }
 
   private oneMoveAtATime(move: () => Promise<void>): Promise<void> {
@@ -183,16 +191,16 @@ export class Network implements RelayNetwork {
     });
   }
 
-  private async listenOnNextFree(taken: number, host: string): Promise<ListenChange> {
+  private async listenOnNextFree(taken: number, hosts: string[]): Promise<ListenChange> {
     const listener = this.served();
     for (let candidate = taken + 1; candidate <= Math.min(taken + NEXT_PORTS_TRIED, 65535); candidate += 1) {
       try {
-        return await listener.prepare(candidate, [host]);
+        return await listener.prepare(candidate, hosts);
       } catch (error) {
         if ((error as BindError).code !== 'EADDRINUSE') throw error;
       }
     }
-    return listener.prepare(0, [host]);
+    return listener.prepare(0, hosts);
   }
 }
 

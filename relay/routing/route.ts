@@ -56,6 +56,8 @@ interface RouteBase<S extends ParameterSchema, H extends HeaderSchema = HeaderSc
   from?: ParameterSource;
   /** Carries file bytes: the body may be as large as the relay's upload limit; other bodies stop at 1 MiB (public routes 64 KiB). */
   takesUploads?: boolean;
+  /** Parameters that hold a dice formula: in a form body, a `+` between two of its terms is a plus sign (relay/http/body.ts). */
+  formulaFields?: readonly string[];
   /** Parses, defaults and documents the request headers the route reads; a missing or bad one is a 400 that names it. */
   headers?: H;
   /** The media type of a successful answer when it is not JSON. */

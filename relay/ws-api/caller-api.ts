@@ -10,6 +10,7 @@ import { normalisedAddress } from '../gate/addresses.ts';
 import { carriesApiKey, KEY_IN_URL_REFUSAL, noteKeyInUrl } from '../gate/key-in-url.ts';
 import { httpCallContext } from '../http/write-answer.ts';
 import type { CallContext, Route } from '../routing/route.ts';
+import { presentedKey } from '../routing/access.ts';
 import { CallerSession, parseObject, socketRoutesOf, type SocketRoutes } from './caller-session.ts';
 import { refusedCall, type CallerName } from '../activity/activity-log.ts';
 import { HttpError } from '../errors.ts';
@@ -61,7 +62,7 @@ export class CallerApi {
       return refuseUpgrade(socket, 401, KEY_IN_URL_REFUSAL);
     }
     const url = new URL(request.url ?? '/', 'http://relay.invalid');
-    const headerKey = request.headers['x-api-key'];
+    const headerKey = presentedKey(request.headers);
     const origin = request.headers.origin;
     if (
       origin !== undefined &&

@@ -46,7 +46,7 @@ describe('refused HTTP calls in the activity log', () => {
       method: 'POST',
       path: '/roll',
       status: 401,
-      reason: 'API key is required',
+      reason: 'API key is required: send it in the x-api-key header, or as Authorization: Bearer <key>',
     });
     for (const unknown of [UNKNOWN_KEY, UNKNOWN_PLAIN]) {
       const entry = await entryFor(() => harness.api(unknown, 'POST', '/roll', { body: { formula: '1d20' } }));

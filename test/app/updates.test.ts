@@ -180,7 +180,8 @@ describe('the desktop updater', () => {
     expect(log.warn).toHaveBeenCalledWith('Update failed: sha512 checksum mismatch, expected abc');
     updater.nextCheck = () =>
       updater.emit('error', new Error('New version 0.2.0 is not signed by the application owner'));
-    await desktop.checkIfDue(new Date(NOW.getTime() + CHECK_INTERVAL_MS));
+    // The failure is dated by the clock, so the next check is due a full interval after now.
+    await desktop.checkIfDue(new Date(Date.now() + CHECK_INTERVAL_MS));
     expect(desktop.state.error).toBe("the update's signature was refused, so it was not installed");
     await desktop.restartToUpdate();
     expect(updater.installs).toEqual([]);

@@ -205,23 +205,26 @@ describe('item 18: the invitation page in a browser', () => {
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(headers['content-security-policy']).toContain("default-src 'none'");
     expect(page.url()).toBe(`${harness.baseUrl}/invite`);
+    await page.waitForSelector('main[data-state="ready"]');
     await Promise.all([page.waitForNavigation(), page.click('#get-key')]);
     // The key is kept for the player page, which opens next and asks the API with it in a header.
     expect(page.url()).toBe(`${harness.baseUrl}/play/`);
     await page.waitForSelector('#character-name');
-    expect(sent.slice(0, 3).map((request) => new URL(request.url).pathname)).toEqual([
+    expect(sent.slice(0, 4).map((request) => new URL(request.url).pathname)).toEqual([
       '/invite',
+      '/auth/invitation/status',
       '/auth/invitation',
       '/play/',
     ]);
-    expect(sentHeaders.length).toBeGreaterThanOrEqual(2);
+    expect(sentHeaders.length).toBeGreaterThanOrEqual(3);
     for (const request of sent) expect(request.url).not.toContain(secret.slice(8));
     for (const headers of sentHeaders) {
       expect(JSON.stringify(headers)).not.toContain(secret.slice(8));
       expect(Object.keys(headers).map((name) => name.toLowerCase())).not.toContain('referer');
     }
-    // The secret leaves the page once, in the exchange's body.
+    // The secret leaves the page in request bodies only: the look at whether it is still open, and the exchange.
     expect(sent[1]!.body).toBe(JSON.stringify({ secret }));
+    expect(sent[2]!.body).toBe(JSON.stringify({ secret }));
     expect(await page.evaluate(() => location.href + history.length)).not.toContain(secret);
     await page.close();
   });

@@ -11,6 +11,7 @@ import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 import { call } from '../harness/http.ts';
+import { callFrom } from '../harness/from-address.ts';
 import { openSettings } from './browser-page.ts';
 
 const RENDERED = join(import.meta.dirname, 'screenshots');
@@ -37,6 +38,11 @@ async function decodedQrCode(): Promise<string | undefined> {
     return { width: pixels.width, height: pixels.height, data: Array.from(pixels.data) };
   });
   return jsQR(Uint8ClampedArray.from(image.data), image.width, image.height)?.data;
+}
+
+/** The status GET /admin/invitations gives the newest invitation, the one the test just made. */
+async function newestInvitationStatus(): Promise<string> {
+  return (await harness.admin('GET', '/admin/invitations')).body.invitations.at(-1).status;
 }
 
 async function aliceId(): Promise<string> {
@@ -97,7 +103,11 @@ describe('Players: invite a player', () => {
       await phone.setViewport({ width: 390, height: 760 });
       await phone.goto(link);
       expect(phone.url()).not.toContain('#');
+      await phone.waitForSelector('main[data-state="ready"]');
+      await waitForText(phone, 'For Alice in');
       await waitForText(phone, 'This device then shows your character, rolls your dice and follows the table');
+      // Opening the page uses nothing: only the press does.
+      expect(await newestInvitationStatus()).toBe('open');
       await Promise.all([phone.waitForNavigation(), phone.click('#get-key')]);
       expect(phone.url()).toBe(`${new URL(link).origin}/play/`);
       await phone.waitForSelector('#character-name');
@@ -117,10 +127,11 @@ describe('Players: invite a player', () => {
       phoneKey = kept.key;
       await waitForText(page, "Opened: Alice's device \"Alice's phone\" is under Players' devices");
 
+      // Opened again, it says at once that it was used, and offers no button that could not work.
       await phone.goto(link);
-      await phone.click('#get-key');
       await phone.waitForSelector('main[data-state="failed"]');
       await waitForText(phone, 'This invitation was already used: ask the GM for a new invitation');
+      expect(await phone.$eval('#get-key', (button) => (button as HTMLElement).checkVisibility())).toBe(false);
     } finally {
       await player.close();
     }
@@ -186,8 +197,9 @@ describe('Players: invite a player', () => {
     await page.waitForSelector('dialog[open] .button-danger');
     await page.click('dialog[open] .button-danger');
     await page.waitForFunction(() => !document.querySelector('#open-invitations'), { timeout: 5000 });
-    const refused = await call(new URL(link).origin, 'POST', '/auth/invitation', {
-      body: { secret: new URL(link).hash.slice(1) },
+    // From an address of its own: this file's earlier pages spent 127.0.0.1's tries (5, then one every 6 s).
+    const refused = await callFrom('127.0.0.2', new URL(link).origin, 'POST', '/auth/invitation', {
+      secret: new URL(link).hash.slice(1),
     });
     expect(refused.status).toBe(404);
   });

@@ -75,7 +75,7 @@ function send({ method = 'GET', url, headers = {}, body, from }) {
   return new Promise((resolve) => {
     const outgoing = request(
       {
-        host: target.hostname, port: target.port, path: target.pathname + target.search, method, localAddress: from,
+        host: target.hostname.replace('[', '').replace(']', ''), port: target.port, path: target.pathname + target.search, method, localAddress: from,
         agent: false, timeout: 3000,
         headers: text === undefined ? headers : { 'content-type': 'application/json', ...headers },
       },

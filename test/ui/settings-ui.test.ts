@@ -227,7 +227,7 @@ describe('settings UI', () => {
     await page.click('#new-key');
     await page.waitForSelector('#key-name');
     await page.type('#key-name', 'Stream Deck');
-    await page.click('[data-preset="none"]');
+    await page.click('#choose-scopes summary');
     await page.click('input[name="scopes"][value="roll:read"]');
     await page.click('input[name="scopes"][value="search"]');
     expect(await page.$eval('input[value="execute-js"]', (box) => (box as HTMLInputElement).checked)).toBe(false);
@@ -287,6 +287,7 @@ describe('settings UI', () => {
     await page.click('#new-key');
     await page.waitForSelector('#key-name');
     await page.type('#key-name', 'Player handout');
+    await page.click('[data-preset="player"]');
     await page.select('#key-user', player.id);
     await page.click(`input[name="worldIds"][value="${world.clientId}"]`);
     await page.click('.key-form button[type="submit"]');
@@ -366,7 +367,11 @@ describe('settings UI', () => {
       ['Roll button', "POST /roll 'formula' is required", '400'],
       ['Stream Deck roll', 'POST /roll API key lacks required scope: roll:execute', '403'],
       ['Unknown key', 'POST /roll Invalid API key', '401'],
-      ['No key', 'POST /roll API key is required', '401'],
+      [
+        'No key',
+        'POST /roll API key is required: send it in the x-api-key header, or as Authorization: Bearer <key>',
+        '401',
+      ],
     ]);
     const content = await page.content();
     for (const key of [unknownKey, reader, roller]) expect(content).not.toContain(key.slice(4, 12));

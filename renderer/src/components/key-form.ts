@@ -1,13 +1,13 @@
 // The form that makes an API key: its name, scopes, and the world and player it is bound to.
 import { admin, type ApiKey, type NewKey, type RelayStatus } from '../admin-api.ts';
-import { h, icon, toast } from '../dom.ts';
+import { h, icon, replaceChildren, toast } from '../dom.ts';
 import { roleName } from '../format.ts';
-import { groupScopes } from '../scopes.ts';
+import { presetPicker } from '../key-presets.ts';
+import { groupScopes, scopeWords } from '../scopes.ts';
 
 export interface KeysView {
   keys: ApiKey[];
   scopes: string[];
-  defaultScopes: string[];
 }
 
 function playerOptions(status: RelayStatus | undefined): HTMLSelectElement {
@@ -44,7 +44,6 @@ function worldChoices(status: RelayStatus | undefined): HTMLElement {
 }
 
 function scopeFieldsets(view: KeysView): HTMLElement {
-  const defaults = new Set(view.defaultScopes);
   return h(
     'div',
     { class: 'scope-groups' },
@@ -58,19 +57,46 @@ function scopeFieldsets(view: KeysView): HTMLElement {
           ...group.scopes.map((scope) =>
             h(
               'label',
-              { class: 'check' },
-              h('input', {
-                type: 'checkbox',
-                name: 'scopes',
-                value: scope,
-                checked: !group.dangerous && defaults.has(scope),
-              }),
+              { class: 'check scope-check' },
+              h('input', { type: 'checkbox', name: 'scopes', value: scope }),
+              h('span', { class: 'scope-words' }, scopeWords(scope)),
               h('code', {}, scope),
-              group.dangerous ? h('span', { class: 'danger-note' }, 'Runs any script as the GM') : null,
             ),
           ),
         ),
       ),
+  );
+}
+
+/** What the ticked scopes let the key do, in words with each scope's name, before the key is made. */
+function scopeSummary(summary: HTMLElement, ticked: string[]): void {
+  if (ticked.length === 0) {
+    replaceChildren(
+      summary,
+      h('p', { class: 'muted' }, 'Nothing yet: pick what the key is for, or choose its scopes one by one.'),
+    );
+    return;
+  }
+  replaceChildren(
+    summary,
+    h(
+      'p',
+      { class: 'scope-summary-title' },
+      `The key may (${ticked.length} ${ticked.length === 1 ? 'scope' : 'scopes'}):`,
+    ),
+    h(
+      'ul',
+      { class: 'scope-summary-list' },
+      ...ticked.map((scope) =>
+        h(
+          'li',
+          { class: scope === 'execute-js' ? 'scope-summary-danger' : undefined },
+          scope === 'execute-js' ? icon('warning') : null,
+          h('span', {}, scopeWords(scope)),
+          h('code', {}, scope),
+        ),
+      ),
+    ),
   );
 }
 
@@ -89,19 +115,16 @@ export function newKeyForm(
     placeholder: 'e.g. Stream Deck',
     autocomplete: 'off',
   });
-  const setAll = (predicate: (scope: string) => boolean) => {
-    for (const box of form.querySelectorAll<HTMLInputElement>('input[name="scopes"]'))
-      box.checked = predicate(box.value);
-  };
-  const preset = (label: string, predicate: (scope: string) => boolean) => {
-    const button = h(
-      'button',
-      { type: 'button', class: 'button button-link', 'data-preset': label.toLowerCase() },
-      label,
+  const boxes = () => [...form.querySelectorAll<HTMLInputElement>('input[name="scopes"]')];
+  const summary = h('div', { class: 'scope-summary', id: 'key-scope-summary', 'aria-live': 'polite' });
+  const showTicked = () =>
+    scopeSummary(
+      summary,
+      boxes()
+        .filter((box) => box.checked)
+        .map((box) => box.value),
     );
-    button.addEventListener('click', () => setAll(predicate));
-    return button;
-  };
+  const presets = presetPicker(boxes, showTicked);
   const submit = h('button', { type: 'submit', class: 'button button-primary' }, 'Create key');
   const cancel = h('button', { type: 'button', class: 'button button-secondary' }, 'Cancel');
   cancel.addEventListener('click', onCancel);
@@ -119,19 +142,15 @@ export function newKeyForm(
     h(
       'div',
       { class: 'field' },
+      h('span', { class: 'label', id: 'scopes-label' }, 'What will use this key?'),
+      presets.element,
+      summary,
       h(
-        'div',
-        { class: 'field-label-row' },
-        h('span', { class: 'label', id: 'scopes-label' }, 'Scopes'),
-        h(
-          'span',
-          { class: 'presets' },
-          preset('Read-only', (scope) => view.defaultScopes.includes(scope)),
-          preset('All but execute-js', (scope) => scope !== 'execute-js'),
-          preset('None', () => false),
-        ),
+        'details',
+        { class: 'scope-details', id: 'choose-scopes' },
+        h('summary', {}, 'Choose scopes one by one'),
+        scopeFieldsets(view),
       ),
-      scopeFieldsets(view),
     ),
     h(
       'div',
@@ -153,12 +172,19 @@ export function newKeyForm(
     ),
     h('div', { class: 'form-actions' }, cancel, submit),
   );
+  form.addEventListener('change', (event) => {
+    if ((event.target as HTMLInputElement).name !== 'scopes') return;
+    presets.sync();
+    showTicked();
+  });
+  presets.sync();
+  showTicked();
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const data = new FormData(form);
     const scopes = data.getAll('scopes').map(String);
     if (scopes.length === 0) {
-      toast('Tick at least one scope', 'error');
+      toast('Pick what the key is for, or tick at least one scope', 'error');
       return;
     }
     const userId = String(data.get('userId') ?? '');

@@ -3,7 +3,8 @@
 import { admin, type KeyRequest, type RelayStatus, type World } from '../admin-api.ts';
 import { h, icon, replaceChildren, toast } from '../dom.ts';
 import { countdown, roleName } from '../format.ts';
-import { isWriteScope } from '../scopes.ts';
+import { presetPicker } from '../key-presets.ts';
+import { isWriteScope, scopeWords } from '../scopes.ts';
 import { denyAddressButton } from './denied-addresses.ts';
 import type { KeyRequestApproval } from '../../../contracts/admin-api.ts';
 
@@ -53,6 +54,7 @@ function scopeChoice(scope: string, risky: boolean): HTMLElement {
     { class: `check scope-choice${risky ? ' scope-choice-danger' : write ? ' scope-choice-write' : ''}` },
     // A risky scope is granted only when the GM ticks it: never by approving in a hurry.
     h('input', { type: 'checkbox', name: 'scopes', value: scope, checked: !risky }),
+    h('span', { class: 'scope-words' }, scopeWords(scope)),
     h('code', {}, scope),
     flag,
   );
@@ -63,11 +65,23 @@ function scopesField(request: KeyRequest): HTMLElement {
   // Reading first, then what changes the world, then what must be ticked by hand.
   const rank = (scope: string) => (risky.has(scope) ? 2 : isWriteScope(scope) ? 1 : 0);
   const scopes = [...request.scopes].sort((a, b) => rank(a) - rank(b));
+  const choices = h('div', { class: 'scope-choices' }, ...scopes.map((scope) => scopeChoice(scope, risky.has(scope))));
+  // A preset ticks what it and the request share: an approval never grants more than was asked.
+  const presets = presetPicker(
+    () => [...choices.querySelectorAll<HTMLInputElement>('input')],
+    () => undefined,
+    {
+      compact: true,
+    },
+  );
+  choices.addEventListener('change', presets.sync);
+  presets.sync();
   return h(
     'fieldset',
     { class: 'key-request-field key-request-scopes' },
     h('legend', { class: 'label' }, `Scopes it asks for (${scopes.length})`),
-    h('div', { class: 'scope-choices' }, ...scopes.map((scope) => scopeChoice(scope, risky.has(scope)))),
+    h('div', { class: 'preset-row' }, h('span', { class: 'muted small' }, 'Grant as:'), presets.element),
+    choices,
     h(
       'p',
       { class: 'hint' },

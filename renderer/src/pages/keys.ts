@@ -59,7 +59,7 @@ export const keysPage: Page = {
     const keyRequests = keyRequestsSection();
     const overlayLinks = overlayLinksSection(state);
     const element = h('div', { class: 'stack' }, keyRequests.element, top, list, overlayLinks.element);
-    let view: KeysView = { keys: [], scopes: [], defaultScopes: [] };
+    let view: KeysView = { keys: [], scopes: [] };
 
     const showReveal = (key: NewKey, verb: 'created' | 'rotated') => {
       replaceChildren(
@@ -178,11 +178,11 @@ export const keysPage: Page = {
     };
     const reload = async () => {
       try {
-        const [{ keys }, { scopes, defaultScopes }] = await Promise.all([
+        const [{ keys }, { scopes }] = await Promise.all([
           admin.keys(),
           view.scopes.length ? Promise.resolve(view) : admin.scopes(),
         ]);
-        view = { keys: [...keys].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), scopes, defaultScopes };
+        view = { keys: [...keys].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), scopes };
         drawList();
       } catch (error) {
         toast((error as Error).message, 'error');
