@@ -170,16 +170,18 @@ export class ChangeJournal extends EventEmitter<{ changed: [ChangeView] }> {
     }
   }
 
-  /** Drops the oldest changes beyond the count, and those older than the days kept; never one still in progress. */
+  /**
+   * Drops the oldest changes beyond the count, and those older than the days kept; one still being read again stays until
+   * its next prune, in place of a newer one.
+   */
   #prune(): void {
     const { maxChanges, maxDays } = this.#limits();
     const oldest = Date.now() - maxDays * DAY_MS;
     let over = this.#changes.size - maxChanges;
     for (const change of [...this.#changes.values()]) {
       if (over <= 0 && Date.parse(change.at) >= oldest) break;
-      if (this.#settling.has(change.id)) continue;
-      this.drop(change.id);
       over -= 1;
+      if (!this.#settling.has(change.id)) this.drop(change.id);
     }
   }
 
