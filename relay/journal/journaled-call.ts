@@ -15,6 +15,9 @@ const LONGEST_TEXT = 16_384;
 const LONGEST_LIST = 1_000;
 /** A world's answer larger than this (as JSON) is kept as its size only. */
 const LARGEST_ANSWER = 65_536;
+/** Fields whose values the journal never keeps, at any depth (`password`, `data.password`, `-=password`). */
+const SECRET_FIELD = /password$/i;
+const NOT_KEPT = '(not kept)';
 
 /** The call a change records: who asked, in which world, as which user, which route, with what. */
 export interface RecordedCall {
@@ -127,21 +130,26 @@ export function statesOf(documents: DocumentStates): DocumentStateView[] {
   }));
 }
 
-/** The answer without the envelope every answer has; its size alone when it is large. */
+/** The answer without the envelope every answer has, shortened as what was asked is; its size alone when it is large. */
 function shortenedAnswer(message: Fields): unknown {
   const { type: _type, requestId: _requestId, ...answer } = message;
   const size = JSON.stringify(answer).length;
-  return size > LARGEST_ANSWER ? { shortened: `${size} characters` } : answer;
+  return size > LARGEST_ANSWER ? { shortened: `${size} characters` } : shortened(answer);
 }
 
-/** Long texts cut, long lists (file bytes) as their length: the journal keeps what was asked, not the files. */
+/**
+ * Long texts cut, long lists (file bytes) as their length, passwords (a new user's, a changed one) never: the journal
+ * keeps what was asked, not the files or the secrets.
+ */
 export function shortened(value: unknown): unknown {
   if (typeof value === 'string' && value.length > LONGEST_TEXT)
     return `${value.slice(0, 200)}… (${value.length} characters)`;
   if (Array.isArray(value))
     return value.length > LONGEST_LIST ? `(${value.length} items)` : value.map((entry) => shortened(entry));
   if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, shortened(entry)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, entry]) => [key, SECRET_FIELD.test(key) ? NOT_KEPT : shortened(entry)]),
+    );
   return value;
 }
 
