@@ -267,7 +267,7 @@ export function createRelay(options: RelayOptions): Relay {
   }
   const { authTimeoutMs, bodyLimitBytes: uploadLimitBytes } = options;
   const callerApi = new CallerApi(services, allRoutes, { authTimeoutMs, uploadLimitBytes, unauthenticated });
-  followKeyChanges({ keys, overlayLinks, sockets: callerApi, events, tabletop });
+  followKeyChanges({ keys, overlayLinks, sockets: callerApi, events, tabletop, confirmations });
   network.serve({
     request: createRequestListener(allRoutes, services, {
       uploadLimitBytes,

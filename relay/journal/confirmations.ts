@@ -5,6 +5,8 @@ import { HttpError } from '../errors.ts';
 
 /** How long a decided confirmation stays listed with its outcome, for the settings UI to show. */
 const KEPT_DECIDED_MS = 60_000;
+/** Changes one key may have waiting at once: a tool in a loop must not bury the Status page in cards. */
+export const MOST_HELD_PER_KEY = 8;
 
 /** What a held change shows the GM: everything of its view but what the hold itself sets. */
 export type HeldChange = Omit<ConfirmationView, 'code' | 'status' | 'createdAt' | 'expiresAt'>;
@@ -29,8 +31,18 @@ export class Confirmations extends EventEmitter<{ changed: [ConfirmationView] }>
     this.#timeoutMs = timeoutMs;
   }
 
-  /** Waits for the GM's decision on the change; resolves once approved, throws the caller's 403 or 408 otherwise. */
+  /**
+   * Waits for the GM's decision on the change; resolves once approved, throws the caller's 403 or 408 otherwise, and 429
+   * at once when the key has as many changes waiting as it may.
+   */
   hold(change: HeldChange): Promise<void> {
+    if (this.pending().filter((view) => view.keyId === change.keyId).length >= MOST_HELD_PER_KEY)
+      return Promise.reject(
+        new HttpError(
+          429,
+          `${MOST_HELD_PER_KEY} changes of this key already wait for the GM's approval: wait for their answers, then send this one again`,
+        ),
+      );
     const timeoutMs = this.#timeoutMs();
     const now = Date.now();
     const view: ConfirmationView = {
@@ -74,6 +86,15 @@ export class Confirmations extends EventEmitter<{ changed: [ConfirmationView] }>
 
   deny(code: string): ConfirmationView {
     return this.#decide(code, false);
+  }
+
+  /** The key's changes still held are refused, its callers told why: the key was revoked, rotated or changed. */
+  withdrawKey(keyId: string, reason: string): void {
+    for (const held of this.#held.values()) {
+      if (held.view.status !== 'pending' || held.view.keyId !== keyId) continue;
+      this.#settle(held, 'denied');
+      held.end(new HttpError(403, `${reason}; this change waited for the GM and nothing was changed`));
+    }
   }
 
   /** At stop: every change still held is refused, its caller told why. */
