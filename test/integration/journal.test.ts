@@ -8,7 +8,7 @@ let harness: WorldHarness;
 let goblin: string;
 let thorin: string;
 beforeAll(async () => {
-  harness = await startRelayWithWorld();
+  harness = await startRelayWithWorld({ link: { reconnect: true, reconnectBaseDelayMs: 50 } });
   goblin = await uuidOf(harness, 'Goblin');
   thorin = await uuidOf(harness, 'Thorin Ironfoot');
 });
@@ -19,6 +19,15 @@ const update = (data: Record<string, unknown>, headers?: Record<string, string>)
   harness.api(harness.key, 'PUT', '/update', { body: { uuid: goblin, data }, headers });
 const undo = (change: ChangeView, force = false) =>
   harness.admin('POST', `/admin/changes/${change.id}/undo`, force ? { force: true } : {});
+
+/** Waits for the world's link to come back after the relay restarted. */
+async function worldBack(): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if ((await harness.admin('GET', '/admin/status')).body.worlds.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the world did not come back');
+}
 
 /** A change's documents without what Foundry keeps for itself, for comparing a dry run's with the real call's. */
 function comparable(changes: DocumentChangeView[]) {
@@ -188,6 +197,17 @@ describe('The change journal', () => {
     });
     expect(refused.status).toBe(400);
     expect((await harness.admin('GET', '/admin/changes')).body.changes.length).toBe(count);
+  });
+
+  it('the journal survives a restart: its changes are listed again, and an undo still works', async () => {
+    await update({ name: 'Goblin Sentry' });
+    const change = await latestOf(harness, 'PUT', '/update');
+    const listed = (await harness.admin('GET', '/admin/changes')).body.changes;
+    await harness.restart();
+    expect((await harness.admin('GET', '/admin/changes')).body.changes).toEqual(listed);
+    await worldBack();
+    expect((await undo(change)).status).toBe(200);
+    expect(harness.world.game.fromUuid(goblin)!.name).toBe('Goblin');
   });
 
   it('keeps as many changes as the settings say, the oldest going first, and none when switched off', async () => {
