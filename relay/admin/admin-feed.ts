@@ -23,7 +23,7 @@ const ACTIVITY_BATCH = 20;
 /**
  * The settings UI's live feed. It sends changes, never the same thing twice: the status (without pair and key requests)
  * when it changed, bursts settled first; the waiting pair and key requests and held changes once, then each one that
- * appears or changes on its own; each change of the journal as it is recorded (`change`);
+ * appears or changes on its own; each change of the journal as it is recorded (`change`) or let go (`change-dropped`);
  * the API calls as they happen, at most one `activity` event per window with the newest calls, so a flood of calls
  * (refused ones cost a caller nothing) keeps the feed to a few KiB a second.
  */
@@ -48,6 +48,7 @@ export function openAdminFeed(services: RelayServices, stream: EventStream): voi
   const onKeyRequest = (request: KeyRequest) => send('key-request', keyRequestView(request));
   const onConfirmation = (confirmation: ConfirmationView) => send('confirmation', confirmation);
   const onChange = (change: ChangeView) => send('change', change);
+  const onDropped = (id: string) => send('change-dropped', { id });
   const onActivity = followActivity((calls, skipped) =>
     send('activity', { entries: calls.reverse().map(activityEntryOf), skipped }),
   );
@@ -63,6 +64,7 @@ export function openAdminFeed(services: RelayServices, stream: EventStream): voi
   services.keyRequests.on('changed', onKeyRequest);
   services.confirmations.on('changed', onConfirmation);
   services.journal.on('changed', onChange);
+  services.journal.on('dropped', onDropped);
   services.activity.on('entry', onActivity);
   stream.onClose(() => {
     clearTimeout(pending);
@@ -73,6 +75,7 @@ export function openAdminFeed(services: RelayServices, stream: EventStream): voi
     services.keyRequests.off('changed', onKeyRequest);
     services.confirmations.off('changed', onConfirmation);
     services.journal.off('changed', onChange);
+    services.journal.off('dropped', onDropped);
     services.activity.off('entry', onActivity);
   });
 }

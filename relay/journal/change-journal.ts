@@ -24,7 +24,7 @@ export interface JournalLimits {
  * unrecorded. What the call came to is written when known; if the disk refuses that, it is kept in memory and written
  * again until stored. Bounded by count and age (the settings), oldest first.
  */
-export class ChangeJournal extends EventEmitter<{ changed: [ChangeView] }> {
+export class ChangeJournal extends EventEmitter<{ changed: [ChangeView]; dropped: [id: string] }> {
   readonly #dir: string;
   readonly #limits: () => JournalLimits;
   readonly #log: RelayLog;
@@ -80,11 +80,15 @@ export class ChangeJournal extends EventEmitter<{ changed: [ChangeView] }> {
     return settled;
   }
 
-  /** Forgets a change that changed nothing: the world refused its call, or it left every document as it was. */
+  /**
+   * Forgets a change: one that changed nothing (the world refused its call, or it left every document as it was), or one
+   * past the journal's limits.
+   */
   drop(id: string): void {
     if (!this.#changes.delete(id)) return;
     this.#unstored.delete(id);
     this.#remove(id);
+    this.emit('dropped', id);
   }
 
   /** Notes the work that finishes a change, so an undo can wait for it. */
