@@ -1,12 +1,24 @@
-import { admin, ApiError, type ActivityEntry, type PairRequest, type RelayStatus } from './admin-api.ts';
+import {
+  admin,
+  ApiError,
+  type ActivityEntry,
+  type ChangeView,
+  type PairRequest,
+  type RelayStatus,
+} from './admin-api.ts';
 import type { ConfirmationView, KeyRequestView, LiveCounters, LiveStatus } from '../../contracts/admin-api.ts';
 
 export type LiveConnection = 'connecting' | 'live' | 'offline';
+
+/** What the admin feed says of the change journal: a change recorded or settled, or one let go. */
+export type JournalEvent = { change: ChangeView } | { dropped: string };
 
 export interface LiveHandlers {
   status(status: RelayStatus): void;
   /** The calls of one `activity` event, newest first, and how many calls it left out (a flood of calls). */
   activity(entries: ActivityEntry[], skipped: number): void;
+  /** A change of the journal as it was recorded or came to its outcome, or the id of one it let go. */
+  journal(event: JournalEvent): void;
   connection(state: LiveConnection): void;
 }
 
@@ -112,6 +124,11 @@ function deliver(event: ServerEvent, state: LiveState, handlers: LiveHandlers): 
     if (event.event === 'activity') {
       const { entries, skipped } = JSON.parse(event.data) as { entries: ActivityEntry[]; skipped: number };
       handlers.activity(entries, skipped);
+      return;
+    }
+    if (event.event === 'change' || event.event === 'change-dropped') {
+      const data = JSON.parse(event.data) as ChangeView | { id: string };
+      handlers.journal(event.event === 'change' ? { change: data as ChangeView } : { dropped: data.id });
       return;
     }
     const status = state.apply(event);
