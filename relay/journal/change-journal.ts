@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChangeView } from '../../contracts/admin-api.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
-import { replaceFile } from '../storage/json-file.ts';
-import { RetriedWrite } from '../storage/retried-write.ts';
+import { AppendLog } from '../storage/append-log.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const FILE = /^([0-9a-z]{15})\.json$/;
-const LEFTOVER = /\.json\.[0-9a-f]{12}\.tmp$/;
+const LOG_FILE = 'changes.jsonl';
+const LEFTOVER = /^changes\.jsonl\.[0-9a-f]{12}\.tmp$/;
+/** The log is written anew, with only the changes kept, once it holds this many records more than twice those. */
+const COMPACT_SLACK = 500;
 
 /** How much the journal keeps: the most changes, and for how many days. */
 export interface JournalLimits {
@@ -17,31 +18,37 @@ export interface JournalLimits {
   maxDays: number;
 }
 
+/** One line of the journal's log: a change as it now stands, or one let go. */
+type LogRecord = { change: ChangeView } | { dropped: string };
+
 /**
- * The change journal: one JSON file per change in its folder, each replaced atomically (relay/storage/json-file.ts),
- * so a crash or kill -9 leaves every change either as it was last written or as it is now. A change is stored before
- * its call reaches the world, and the call is refused when it cannot be (a full or read-only disk): no change is made
- * unrecorded. What the call came to is written when known; if the disk refuses that, it is kept in memory and written
- * again until stored. Bounded by count and age (the settings), oldest first.
+ * The change journal, kept in an append-only log (relay/storage/append-log.ts) in its folder: each change is a line when
+ * it begins and another when it settles, the last line of an id is what it is; a crash or kill -9 leaves whole lines.
+ * A change is on the disk (flushed) before its call reaches the world, and the call is refused when it cannot be (a full
+ * or read-only disk): no change is made unrecorded. What a call came to is written when known; if the disk refuses that,
+ * it is written again with the next change that is stored, or when the relay stops. Bounded by count and age (the
+ * settings), oldest first; the log is compacted to the changes kept as it grows.
  */
 export class ChangeJournal extends EventEmitter<{ changed: [ChangeView]; dropped: [id: string] }> {
   readonly #dir: string;
+  readonly #file: AppendLog;
   readonly #limits: () => JournalLimits;
   readonly #log: RelayLog;
   readonly #changes = new Map<string, ChangeView>();
-  /** Changes whose latest state the disk refused, written again by `#retry`. */
+  /** Changes whose latest state the disk refused, written again with the next change stored. */
   readonly #unstored = new Set<string>();
-  readonly #retry: RetriedWrite;
   /** The work that finishes a change still in progress, for an undo to wait on. */
   readonly #settling = new Map<string, Promise<void>>();
+  /** Lines in the log since it was last written anew. */
+  #records = 0;
   #lastId = '';
 
   constructor(dir: string, limits: () => JournalLimits, log: RelayLog = consoleLog) {
     super();
     this.#dir = dir;
+    this.#file = new AppendLog(join(dir, LOG_FILE), log);
     this.#limits = limits;
     this.#log = log;
-    this.#retry = new RetriedWrite(() => this.#storeUnstored());
     this.#open();
   }
 
@@ -56,14 +63,18 @@ export class ChangeJournal extends EventEmitter<{ changed: [ChangeView]; dropped
   }
 
   /**
-   * Stores a new change before its call goes to the world; throws StorageWriteError (507 or 500, "nothing was changed")
-   * when the disk refuses, so the call is refused with it.
+   * Stores a new change before its call goes to the world; rejects with StorageWriteError (507 or 500, "nothing was
+   * changed") when the disk refuses, so the call is refused with it.
    */
-  begin(fields: Omit<ChangeView, 'id'>): ChangeView {
+  async begin(fields: Omit<ChangeView, 'id'>): Promise<ChangeView> {
     const change = { id: this.#nextId(), ...fields } as ChangeView;
-    this.#write(change);
+    const retried = [...this.#unstored];
+    await this.#file.append([{ change }, ...this.#recordsOf(retried)], true);
+    for (const id of retried) this.#unstored.delete(id);
+    this.#records += 1 + retried.length;
     this.#changes.set(change.id, change);
     this.#prune();
+    this.#compactWhenDue();
     this.emit('changed', change);
     return change;
   }
@@ -75,7 +86,7 @@ export class ChangeJournal extends EventEmitter<{ changed: [ChangeView]; dropped
     const settled = { ...current, ...fields };
     for (const [key, value] of Object.entries(fields)) if (value === undefined) delete settled[key as keyof ChangeView];
     this.#changes.set(id, settled);
-    this.#store(settled);
+    this.#append({ change: settled }, id);
     this.emit('changed', settled);
     return settled;
   }
@@ -87,7 +98,7 @@ export class ChangeJournal extends EventEmitter<{ changed: [ChangeView]; dropped
   drop(id: string): void {
     if (!this.#changes.delete(id)) return;
     this.#unstored.delete(id);
-    this.#remove(id);
+    this.#append({ dropped: id });
     this.emit('dropped', id);
   }
 
@@ -103,43 +114,32 @@ export class ChangeJournal extends EventEmitter<{ changed: [ChangeView]; dropped
     return this.#changes.get(id);
   }
 
-  /** At stop: one last attempt to store what the disk refused. Never throws. */
+  /** At stop: what waits is written now, and what the disk refused is tried once more. Never throws. */
   flush(): void {
-    this.#retry.stop();
+    this.#file.flush();
+    if (this.#unstored.size === 0) return;
     try {
-      this.#storeUnstored();
+      this.#compact();
     } catch {
       this.#log.error(`Some changes of the journal in ${this.#dir} could not be stored before the relay stopped`);
     }
   }
 
   #open(): void {
-    let names: string[];
-    try {
-      names = readdirSync(this.#dir);
-    } catch {
-      return;
+    this.#removeLeftovers();
+    for (const record of this.#file.read() as LogRecord[]) {
+      this.#records += 1;
+      if ('dropped' in record) this.#changes.delete(record.dropped);
+      else if (record.change?.id) this.#changes.set(record.change.id, record.change);
     }
-    for (const name of names.sort()) {
-      if (LEFTOVER.test(name)) this.#removeQuietly(name);
-      const id = FILE.exec(name)?.[1];
-      if (id === undefined) continue;
-      const change = this.#read(name);
-      // A change whose call was in progress when the relay stopped: what it did is not known.
-      if (change) this.#changes.set(id, change.state === 'pending' ? { ...change, state: 'unknown' } : change);
-    }
-    this.#lastId = [...this.#changes.keys()].at(-1) ?? '';
-  }
-
-  #read(name: string): ChangeView | undefined {
-    try {
-      return JSON.parse(readFileSync(join(this.#dir, name), 'utf8')) as ChangeView;
-    } catch (error) {
-      this.#log.warn(
-        `${join(this.#dir, name)} could not be read (${(error as Error).message}); the change is left out`,
-      );
-      return undefined;
-    }
+    const sorted = [...this.#changes.values()].sort((left, right) => left.id.localeCompare(right.id));
+    this.#changes.clear();
+    // A change whose call was in progress when the relay stopped: what it did is not known.
+    for (const change of sorted)
+      this.#changes.set(change.id, change.state === 'pending' ? { ...change, state: 'unknown' } : change);
+    this.#lastId = sorted.at(-1)?.id ?? '';
+    this.#prune();
+    if (this.#records > this.#changes.size) this.#compactQuietly();
   }
 
   /** Time-ordered ids: the time in base 36, then a counter for changes of one millisecond, then some randomness. */
@@ -154,30 +154,26 @@ export class ChangeJournal extends EventEmitter<{ changed: [ChangeView]; dropped
     return id;
   }
 
-  #write(change: ChangeView): void {
-    replaceFile(this.#pathOf(change.id), Buffer.from(`${JSON.stringify(change)}\n`), 0o600, undefined, this.#log);
+  /** Appends a record without waiting for the disk; a change the disk refused is written again with the next one. */
+  #append(record: LogRecord, id?: string): void {
+    this.#records += 1;
+    this.#file.append([record], false).catch(() => {
+      if (id === undefined || !this.#changes.has(id)) return;
+      if (this.#unstored.size === 0)
+        this.#log.warn(`A change of the journal is kept in memory until the disk takes it (${this.#dir})`);
+      this.#unstored.add(id);
+    });
   }
 
-  #store(change: ChangeView): void {
-    this.#unstored.add(change.id);
-    this.#retry.failClosed(
-      () => this.#storeUnstored(),
-      () => this.#log.warn(`A change of the journal is kept in memory until the disk takes it (${this.#dir})`),
-    );
-  }
-
-  #storeUnstored(): void {
-    for (const id of [...this.#unstored]) {
+  /** The records of changes as they stand now: those the disk refused go again with the next one stored. */
+  #recordsOf(ids: readonly string[]): LogRecord[] {
+    return ids.flatMap((id) => {
       const change = this.#changes.get(id);
-      if (change) this.#write(change);
-      this.#unstored.delete(id);
-    }
+      return change ? [{ change }] : [];
+    });
   }
 
-  /**
-   * Drops the oldest changes beyond the count, and those older than the days kept; one still being read again stays until
-   * its next prune, in place of a newer one.
-   */
+  /** Drops the oldest changes beyond the count, and those older than the days kept; one still being read stays. */
   #prune(): void {
     const { maxChanges, maxDays } = this.#limits();
     const oldest = Date.now() - maxDays * DAY_MS;
@@ -189,19 +185,39 @@ export class ChangeJournal extends EventEmitter<{ changed: [ChangeView]; dropped
     }
   }
 
-  #remove(id: string): void {
-    this.#removeQuietly(`${id}.json`);
+  #compactWhenDue(): void {
+    if (this.#records > 2 * this.#changes.size + COMPACT_SLACK) this.#compactQuietly();
   }
 
-  #removeQuietly(name: string): void {
+  /** A compaction the disk refuses leaves the log as it was, whole; the next is tried as far along. */
+  #compactQuietly(): void {
     try {
-      rmSync(join(this.#dir, name), { force: true });
-    } catch (error) {
-      this.#log.warn(`${join(this.#dir, name)} could not be removed (${(error as Error).message})`);
+      this.#compact();
+    } catch {
+      this.#records = this.#changes.size;
     }
   }
 
-  #pathOf(id: string): string {
-    return join(this.#dir, `${id}.json`);
+  #compact(): void {
+    this.#file.compact([...this.#changes.values()].map((change) => ({ change })));
+    this.#records = this.#changes.size;
+    this.#unstored.clear();
+  }
+
+  /** Temporary files of a compaction a crash interrupted. */
+  #removeLeftovers(): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.#dir);
+    } catch {
+      return;
+    }
+    for (const name of names.filter((candidate) => LEFTOVER.test(candidate))) {
+      try {
+        rmSync(join(this.#dir, name), { force: true });
+      } catch (error) {
+        this.#log.warn(`${join(this.#dir, name)} could not be removed (${(error as Error).message})`);
+      }
+    }
   }
 }

@@ -57,7 +57,7 @@ export async function recordAround(
 ): Promise<{ reply: WorldReply; id: string }> {
   const touched = outermost(await changes.touches(call.parameters, documents.ask));
   const before = await documents.readAll(touched);
-  const change = journal.begin({ ...recordOf(call), state: 'pending', changes: [], before: statesOf(before) });
+  const change = await journal.begin({ ...recordOf(call), state: 'pending', changes: [], before: statesOf(before) });
   const reply = await sendFor(journal, change.id, send);
   if (hasError(reply.message)) journal.drop(change.id);
   else journal.settling(change.id, settle(journal, change.id, changes, call, documents, before, reply));
@@ -71,7 +71,7 @@ async function recordedOnly(
   call: RecordedCall,
   send: () => Promise<WorldReply>,
 ): Promise<WorldReply> {
-  const change = journal.begin({ ...recordOf(call), state: 'pending', changes: [], notUndoable });
+  const change = await journal.begin({ ...recordOf(call), state: 'pending', changes: [], notUndoable });
   const reply = await sendFor(journal, change.id, send);
   if (hasError(reply.message)) journal.drop(change.id);
   else journal.settle(change.id, { state: 'done', answer: shortenedAnswer(reply.message) });
