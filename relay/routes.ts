@@ -7,6 +7,7 @@ import { deniedAddressRoutes } from './admin/denied-address-routes.ts';
 import { overlayLinkRoutes } from './admin/overlay-link-routes.ts';
 import { worldLinkRoutes } from './admin/world-link-routes.ts';
 import { worldRoutes } from './admin/world-routes.ts';
+import { changeRoutes } from './admin/change-routes.ts';
 import { invitationRoutes } from './admin/invitation-routes.ts';
 import { invitationPageRoutes } from './api/invitation-page.ts';
 import { canvasRoutes } from './api/canvas.ts';
@@ -53,6 +54,7 @@ export const routeGroups: RouteGroup[] = [
       ...overlayLinkRoutes,
       ...invitationRoutes,
       ...downloadRoutes,
+      ...changeRoutes,
     ],
   },
   { name: 'Clients', routes: clientRoutes },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalShownText, text, textList } from '../routing/parameters.ts';
+import { flag, optionalShownText, text, textList } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { knownScopes } from '../auth/scope-list.ts';
 import { keyRequestView, keyRequestViews } from './status.ts';
@@ -41,6 +41,9 @@ export const keyRequestAdminRoutes: Route[] = [
       clientIds: textList()
         .optional()
         .describe('The worlds the key reaches: some of those asked for, or any when the tool asked for every world'),
+      askBeforeChanges: flag()
+        .optional()
+        .describe("Each change the key asks of a world waits for the GM's approval (an AI assistant's, say)"),
     }),
     handle: ({ parameters: { code, ...grant }, services }) => ({
       body: keyRequestView(services.keyRequests.approve(code, grant)),

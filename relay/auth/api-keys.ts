@@ -20,6 +20,7 @@ export interface NewApiKey {
   worldIds?: string[];
   invitationId?: string;
   origin?: string;
+  askBeforeChanges?: boolean;
 }
 
 /** What every API key starts with, and no other credential the relay issues but an invitation's secret. */
@@ -49,6 +50,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
       ...(input.worldIds?.length ? { worldIds: [...new Set(input.worldIds)] } : {}),
       ...(input.invitationId ? { invitationId: input.invitationId } : {}),
       ...(input.origin ? { origin: input.origin } : {}),
+      ...(input.askBeforeChanges ? { askBeforeChanges: true } : {}),
       createdAt: new Date().toISOString(),
     };
     this.records.add(record);
@@ -74,6 +76,8 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
     if (changes.userId !== undefined) setOptional(updated, 'userId', changes.userId || undefined);
     if (changes.worldIds !== undefined)
       setOptional(updated, 'worldIds', changes.worldIds.length ? changes.worldIds : undefined);
+    if (changes.askBeforeChanges !== undefined)
+      setOptional(updated, 'askBeforeChanges', changes.askBeforeChanges || undefined);
     this.records.replace(record, updated);
     this.emit('changed', id, 'updated');
     return this.viewOf(updated);
@@ -108,7 +112,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
   }
 }
 
-function setOptional<K extends 'userId' | 'worldIds'>(
+function setOptional<K extends 'userId' | 'worldIds' | 'askBeforeChanges'>(
   record: ApiKeyRecord,
   key: K,
   value: ApiKeyRecord[K] | undefined,

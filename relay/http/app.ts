@@ -113,6 +113,7 @@ function callInput(
     pathParameters,
     readBody: readBody && (() => readBody(request)),
     onRateLimit: (decision) => setRateLimitHeaders(response, decision),
+    dryRun: request.headers['x-dry-run'],
   };
 }
 
@@ -130,7 +131,7 @@ const EXPOSED_HEADERS =
 const PAIRING_PATHS = ['/auth/pair', '/api/clients/', '/api/self-unpair', '/api/status'];
 const PREFLIGHT_HEADERS = {
   'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-  'Access-Control-Allow-Headers': 'Accept, Authorization, Content-Type, X-API-Key',
+  'Access-Control-Allow-Headers': 'Accept, Authorization, Content-Type, X-API-Key, X-Dry-Run',
   'Access-Control-Max-Age': '600',
 };
 

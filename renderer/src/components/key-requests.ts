@@ -6,6 +6,7 @@ import { countdown, roleName } from '../format.ts';
 import { presetPicker } from '../key-presets.ts';
 import { isWriteScope, scopeWords } from '../scopes.ts';
 import { denyAddressButton } from './denied-addresses.ts';
+import { askFirstField } from './key-form.ts';
 import type { KeyRequestApproval } from '../../../contracts/admin-api.ts';
 
 /** `#status/key-request/<code>`: where the desktop app's notification opens the settings. */
@@ -147,11 +148,13 @@ function approvalOf(form: HTMLFormElement, request: KeyRequest): KeyRequestAppro
   if (request.clientIds.length > 0 && clientIds.length === 0) return 'Tick at least one of the worlds it asked for';
   const name = String(data.get('name') ?? '').trim();
   const userId = String(data.get('userId') ?? '');
+  const askBeforeChanges = data.get('askBeforeChanges') === 'on';
   return {
     name: name || request.appName,
     scopes,
     ...(userId ? { userId } : {}),
     ...(clientIds.length > 0 ? { clientIds } : {}),
+    ...(askBeforeChanges ? { askBeforeChanges } : {}),
   };
 }
 
@@ -239,6 +242,7 @@ function requestCard(request: KeyRequest, status: RelayStatus): HTMLElement {
           request.clientIds.length > 0 ? 'It asked for these worlds only.' : 'None ticked: every world.',
         ),
       ),
+      askFirstField(),
     ),
     h(
       'div',
