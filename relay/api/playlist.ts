@@ -44,6 +44,7 @@ export const playlistRoutes: Route[] = [
   worldRoute({
     method: 'POST',
     path: '/playlist/stop',
+    idempotent: true,
     summary: 'Stop a playlist',
     access: scope,
     playerView: GM_ONLY_IN_WORLD,
@@ -62,6 +63,7 @@ export const playlistRoutes: Route[] = [
   worldRoute({
     method: 'POST',
     path: '/playlist/volume',
+    idempotent: true,
     summary: 'Set the volume of a playlist or of one of its sounds',
     access: scope,
     playerView: GM_ONLY_IN_WORLD,
@@ -77,6 +79,7 @@ export const playlistRoutes: Route[] = [
   worldRoute({
     method: 'POST',
     path: '/stop-sound',
+    idempotent: true,
     summary: 'Stop playing sounds: those with this source path, or all',
     access: scope,
     playerView: GM_ONLY_IN_WORLD,
