@@ -24,6 +24,7 @@ import { BindError, Listener, type ListenChange } from './http/listener.ts';
 import { ConnectionLimits } from './http/connection-limits.ts';
 import { lanInterfaces } from './discovery/lan-interfaces.ts';
 import { ClientApi } from './ws-api/client-api.ts';
+import { MCP_PATH, McpEndpoint } from './mcp/mcp-endpoint.ts';
 import { refusedUpgradeHost, worldOriginAllowed } from './http/request-gate.ts';
 import { UnauthenticatedSockets } from './http/socket-limits.ts';
 import type { IntegrationPackageFolders, ListenPlace, RelayServices } from './services.ts';
@@ -292,8 +293,10 @@ export function createRelay(options: RelayOptions): Relay {
     uploadLimitBytes: options.bodyLimitBytes,
     unauthenticated,
   });
+  const mcp = new McpEndpoint(services, { routes: allRoutes, uploadLimitBytes: options.bodyLimitBytes });
   keys.on('changed', (id, change) => {
     const reason = KEY_CHANGE_REASON[change];
+    mcp.endSessionsOf(id);
     // /ws/api first: its sessions drop their subscriptions as they close, so the hub then holds only SSE streams.
     clientApi.endSessionsOf(id, reason);
     events.closeOwnedBy(id);
@@ -310,6 +313,7 @@ export function createRelay(options: RelayOptions): Relay {
       uploadLimitBytes: options.bodyLimitBytes,
       keepaliveMs: options.keepaliveIntervalMs,
       settingsUiDir: options.settingsUi?.dir,
+      mcp: { path: MCP_PATH, handle: (request, response, query) => mcp.handle(request, response, query) },
     }),
     upgrade: (request, socket, head) => {
       if (refusedUpgradeHost(request, socket, services)) return;
@@ -410,6 +414,7 @@ export function createRelay(options: RelayOptions): Relay {
       clearInterval(addressScan);
       events.close();
       clientApi.close();
+      mcp.close();
       tabletop.close();
       keyRequests.close();
       keys.flush();

@@ -5,6 +5,7 @@ import type { Scope } from './scopes.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 import type { Revocation } from '../storage/retried-write.ts';
 import { refuseMixedWorldLink } from './world-link.ts';
+import type { AssistantGrant } from '../../contracts/assistants.ts';
 
 export interface ApiKeyRecord {
   id: string;
@@ -18,6 +19,8 @@ export interface ApiKeyRecord {
   userId?: string;
   /** When set, the key reaches only these worlds (client ids). */
   worldIds?: string[];
+  /** Made for an AI assistant: the toolsets the GM gave it over MCP, and whether it only reads (relay/mcp/). */
+  assistant?: AssistantGrant;
   createdAt: string;
   lastUsedAt?: string;
 }
@@ -27,6 +30,7 @@ export interface NewApiKey {
   scopes: Scope[];
   userId?: string;
   worldIds?: string[];
+  assistant?: AssistantGrant;
 }
 
 export type ApiKeyView = Omit<ApiKeyRecord, 'hash'>;
@@ -55,6 +59,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
       scopes: [...new Set(input.scopes)],
       ...(input.userId ? { userId: input.userId } : {}),
       ...(input.worldIds?.length ? { worldIds: [...new Set(input.worldIds)] } : {}),
+      ...(input.assistant ? { assistant: input.assistant } : {}),
       createdAt: new Date().toISOString(),
     };
     this.records.add(record);

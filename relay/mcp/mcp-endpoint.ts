@@ -1,0 +1,201 @@
+// `/mcp`: the Model Context Protocol over Streamable HTTP, with sessions (Mcp-Session-Id), for AI assistants. Each
+// request is checked as any API call is (Host before it reaches here, then Origin, the key, pause) and a session is
+// bound to the key that opened it: a key's change or revocation ends its sessions.
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ApiKeyRecord } from '../auth/api-keys.ts';
+import { refusedCall } from '../admin/activity.ts';
+import { answerFor, HttpError, UNEXPECTED_ANSWER } from '../errors.ts';
+import { largestBodyFor, readJsonBody } from '../http/body.ts';
+import { corsAllows } from '../http/request-gate.ts';
+import { httpCallContext, writeJson } from '../http/write-answer.ts';
+import type { Route } from '../routing/route.ts';
+import type { RelayServices } from '../services.ts';
+import { assistantSession, authInfoOf, type AssistantSession } from './assistant-server.ts';
+import { offeredToolsets, toolsOf, type RouteTool } from './tools.ts';
+
+export const MCP_PATH = '/mcp';
+/** Where an MCP client learns how to get a token for /mcp (RFC 9728), told in every 401. */
+export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource/mcp';
+/** How many sessions one key may hold: an assistant needs one, a few restarts leave a few. */
+const MAX_SESSIONS_PER_KEY = 16;
+
+interface Session extends AssistantSession {
+  keyId: string;
+  transport: StreamableHTTPServerTransport;
+}
+
+export interface McpEndpointOptions {
+  routes: readonly Route[];
+  uploadLimitBytes?: number;
+}
+
+export class McpEndpoint {
+  private readonly services: RelayServices;
+  private readonly routes: readonly Route[];
+  private readonly tools: RouteTool[];
+  private readonly uploadLimitBytes: number | undefined;
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(services: RelayServices, options: McpEndpointOptions) {
+    this.services = services;
+    this.routes = options.routes;
+    this.tools = toolsOf(options.routes);
+    this.uploadLimitBytes = options.uploadLimitBytes;
+  }
+
+  /** Answers one HTTP request to /mcp; `query` is its query string (`toolsets=play,files`). */
+  handle(request: IncomingMessage, response: ServerResponse, query: string): void {
+    this.serve(request, response, new URLSearchParams(query)).catch((error: unknown) => {
+      const answer = answerFor(error);
+      if (!answer) this.services.log.error('Unexpected error on /mcp:', error);
+      if (response.headersSent) return void response.destroy();
+      if (error instanceof HttpError)
+        for (const [name, value] of Object.entries(error.headers ?? {})) response.setHeader(name, value);
+      writeJson(response, (answer ?? UNEXPECTED_ANSWER).status, (answer ?? UNEXPECTED_ANSWER).body);
+    });
+  }
+
+  /** Ends every session of this key: it was revoked, rotated or changed. */
+  endSessionsOf(keyId: string): void {
+    for (const [id, session] of this.sessions) if (session.keyId === keyId) this.endSession(id);
+  }
+
+  close(): void {
+    for (const id of [...this.sessions.keys()]) this.endSession(id);
+  }
+
+  /** The sessions open now, per key id (the settings list connected assistants by them). */
+  sessionsPerKey(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const { keyId } of this.sessions.values()) counts.set(keyId, (counts.get(keyId) ?? 0) + 1);
+    return counts;
+  }
+
+  private async serve(request: IncomingMessage, response: ServerResponse, query: URLSearchParams): Promise<void> {
+    const call = httpCallContext(request);
+    this.refuseOtherPages(request, call.relayOrigin);
+    const presentedKey = presentedKeyOf(request);
+    const key = this.verifiedKey(presentedKey, call.relayOrigin);
+    if (this.services.network.paused())
+      throw new HttpError(503, 'Tabletop Relay is paused; resume it from the tray menu');
+    const authed = Object.assign(request, { auth: authInfoOf(key, { presentedKey: presentedKey!, call }) });
+    const sessionId = request.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') return this.inSession(sessionId, key, authed, response);
+    if (request.method !== 'POST')
+      throw new HttpError(405, 'Open a session first: POST an initialize request to /mcp', {}, { Allow: 'POST' });
+    const body = await readJsonBody(request, largestBodyFor(key.scopes, this.routes, this.uploadLimitBytes));
+    if (!isInitializeRequest(body))
+      throw new HttpError(400, 'No session: the first request to /mcp must be initialize (without Mcp-Session-Id)');
+    await this.openSession(key, query.get('toolsets') ?? undefined, authed, response, body);
+  }
+
+  private async inSession(
+    sessionId: string,
+    key: ApiKeyRecord,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    // Another key's session is as unknown as an ended one: a key never reaches another's session.
+    if (!session || session.keyId !== key.id)
+      throw new HttpError(
+        404,
+        'Unknown MCP session: it ended (its key changed, or the relay restarted); initialize again',
+      );
+    const body =
+      request.method === 'POST'
+        ? await readJsonBody(request, largestBodyFor(key.scopes, this.routes, this.uploadLimitBytes))
+        : undefined;
+    await session.transport.handleRequest(request, response, body);
+  }
+
+  private async openSession(
+    key: ApiKeyRecord,
+    askedToolsets: string | undefined,
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+  ): Promise<void> {
+    const toolsets = offeredToolsets(key, askedToolsets);
+    if ((this.sessionsPerKey().get(key.id) ?? 0) >= MAX_SESSIONS_PER_KEY) this.endOldestSessionOf(key.id);
+    const assistant = assistantSession(this.services, this.routes, this.tools, toolsets);
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomBytes(24).toString('base64url'),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, { ...assistant, keyId: key.id, transport });
+      },
+      onsessionclosed: (id) => this.endSession(id),
+    });
+    await assistant.server.connect(transport);
+    await transport.handleRequest(request, response, body);
+  }
+
+  private endOldestSessionOf(keyId: string): void {
+    for (const [id, session] of this.sessions) {
+      if (session.keyId !== keyId) continue;
+      this.endSession(id);
+      return;
+    }
+  }
+
+  private endSession(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    session.end();
+    void session.server.close().catch(() => undefined);
+  }
+
+  /**
+   * The key as presented, checked: none or an unknown one is a 401 that says how to get one, with the OAuth
+   * resource metadata an MCP client follows to ask the GM for one (RFC 9728).
+   */
+  private verifiedKey(presented: string | undefined, relayOrigin: string): ApiKeyRecord {
+    const challenge = {
+      'WWW-Authenticate': `Bearer resource_metadata="${relayOrigin}${PROTECTED_RESOURCE_PATH}"`,
+    };
+    if (presented === undefined) {
+      throw new HttpError(
+        401,
+        'API key is required: send it as Authorization: Bearer <key> or x-api-key, or sign in through your assistant (OAuth)',
+        {},
+        challenge,
+      );
+    }
+    const key = this.services.keys.verify(presented);
+    if (key) return key;
+    this.services.activity.record(
+      refusedCall(
+        { keyName: null, keyProblem: 'unknown' },
+        'MCP',
+        MCP_PATH,
+        new HttpError(401, 'Invalid API key'),
+        performance.now(),
+      ),
+    );
+    throw new HttpError(401, 'Invalid API key: it was revoked or replaced; connect the assistant again', {}, challenge);
+  }
+
+  /** A web page may drive /mcp only from an origin the GM allowed, as for /ws/api (DNS rebinding, other tabs). */
+  private refuseOtherPages(request: IncomingMessage, relayOrigin: string): void {
+    const origin = request.headers.origin;
+    if (origin === undefined || origin === relayOrigin) return;
+    if (corsAllows(this.services.settings.get().corsOrigins, origin)) return;
+    throw new HttpError(
+      403,
+      `A page from ${origin} may not use /mcp: add its origin to the allowed origins in Tabletop Relay's settings (Access)`,
+    );
+  }
+}
+
+/** The key as sent: `Authorization: Bearer <key>` (what MCP clients send) or `x-api-key`. */
+function presentedKeyOf(request: IncomingMessage): string | undefined {
+  const authorization = request.headers.authorization ?? '';
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+  const header = request.headers['x-api-key'];
+  const key = bearer ?? (typeof header === 'string' ? header : undefined);
+  return key === '' ? undefined : key;
+}
