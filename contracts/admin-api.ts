@@ -2,6 +2,7 @@
 import type { PlayerListEntry, WorldMetadata } from './world-protocol.ts';
 import type { OverlayName } from './overlays.ts';
 import type { KeeperView, WorldKeeping } from './keeper.ts';
+import type { AssistantGrant, ToolsetName } from './assistants.ts';
 
 export interface StatusWorld extends WorldMetadata {
   clientId: string;
@@ -180,6 +181,8 @@ export interface KeyRequestView {
   userId?: string;
   /** The worlds the tool asks to reach; empty asks for every world. */
   clientIds: string[];
+  /** An AI assistant's request: the toolsets it asks for over MCP (contracts/assistants.ts), which the GM picks among. */
+  toolsets?: ToolsetName[];
   /** The address the request came from. */
   source: string;
   /** Whether `source` is this computer (loopback): its requests cannot be denied as a whole. */
@@ -212,4 +215,8 @@ export interface KeyRequestApproval {
   userId?: string;
   /** The worlds the key reaches: some of those asked for, or any when the tool asked for every world (empty). */
   clientIds?: string[];
+  /** An AI assistant's toolsets, some of those asked for; without it, those of Play and Prepare it asked for. */
+  toolsets?: ToolsetName[];
+  /** An AI assistant's key only reads. */
+  readOnly?: AssistantGrant['readOnly'];
 }

@@ -25,6 +25,7 @@ import { ConnectionLimits } from './http/connection-limits.ts';
 import { lanInterfaces } from './discovery/lan-interfaces.ts';
 import { ClientApi } from './ws-api/client-api.ts';
 import { MCP_PATH, McpEndpoint } from './mcp/mcp-endpoint.ts';
+import { scopesOfToolsets, toolsOf } from './mcp/tools.ts';
 import { refusedUpgradeHost, worldOriginAllowed } from './http/request-gate.ts';
 import { UnauthenticatedSockets } from './http/socket-limits.ts';
 import type { IntegrationPackageFolders, ListenPlace, RelayServices } from './services.ts';
@@ -165,10 +166,12 @@ export function createRelay(options: RelayOptions): Relay {
     sources: requestSources,
     log,
   });
+  const assistantTools = toolsOf(allRoutes);
   const keyRequests = new KeyRequests(keys, {
     lifetimeMs: options.keyRequestLifetimeMs,
     pollIntervalMs: options.keyRequestPollIntervalMs,
     sources: requestSources,
+    scopesOfToolsets: (toolsets, readOnly) => scopesOfToolsets(assistantTools, toolsets, readOnly),
     log,
   });
   const unauthenticated = new UnauthenticatedSockets((origin) =>

@@ -3,6 +3,7 @@
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_TOOLSETS, isToolsetName, TOOLSET_NAMES, type ToolsetName } from '../../contracts/assistants.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
+import type { Scope } from '../auth/scopes.ts';
 import { CALLER_PARAMETERS, parameterSchema } from '../api/openapi.ts';
 import { HttpError } from '../errors.ts';
 import { scopeOf, type Route } from '../routing/route.ts';
@@ -88,4 +89,16 @@ export function toolsFor(
     ({ route, toolset }) =>
       toolsets.includes(toolset) && key.scopes.includes(scopeOf(route)!) && (!readOnly || reads(route)),
   );
+}
+
+/** The scopes the tools of these toolsets need (a read-only assistant's: only those of their reads). */
+export function scopesOfToolsets(
+  tools: readonly RouteTool[],
+  toolsets: readonly ToolsetName[],
+  readOnly: boolean,
+): Scope[] {
+  const scopes = tools
+    .filter(({ route, toolset }) => toolsets.includes(toolset) && (!readOnly || reads(route)))
+    .map(({ route }) => scopeOf(route)!);
+  return [...new Set(scopes)];
 }
