@@ -26,6 +26,7 @@ import { lanInterfaces } from './discovery/lan-interfaces.ts';
 import { ClientApi } from './ws-api/client-api.ts';
 import { MCP_PATH, McpEndpoint } from './mcp/mcp-endpoint.ts';
 import { scopesOfToolsets, toolsOf } from './mcp/tools.ts';
+import { OAuthServer } from './mcp/oauth.ts';
 import { refusedUpgradeHost, worldOriginAllowed } from './http/request-gate.ts';
 import { UnauthenticatedSockets } from './http/socket-limits.ts';
 import type { IntegrationPackageFolders, ListenPlace, RelayServices } from './services.ts';
@@ -262,6 +263,7 @@ export function createRelay(options: RelayOptions): Relay {
       defaultLifetimeMs: options.invitationLifetimeMs,
     }),
     keyRequests,
+    oauth: new OAuthServer(keyRequests, keys),
     requestSources,
     adminToken: loadAdminToken(join(options.dataDir, 'admin-token'), log),
     adminSessions: new AdminSessions(),

@@ -35,6 +35,7 @@ import { statusRoutes } from './api/status.ts';
 import { structureRoutes } from './api/structure.ts';
 import { userRoutes } from './api/user.ts';
 import { utilityRoutes } from './api/utility.ts';
+import { oauthRoutes } from './mcp/oauth-routes.ts';
 
 /** Every route the relay serves, by the group the documentation files it under. */
 export const routeGroups: RouteGroup[] = [
@@ -74,6 +75,7 @@ export const routeGroups: RouteGroup[] = [
   { name: 'DnD5e', routes: dnd5eRoutes },
   { name: 'User', routes: userRoutes },
   { name: 'Overlays', routes: overlayRoutes },
+  { name: 'AI assistants', routes: oauthRoutes },
 ];
 routeGroups.push({ name: 'Documentation', routes: documentationRoutes(routeGroups) });
 

@@ -17,6 +17,7 @@ import type { RateLimiter } from './routing/rate-limit.ts';
 import type { RelayLog } from './log.ts';
 import type { Settings } from './storage/settings.ts';
 import type { Tabletop } from './world-link/tabletop.ts';
+import type { OAuthServer } from './mcp/oauth.ts';
 
 /** Where the builds put the Stream Deck plugin and the Companion module package; unset or empty: not built. */
 export interface IntegrationPackageFolders {
@@ -66,6 +67,8 @@ export interface RelayServices {
   invitations: Invitations;
   /** Tools' requests for a key, waiting for the GM (POST /auth/key-request). */
   keyRequests: KeyRequests;
+  /** AI assistants' sign-ins (OAuth for /mcp), each ending in a key request the GM approves. */
+  oauth: OAuthServer;
   /** Where pair and key requests count against the caps, the places kept for the GM's own, the addresses denied. */
   requestSources: RequestSources;
   settings: Settings;
