@@ -20,6 +20,11 @@ Usage, in the project folder (npm runs it on the project's own Node 24):
   npm run settings -- [--port <number>] [--data-dir <path>]
                                    Open the settings UI of the relay running on this computer: prints a new one-time
                                    sign-in link and opens it in the default browser (login-link is the same command)
+  npx tabletop-relay mcp [--name <name>] [--toolsets <list>] [--port <number>] [--data-dir <path>]
+                                   Serve the relay's tools to an AI assistant over standard input and output (MCP),
+                                   for assistants that start a program (Claude Desktop). The first run asks the GM for
+                                   a key (approve it in the settings under AI assistants) and keeps it in the data
+                                   directory; --toolsets picks among play, prepare, dnd5e, files, delete, scripts
   npm run serve -- --help          Show this help
 'npx tabletop-relay <command> [options]' runs the same commands.
 
@@ -45,7 +50,7 @@ Options:
 `;
 
 interface CliOptions {
-  command: 'serve' | 'demo' | 'settings';
+  command: 'serve' | 'demo' | 'settings' | 'mcp';
   port: number | undefined;
   host: string | undefined;
   lan: boolean;
@@ -54,6 +59,9 @@ interface CliOptions {
   foundryVersion: string;
   moduleSettings: DemoModuleSetting[];
   keepOnline: boolean;
+  /** mcp: how the assistant is named on the approval card, and the toolsets it asks for. */
+  name: string;
+  toolsets: string | undefined;
 }
 
 const HELP_HINT = "Run 'npm run serve -- --help' in the project folder for the commands and options.";
@@ -111,6 +119,8 @@ function readOptions(argv: string[]): CliOptions | 'help' {
         'foundry-version': { type: 'string' },
         'module-settings': { type: 'string' },
         'keep-online': { type: 'boolean', default: false },
+        name: { type: 'string' },
+        toolsets: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -120,11 +130,10 @@ function readOptions(argv: string[]): CliOptions | 'help' {
   const { values, positionals } = parsed;
   const command = positionals[0];
   if (values.help || command === undefined || command === 'help') return 'help';
-  if (command !== 'serve' && command !== 'demo' && command !== 'settings' && command !== 'login-link')
-    fail(`Unknown command '${command}'`);
+  if (!['serve', 'demo', 'settings', 'login-link', 'mcp'].includes(command)) fail(`Unknown command '${command}'`);
   if (values.lan && values.host) fail('Give either --lan or --host, not both');
   return {
-    command: command === 'login-link' ? 'settings' : command,
+    command: command === 'login-link' ? 'settings' : (command as CliOptions['command']),
     port: values.port === undefined ? undefined : wholeNumberOption(values.port, 'port', DEFAULT_PORT, 65535),
     host: values.host,
     lan: values.lan === true,
@@ -133,6 +142,8 @@ function readOptions(argv: string[]): CliOptions | 'help' {
     foundryVersion: demoFoundryVersion(values['foundry-version']),
     moduleSettings: demoModuleSettings(values['module-settings']),
     keepOnline: values['keep-online'] === true,
+    name: values.name ?? 'AI assistant',
+    toolsets: values.toolsets,
   };
 }
 
@@ -149,6 +160,25 @@ function readJsonIn(dataDir: string, name: string): Record<string, unknown> | un
   }
 }
 
+/** The relay running on this computer with this data directory: its port from the command line or its settings. */
+function localRelayUrl(options: CliOptions, dataDir: string): string {
+  const storedPort = readJsonIn(dataDir, 'settings.json')?.port;
+  return `http://${DEFAULT_HOST}:${options.port ?? (typeof storedPort === 'number' ? storedPort : DEFAULT_PORT)}`;
+}
+
+/** The stdio bridge for AI assistants; it writes only MCP to standard output, and everything else to standard error. */
+async function bridgeToAssistant(options: CliOptions): Promise<void> {
+  const dataDir = options.dataDir ?? defaultDataDir();
+  const { runBridge } = await import('./mcp-bridge.ts');
+  await runBridge({
+    baseUrl: localRelayUrl(options, dataDir),
+    dataDir,
+    name: options.name,
+    toolsets: options.toolsets,
+    say: (line) => process.stderr.write(`${line}\n`),
+  }).catch((error: unknown) => stop(`Tabletop Relay: ${(error as Error).message}`));
+}
+
 /**
  * Asks the running relay for a new sign-in link with the admin token from its data directory, prints it and opens it in
  * the default browser. The token goes to 127.0.0.1 only, as with any admin script.
@@ -161,8 +191,7 @@ async function openSettings(options: CliOptions): Promise<void> {
       `No admin token in ${dataDir}: start the relay with 'npm run serve', or give its data directory with --data-dir.`,
     );
   }
-  const storedPort = readJsonIn(dataDir, 'settings.json')?.port;
-  const base = `http://${DEFAULT_HOST}:${options.port ?? (typeof storedPort === 'number' ? storedPort : DEFAULT_PORT)}`;
+  const base = localRelayUrl(options, dataDir);
   let answer: Response;
   try {
     answer = await fetch(`${base}/admin/login-links`, {
@@ -230,6 +259,10 @@ async function main(): Promise<void> {
   }
   if (options.command === 'settings') {
     await openSettings(options);
+    return;
+  }
+  if (options.command === 'mcp') {
+    await bridgeToAssistant(options);
     return;
   }
   const temporary = options.command === 'demo' && !options.dataDir;
