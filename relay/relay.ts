@@ -7,7 +7,7 @@ import { ConnectionTokens } from './auth/connection-tokens.ts';
 import { KnownWorlds } from './auth/known-worlds.ts';
 import { Pairing } from './auth/pairing.ts';
 import { Invitations } from './auth/invitations.ts';
-import { KeyRequests } from './auth/key-requests.ts';
+import { KeyRequests, type ToolsetScopes } from './auth/key-requests.ts';
 import { RequestSources } from './auth/request-sources.ts';
 import { linksWorld } from './auth/world-link.ts';
 import { loadAdminToken } from './admin/admin-token.ts';
@@ -168,11 +168,12 @@ export function createRelay(options: RelayOptions): Relay {
     log,
   });
   const assistantTools = toolsOf(allRoutes);
+  const toolsetScopes: ToolsetScopes = (toolsets, readOnly) => scopesOfToolsets(assistantTools, toolsets, readOnly);
   const keyRequests = new KeyRequests(keys, {
     lifetimeMs: options.keyRequestLifetimeMs,
     pollIntervalMs: options.keyRequestPollIntervalMs,
     sources: requestSources,
-    scopesOfToolsets: (toolsets, readOnly) => scopesOfToolsets(assistantTools, toolsets, readOnly),
+    scopesOfToolsets: toolsetScopes,
     log,
   });
   const unauthenticated = new UnauthenticatedSockets((origin) =>
@@ -264,6 +265,9 @@ export function createRelay(options: RelayOptions): Relay {
     }),
     keyRequests,
     oauth: new OAuthServer(keyRequests, keys),
+    toolsetScopes,
+    toolsetTools: (toolset) => assistantTools.filter((tool) => tool.toolset === toolset).map(({ tool }) => tool.name),
+    assistantSessions: () => mcp.sessionsPerKey(),
     requestSources,
     adminToken: loadAdminToken(join(options.dataDir, 'admin-token'), log),
     adminSessions: new AdminSessions(),

@@ -36,6 +36,7 @@ import { structureRoutes } from './api/structure.ts';
 import { userRoutes } from './api/user.ts';
 import { utilityRoutes } from './api/utility.ts';
 import { oauthRoutes } from './mcp/oauth-routes.ts';
+import { assistantAdminRoutes } from './mcp/assistant-routes.ts';
 
 /** Every route the relay serves, by the group the documentation files it under. */
 export const routeGroups: RouteGroup[] = [
@@ -53,6 +54,7 @@ export const routeGroups: RouteGroup[] = [
       ...overlayLinkRoutes,
       ...invitationRoutes,
       ...downloadRoutes,
+      ...assistantAdminRoutes,
     ],
   },
   { name: 'Clients', routes: clientRoutes },

@@ -18,6 +18,8 @@ import type { RelayLog } from './log.ts';
 import type { Settings } from './storage/settings.ts';
 import type { Tabletop } from './world-link/tabletop.ts';
 import type { OAuthServer } from './mcp/oauth.ts';
+import type { ToolsetScopes } from './auth/key-requests.ts';
+import type { ToolsetName } from '../contracts/assistants.ts';
 
 /** Where the builds put the Stream Deck plugin and the Companion module package; unset or empty: not built. */
 export interface IntegrationPackageFolders {
@@ -69,6 +71,11 @@ export interface RelayServices {
   keyRequests: KeyRequests;
   /** AI assistants' sign-ins (OAuth for /mcp), each ending in a key request the GM approves. */
   oauth: OAuthServer;
+  /** The scopes an assistant's toolsets need, and the tools each toolset holds (relay/mcp/tools.ts). */
+  toolsetScopes: ToolsetScopes;
+  toolsetTools(toolset: ToolsetName): string[];
+  /** The open MCP sessions per key id. */
+  assistantSessions(): Map<string, number>;
   /** Where pair and key requests count against the caps, the places kept for the GM's own, the addresses denied. */
   requestSources: RequestSources;
   settings: Settings;
