@@ -16,6 +16,7 @@ import type {
 import type { PlayerListEntry } from '../../contracts/world-protocol.ts';
 import type { InvitationView, NewInvitationAnswer } from '../../contracts/invitations.ts';
 import type { IntegrationPackageView } from '../../contracts/integration-packages.ts';
+import type { AssistantGrant, ToolsetDescription, ToolsetName } from '../../contracts/assistants.ts';
 
 export type { ActivityEntry, RelaySettings, RelayStatus };
 export type Player = PlayerListEntry;
@@ -52,6 +53,12 @@ export interface ApiKey {
   worldIds?: string[];
   createdAt: string;
   lastUsedAt?: string;
+}
+
+/** GET /admin/assistants: the toolsets with their tools, and the keys made for assistants with their open sessions. */
+export interface AssistantsView {
+  toolsets: Array<ToolsetDescription & { name: ToolsetName; byDefault: boolean; tools: string[] }>;
+  assistants: Array<ApiKey & { assistant: AssistantGrant; sessions: number }>;
 }
 
 export interface NewKey extends ApiKey {
@@ -163,4 +170,7 @@ export const admin = {
   testCapture: async (): Promise<Blob> => (await send('POST', '/admin/capture/test')).blob(),
   /** The Stream Deck plugin and the Companion package: whether each was built; each `path` downloads it. */
   downloads: () => call<{ packages: IntegrationPackage[] }>('GET', '/admin/downloads'),
+  assistants: () => call<AssistantsView>('GET', '/admin/assistants'),
+  createAssistantKey: (key: { name: string; toolsets?: ToolsetName[]; readOnly?: boolean }) =>
+    call<NewKey>('POST', '/admin/assistant-keys', key),
 };
