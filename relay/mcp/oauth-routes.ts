@@ -4,6 +4,8 @@ import { HttpError } from '../errors.ts';
 import { escapeHtml } from '../http/html.ts';
 import { framedPage, pageHeaders, PAGE_STYLE } from '../api/page-frame.ts';
 import { refuseOtherPages } from '../routing/access.ts';
+import { isLoopback } from '../http/addresses.ts';
+import type { CallContext } from '../routing/route.ts';
 import { shownText, text } from '../routing/parameters.ts';
 import { localRoute, type Answer, type Route } from '../routing/route.ts';
 import { OAuthError, type AuthorizationOutcome } from './oauth.ts';
@@ -55,6 +57,19 @@ The request waits under <strong>AI assistants</strong>, where you pick what the 
     }),
     headers: pageHeaders(PAGE_STYLE, script),
   };
+}
+
+/**
+ * Assistants sign in on this computer only: the sign-in ends in the browser that opened it, whose own loopback
+ * address receives the code, so from another computer it would hand a key to whoever opened the page there. Another
+ * computer's assistant takes a key the GM makes for it (AI assistants → Make a key).
+ */
+function refuseFromLan(call: CallContext): void {
+  if (isLoopback(call.remoteAddress)) return;
+  throw new HttpError(
+    403,
+    'AI assistants sign in on the computer that runs Tabletop Relay; for one on another computer, make a key in the settings (AI assistants) and give it to the assistant',
+  );
 }
 
 function toolsetsOf(scope: string | undefined) {
@@ -117,7 +132,10 @@ export const oauthRoutes: Route[] = [
     summary:
       'An AI assistant registers itself (RFC 7591): its name, shown to the GM, and where it listens for the sign-in (loopback or its own scheme)',
     access: 'public',
-    admit: (call, services) => refuseOtherPages(call, services, 'Registrations'),
+    admit: (call, services) => {
+      refuseFromLan(call);
+      refuseOtherPages(call, services, 'Registrations');
+    },
     from: 'body',
     parameters: z.object({
       client_name: shownText(100).default('AI assistant').describe('The assistant\'s name, e.g. "Claude Code"'),
@@ -156,7 +174,10 @@ export const oauthRoutes: Route[] = [
     summary:
       "An assistant's sign-in, opened in the GM's browser: files a key request the GM approves in the settings, then returns to the assistant with a code",
     access: 'public',
-    admit: (call, services) => services.keyRequests.admit(call.remoteAddress),
+    admit: (call, services) => {
+      refuseFromLan(call);
+      services.keyRequests.admit(call.remoteAddress);
+    },
     parameters: z.object({
       response_type: z.literal('code', { error: "must be 'code'" }).describe('code'),
       client_id: text().describe('From the registration'),
@@ -187,6 +208,7 @@ export const oauthRoutes: Route[] = [
     path: '/oauth/authorize/{id}',
     summary: 'The page a sign-in waits on until the GM decided, which then returns to the assistant',
     access: 'public',
+    admit: refuseFromLan,
     parameters: z.object({ id: text().max(100) }),
     handle: ({ parameters, services, call }) => waitingPage(services.oauth.outcome(parameters.id, call.relayOrigin)),
   }),
@@ -196,6 +218,7 @@ export const oauthRoutes: Route[] = [
     summary:
       'An assistant trades its one-time code and PKCE verifier for its access token: an ordinary API key, listed and revoked in the settings',
     access: 'public',
+    admit: refuseFromLan,
     from: 'body',
     parameters: z.object({
       grant_type: text().describe('authorization_code'),
