@@ -70,8 +70,11 @@ describe('item 40: a misled assistant does only what the GM approved', () => {
     await client.close();
   });
 
-  it('a toolset in the URL never widens what the GM approved: an assistant given Play cannot ask for Delete', async () => {
-    const client = await mcpClient(harness.baseUrl, await assistantKey(['play'], false), { toolsets: 'play,delete' });
+  it('a toolset in the URL never widens what the GM approved: given Play and Prepare, it cannot ask for Delete', async () => {
+    // Its key holds entity:write and chat:write for Prepare and Play: the scopes that delete documents and chat.
+    const client = await mcpClient(harness.baseUrl, await assistantKey(['play', 'prepare'], false), {
+      toolsets: 'play,delete',
+    });
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('roll');
     expect(names).not.toContain('delete');
