@@ -13,7 +13,6 @@ import {
   type ReadResourceResult,
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolsetName } from '../../contracts/assistants.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import { HttpError } from '../errors.ts';
 import { RELAY_VERSION } from '../version.ts';
@@ -22,7 +21,7 @@ import { scopeOf, type CallContext, type Route } from '../routing/route.ts';
 import type { Fields } from '../routing/call.ts';
 import type { RelayServices } from '../services.ts';
 import { toolError, toolErrorOf, toolResultOf } from './results.ts';
-import { toolsFor, type RouteTool } from './tools.ts';
+import type { RouteTool } from './tools.ts';
 
 /** What each request of a session carries to the handlers (as the SDK's `authInfo`): its key and its call. */
 export interface AssistantCall {
@@ -98,13 +97,14 @@ export interface AssistantSession {
 
 /**
  * An MCP server for one session of one key: the tools of the toolsets it was offered that the key's scopes allow, the
- * resources its scopes can read, and resource updates while it subscribes.
+ * resources its scopes can read, and resource updates while it subscribes. Any change of the key ends its sessions, so
+ * what the key may call is worked out once, when the session opens.
  */
 export function assistantSession(
   services: RelayServices,
   routes: readonly Route[],
+  key: ApiKeyRecord,
   tools: readonly RouteTool[],
-  toolsets: readonly ToolsetName[],
 ): AssistantSession {
   const server = new Server(
     { name: 'tabletop-relay', title: 'Tabletop Relay', version: RELAY_VERSION },
@@ -119,11 +119,7 @@ export function assistantSession(
   );
   const streamByPath = new Map(routes.filter((route) => route.kind === 'stream').map((route) => [route.path, route]));
   const subscriptions = new Map<string, () => void>();
-  const keyOf = (authInfo: AuthInfo | undefined) => {
-    const key = services.keys.verify(assistantCallOf(authInfo).presentedKey);
-    if (!key) throw new HttpError(401, 'Invalid API key');
-    return key;
-  };
+  const byName = new Map(tools.map((tool) => [tool.tool.name, tool]));
   const run = (assistantCall: AssistantCall, route: Route, logged: string, fields: Fields): Promise<CallAnswer> =>
     runCall(
       {
@@ -138,12 +134,10 @@ export function assistantSession(
       services,
     );
 
-  server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => ({
-    tools: toolsFor(tools, keyOf(extra.authInfo), toolsets).map(({ tool }) => tool),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(({ tool }) => tool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: fields = {} } = request.params;
-    const found = toolsFor(tools, keyOf(extra.authInfo), toolsets).find(({ tool }) => tool.name === name);
+    const found = byName.get(name);
     if (!found) return toolError(`Unknown tool: ${name}. This session's tools are listed by tools/list`);
     const { route } = found;
     // A download comes back as the world's JSON (a data URL and the file's name), as over /ws/api.
@@ -154,12 +148,11 @@ export function assistantSession(
       return toolErrorOf(error);
     }
   });
-  server.setRequestHandler(ListResourcesRequestSchema, (_request, extra) => {
-    const key = keyOf(extra.authInfo);
-    return { resources: LISTED_RESOURCES.filter((resource) => mayRead(key, resource.uri)) };
-  });
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, (_request, extra) => ({
-    resourceTemplates: mayRead(keyOf(extra.authInfo), `foundry://actor/x`)
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: LISTED_RESOURCES.filter((resource) => mayRead(resource.uri)),
+  }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: mayRead('foundry://actor/x')
       ? [
           {
             uriTemplate: ACTOR_URI_TEMPLATE,
@@ -207,7 +200,7 @@ export function assistantSession(
   });
 
   /** Whether the key's scopes read this resource. */
-  function mayRead(key: ApiKeyRecord, uri: string): boolean {
+  function mayRead(uri: string): boolean {
     const kind = resourceKindOf(uri);
     const route = kind && byOperation.get(kind.operation);
     return route !== undefined && key.scopes.includes(scopeOf(route)!);

@@ -3,7 +3,8 @@
 // bound to the key that opened it: a key's change or revocation ends its sessions.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import { refusedCall } from '../admin/activity.ts';
@@ -14,7 +15,7 @@ import { httpCallContext, writeJson } from '../http/write-answer.ts';
 import type { Route } from '../routing/route.ts';
 import type { RelayServices } from '../services.ts';
 import { assistantSession, authInfoOf, type AssistantSession } from './assistant-server.ts';
-import { offeredToolsets, toolsOf, type RouteTool } from './tools.ts';
+import { offeredToolsets, toolsFor, toolsOf, type RouteTool } from './tools.ts';
 
 export const MCP_PATH = '/mcp';
 /** Where an MCP client learns how to get a token for /mcp (RFC 9728), told in every 401. */
@@ -24,7 +25,9 @@ const MAX_SESSIONS_PER_KEY = 16;
 
 interface Session extends AssistantSession {
   keyId: string;
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
+  /** The largest body its key may send (an upload's only with file:write), as over HTTP. */
+  bodyLimit: number;
 }
 
 export interface McpEndpointOptions {
@@ -81,20 +84,21 @@ export class McpEndpoint {
     const key = this.verifiedKey(presentedKey, call.relayOrigin);
     if (this.services.network.paused())
       throw new HttpError(503, 'Tabletop Relay is paused; resume it from the tray menu');
-    const authed = Object.assign(request, { auth: authInfoOf(key, { presentedKey: presentedKey!, call }) });
+    const authInfo = authInfoOf(key, { presentedKey: presentedKey!, call });
     const sessionId = request.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') return this.inSession(sessionId, key, authed, response);
+    if (typeof sessionId === 'string') return this.inSession(sessionId, key, authInfo, request, response);
     if (request.method !== 'POST')
       throw new HttpError(405, 'Open a session first: POST an initialize request to /mcp', {}, { Allow: 'POST' });
-    const body = await readJsonBody(request, largestBodyFor(key.scopes, this.routes, this.uploadLimitBytes));
+    const body = await readJsonBody(request, this.bodyLimitOf(key));
     if (!isInitializeRequest(body))
       throw new HttpError(400, 'No session: the first request to /mcp must be initialize (without Mcp-Session-Id)');
-    await this.openSession(key, query.get('toolsets') ?? undefined, authed, response, body);
+    await this.openSession(key, query.get('toolsets') ?? undefined, authInfo, request, response, body);
   }
 
   private async inSession(
     sessionId: string,
     key: ApiKeyRecord,
+    authInfo: AuthInfo,
     request: IncomingMessage,
     response: ServerResponse,
   ): Promise<void> {
@@ -105,32 +109,34 @@ export class McpEndpoint {
         404,
         'Unknown MCP session: it ended (its key changed, or the relay restarted); initialize again',
       );
-    const body =
-      request.method === 'POST'
-        ? await readJsonBody(request, largestBodyFor(key.scopes, this.routes, this.uploadLimitBytes))
-        : undefined;
-    await session.transport.handleRequest(request, response, body);
+    const body = request.method === 'POST' ? await readJsonBody(request, session.bodyLimit) : undefined;
+    await answerWith(session.transport, { request, body, authInfo }, response);
   }
 
   private async openSession(
     key: ApiKeyRecord,
     askedToolsets: string | undefined,
+    authInfo: AuthInfo,
     request: IncomingMessage,
     response: ServerResponse,
     body: unknown,
   ): Promise<void> {
     const toolsets = offeredToolsets(key, askedToolsets);
     if ((this.sessionsPerKey().get(key.id) ?? 0) >= MAX_SESSIONS_PER_KEY) this.endOldestSessionOf(key.id);
-    const assistant = assistantSession(this.services, this.routes, this.tools, toolsets);
-    const transport = new StreamableHTTPServerTransport({
+    const assistant = assistantSession(this.services, this.routes, key, toolsFor(this.tools, key, toolsets));
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomBytes(24).toString('base64url'),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { ...assistant, keyId: key.id, transport });
+        this.sessions.set(id, { ...assistant, keyId: key.id, transport, bodyLimit: this.bodyLimitOf(key) });
       },
       onsessionclosed: (id) => this.endSession(id),
     });
     await assistant.server.connect(transport);
-    await transport.handleRequest(request, response, body);
+    await answerWith(transport, { request, body, authInfo }, response);
+  }
+
+  private bodyLimitOf(key: ApiKeyRecord): number {
+    return largestBodyFor(key.scopes, this.routes, this.uploadLimitBytes);
   }
 
   private endOldestSessionOf(keyId: string): void {
@@ -198,4 +204,34 @@ function presentedKeyOf(request: IncomingMessage): string | undefined {
   const header = request.headers['x-api-key'];
   const key = bearer ?? (typeof header === 'string' ? header : undefined);
   return key === '' ? undefined : key;
+}
+
+/**
+ * Hands one request to the SDK's transport as the web-standard request it takes (the body already read and parsed,
+ * so it is never read twice), and writes its answer: one JSON body, or a stream of events piped as it comes.
+ */
+async function answerWith(
+  transport: WebStandardStreamableHTTPServerTransport,
+  given: { request: IncomingMessage; body: unknown; authInfo: AuthInfo },
+  response: ServerResponse,
+): Promise<void> {
+  const { request, body, authInfo } = given;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers))
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url ?? MCP_PATH}`, {
+    method: request.method,
+    headers,
+  });
+  const answer = await transport.handleRequest(webRequest, { authInfo, parsedBody: body });
+  response.statusCode = answer.status;
+  answer.headers.forEach((value, name) => response.setHeader(name, value));
+  if (!answer.body) return void response.end();
+  if (!answer.headers.get('content-type')?.startsWith('text/event-stream'))
+    return void response.end(await answer.text());
+  response.flushHeaders();
+  const reader = answer.body.getReader();
+  response.once('close', () => void reader.cancel().catch(() => undefined));
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) response.write(chunk.value);
+  response.end();
 }

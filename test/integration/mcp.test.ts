@@ -2,6 +2,7 @@
 // 14): the tools a key's scopes and toolsets allow, one tool of every toolset changing the world (or not, for reads),
 // errors in the relay's words, and a revoked key ending the session.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, mcpClient, toolNames } from '../harness/mcp.ts';
 import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
@@ -133,6 +134,42 @@ describe('/mcp: one tool of every toolset, and the world changes (or not)', () =
     const sheet = await callTool(client, 'sheet_screenshot', { uuid: await uuidOf(harness, 'Thorin Ironfoot') });
     expect(sheet.isError, sheet.text).toBe(false);
     expect(sheet.result.content[0]).toMatchObject({ type: 'image', mimeType: expect.stringMatching(/^image\//) });
+  });
+});
+
+describe('/mcp: resources', () => {
+  it('lists the world and the active scene, reads them and an actor by uuid through their routes', async () => {
+    const client = await connect(harness.key);
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(['foundry://world', 'foundry://scene/active']);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(['foundry://actor/{uuid}']);
+    const world = await client.readResource({ uri: 'foundry://world' });
+    expect(JSON.parse((world.contents[0] as { text: string }).text).data.world.title).toBeTruthy();
+    const thorin = await uuidOf(harness, 'Thorin Ironfoot');
+    const actor = await client.readResource({ uri: `foundry://actor/${thorin}` });
+    expect(JSON.parse((actor.contents[0] as { text: string }).text).data.name).toBe('Thorin Ironfoot');
+  });
+
+  it("a subscribed actor's change comes as a resource update", async () => {
+    const client = await connect(harness.key);
+    const thorin = await uuidOf(harness, 'Thorin Ironfoot');
+    const uri = `foundry://actor/${thorin}`;
+    const updated = new Promise<string>((resolve) =>
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
+        resolve(notification.params.uri),
+      ),
+    );
+    await client.subscribeResource({ uri });
+    await harness.api(harness.key, 'PUT', '/update', { body: { uuid: thorin, data: { name: 'Thorin Oakenshield' } } });
+    expect(await updated).toBe(uri);
+    await harness.api(harness.key, 'PUT', '/update', { body: { uuid: thorin, data: { name: 'Thorin Ironfoot' } } });
+  });
+
+  it('a key without the scope sees no resource', async () => {
+    const client = await connect(await harness.keyWith(['roll:read']));
+    expect((await client.listResources()).resources).toEqual([]);
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
   });
 });
 
