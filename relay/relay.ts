@@ -24,7 +24,8 @@ import { BindError, Listener, type ListenChange } from './http/listener.ts';
 import { ConnectionLimits } from './http/connection-limits.ts';
 import { lanInterfaces } from './discovery/lan-interfaces.ts';
 import { ClientApi } from './ws-api/client-api.ts';
-import { MCP_PATH, McpEndpoint } from './mcp/mcp-endpoint.ts';
+import { McpEndpointLoader } from './mcp/endpoint-loader.ts';
+import { MCP_PATH } from './mcp/paths.ts';
 import { scopesOfToolsets, toolsOf } from './mcp/tools.ts';
 import { OAuthServer } from './mcp/oauth.ts';
 import { refusedUpgradeHost, worldOriginAllowed } from './http/request-gate.ts';
@@ -302,7 +303,7 @@ export function createRelay(options: RelayOptions): Relay {
     uploadLimitBytes: options.bodyLimitBytes,
     unauthenticated,
   });
-  const mcp = new McpEndpoint(services, { routes: allRoutes, uploadLimitBytes: options.bodyLimitBytes });
+  const mcp = new McpEndpointLoader(services, { routes: allRoutes, uploadLimitBytes: options.bodyLimitBytes });
   keys.on('changed', (id, change) => {
     const reason = KEY_CHANGE_REASON[change];
     mcp.endSessionsOf(id);

@@ -16,10 +16,8 @@ import type { Route } from '../routing/route.ts';
 import type { RelayServices } from '../services.ts';
 import { assistantSession, authInfoOf, type AssistantSession } from './assistant-server.ts';
 import { offeredToolsets, toolsFor, toolsOf, type RouteTool } from './tools.ts';
+import { MCP_PATH, PROTECTED_RESOURCE_PATH } from './paths.ts';
 
-export const MCP_PATH = '/mcp';
-/** Where an MCP client learns how to get a token for /mcp (RFC 9728), told in every 401. */
-export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource/mcp';
 /** How many sessions one key may hold: an assistant needs one, a few restarts leave a few. */
 const MAX_SESSIONS_PER_KEY = 16;
 

@@ -9,11 +9,11 @@ import type { CallContext } from '../routing/route.ts';
 import { shownText, text } from '../routing/parameters.ts';
 import { localRoute, type Answer, type Route } from '../routing/route.ts';
 import { OAuthError, type AuthorizationOutcome } from './oauth.ts';
+import { MCP_PATH, PROTECTED_RESOURCE_PATH } from './paths.ts';
 
 // The MCP authorization flow (OAuth 2.1 with PKCE and dynamic client registration), with the relay as its own
 // authorization server: what an MCP client finds after /mcp answers 401, and the endpoints it then calls.
 
-const MCP_PATH = '/mcp';
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
 function protectedResource(origin: string): Answer {
@@ -87,7 +87,7 @@ function toolsetsOf(scope: string | undefined) {
 export const oauthRoutes: Route[] = [
   localRoute({
     method: 'GET',
-    path: '/.well-known/oauth-protected-resource/mcp',
+    path: PROTECTED_RESOURCE_PATH,
     summary: 'Where an MCP client signs in for /mcp (RFC 9728): the relay itself; the scopes are the toolsets',
     access: 'public',
     parameters: z.object({}),
