@@ -225,8 +225,9 @@ async function answerWith(
   response.statusCode = answer.status;
   answer.headers.forEach((value, name) => response.setHeader(name, value));
   if (!answer.body) return void response.end();
-  if (!answer.headers.get('content-type')?.startsWith('text/event-stream'))
-    return void response.end(await answer.text());
+  // A POST's answer ends with its result, which a tool sends alone: it goes out in one write, headers included. The
+  // session's GET stream stays open for resource updates, each event written as it comes.
+  if (request.method !== 'GET') return void response.end(await answer.text());
   response.flushHeaders();
   const reader = answer.body.getReader();
   response.once('close', () => void reader.cancel().catch(() => undefined));
