@@ -1,11 +1,13 @@
-// `/mcp`: the Model Context Protocol over Streamable HTTP, with sessions (Mcp-Session-Id), for AI assistants. Each
-// request is checked as any API call is (Host before it reaches here, then Origin, the key, pause) and a session is
-// bound to the key that opened it: a key's change or revocation ends its sessions.
+// `/mcp`: the Model Context Protocol over Streamable HTTP for AI assistants, in both the current revision (2026-07-28:
+// each request whole, no session) and the earlier ones today's clients speak (2025: sessions, Mcp-Session-Id). Each
+// request is checked as any API call is (Host before it reaches here, then Origin, the key, pause); a session is bound
+// to the key that opened it, and a key's change or revocation ends its sessions.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import { refusedCall } from '../admin/activity.ts';
 import { answerFor, HttpError, UNEXPECTED_ANSWER } from '../errors.ts';
@@ -14,7 +16,8 @@ import { corsAllows } from '../http/request-gate.ts';
 import { httpCallContext, writeJson } from '../http/write-answer.ts';
 import type { Route } from '../routing/route.ts';
 import type { RelayServices } from '../services.ts';
-import { assistantSession, authInfoOf, type AssistantSession } from './assistant-server.ts';
+import { assistantCallOf, assistantOf, authInfoOf } from './assistant.ts';
+import { requestServer, sessionServer, type AssistantSession } from './assistant-server.ts';
 import { offeredToolsets, toolsFor, toolsOf, type RouteTool } from './tools.ts';
 import { MCP_PATH, PROTECTED_RESOURCE_PATH } from './paths.ts';
 
@@ -24,8 +27,13 @@ const MAX_SESSIONS_PER_KEY = 16;
 interface Session extends AssistantSession {
   keyId: string;
   transport: WebStandardStreamableHTTPServerTransport;
-  /** The largest body its key may send (an upload's only with file:write), as over HTTP. */
-  bodyLimit: number;
+}
+
+/** One request to a session, as the SDK's transport takes it: its body read already. */
+interface SessionRequest {
+  webRequest: Request;
+  body: unknown;
+  authInfo: AuthInfo;
 }
 
 export interface McpEndpointOptions {
@@ -39,12 +47,24 @@ export class McpEndpoint {
   private readonly tools: RouteTool[];
   private readonly uploadLimitBytes: number | undefined;
   private readonly sessions = new Map<string, Session>();
+  /** The largest body each key may send (an upload's only with file:write), as over HTTP; a changed key is a new record. */
+  private readonly bodyLimits = new WeakMap<ApiKeyRecord, number>();
+  /** The current revision's requests: one server per request, for the key and toolsets of that request. */
+  private readonly current: McpHttpHandler;
 
   constructor(services: RelayServices, options: McpEndpointOptions) {
     this.services = services;
     this.routes = options.routes;
     this.tools = toolsOf(options.routes);
     this.uploadLimitBytes = options.uploadLimitBytes;
+    this.current = createMcpHandler(
+      ({ authInfo }) => {
+        const { presentedKey, toolsets } = assistantCallOf(authInfo);
+        const key = services.keys.verify(presentedKey)!;
+        return requestServer(this.assistantFor(key, toolsets));
+      },
+      { legacy: 'reject' },
+    );
   }
 
   /** Answers one HTTP request to /mcp; `query` is its query string (`toolsets=play,files`). */
@@ -66,6 +86,7 @@ export class McpEndpoint {
 
   close(): void {
     for (const id of [...this.sessions.keys()]) this.endSession(id);
+    void this.current.close();
   }
 
   /** The sessions open now, per key id (the settings list connected assistants by them). */
@@ -82,22 +103,30 @@ export class McpEndpoint {
     const key = this.verifiedKey(presentedKey, call.relayOrigin);
     if (this.services.network.paused())
       throw new HttpError(503, 'Tabletop Relay is paused; resume it from the tray menu');
-    const authInfo = authInfoOf(key, { presentedKey: presentedKey!, call });
+    const toolsets = query.get('toolsets') ?? undefined;
+    const authInfo = authInfoOf(key, { presentedKey: presentedKey!, call, toolsets });
+    const body = request.method === 'POST' ? await readJsonBody(request, this.bodyLimitOf(key)) : undefined;
+    const webRequest = webRequestOf(request);
+    if (!(await isLegacyRequest(webRequest, body)))
+      return writeResponse(await this.current.fetch(webRequest, { authInfo, parsedBody: body }), request, response);
     const sessionId = request.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') return this.inSession(sessionId, key, authInfo, request, response);
+    if (typeof sessionId === 'string') return this.inSession(sessionId, key, { webRequest, body, authInfo }, response);
     if (request.method !== 'POST')
       throw new HttpError(405, 'Open a session first: POST an initialize request to /mcp', {}, { Allow: 'POST' });
-    const body = await readJsonBody(request, this.bodyLimitOf(key));
     if (!isInitializeRequest(body))
       throw new HttpError(400, 'No session: the first request to /mcp must be initialize (without Mcp-Session-Id)');
-    await this.openSession(key, query.get('toolsets') ?? undefined, authInfo, request, response, body);
+    await this.openSession(key, toolsets, { webRequest, body, authInfo }, response);
+  }
+
+  /** What a key may call in the toolsets it asked for (or was approved with): worked out once per session or request. */
+  private assistantFor(key: ApiKeyRecord, askedToolsets: string | undefined) {
+    return assistantOf(this.services, this.routes, key, toolsFor(this.tools, key, offeredToolsets(key, askedToolsets)));
   }
 
   private async inSession(
     sessionId: string,
     key: ApiKeyRecord,
-    authInfo: AuthInfo,
-    request: IncomingMessage,
+    given: SessionRequest,
     response: ServerResponse,
   ): Promise<void> {
     const session = this.sessions.get(sessionId);
@@ -107,34 +136,35 @@ export class McpEndpoint {
         404,
         'Unknown MCP session: it ended (its key changed, or the relay restarted); initialize again',
       );
-    const body = request.method === 'POST' ? await readJsonBody(request, session.bodyLimit) : undefined;
-    await answerWith(session.transport, { request, body, authInfo }, response);
+    await answerWith(session.transport, given, response);
   }
 
   private async openSession(
     key: ApiKeyRecord,
     askedToolsets: string | undefined,
-    authInfo: AuthInfo,
-    request: IncomingMessage,
+    given: SessionRequest,
     response: ServerResponse,
-    body: unknown,
   ): Promise<void> {
-    const toolsets = offeredToolsets(key, askedToolsets);
+    const assistant = sessionServer(this.assistantFor(key, askedToolsets));
     if ((this.sessionsPerKey().get(key.id) ?? 0) >= MAX_SESSIONS_PER_KEY) this.endOldestSessionOf(key.id);
-    const assistant = assistantSession(this.services, this.routes, key, toolsFor(this.tools, key, toolsets));
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomBytes(24).toString('base64url'),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { ...assistant, keyId: key.id, transport, bodyLimit: this.bodyLimitOf(key) });
+        this.sessions.set(id, { ...assistant, keyId: key.id, transport });
       },
       onsessionclosed: (id) => this.endSession(id),
     });
     await assistant.server.connect(transport);
-    await answerWith(transport, { request, body, authInfo }, response);
+    await answerWith(transport, given, response);
   }
 
   private bodyLimitOf(key: ApiKeyRecord): number {
-    return largestBodyFor(key.scopes, this.routes, this.uploadLimitBytes);
+    let limit = this.bodyLimits.get(key);
+    if (limit === undefined) {
+      limit = largestBodyFor(key.scopes, this.routes, this.uploadLimitBytes);
+      this.bodyLimits.set(key, limit);
+    }
+    return limit;
   }
 
   private endOldestSessionOf(keyId: string): void {
@@ -204,29 +234,35 @@ function presentedKeyOf(request: IncomingMessage): string | undefined {
   return key === '' ? undefined : key;
 }
 
-/**
- * Hands one request to the SDK's transport as the web-standard request it takes (the body already read and parsed,
- * so it is never read twice), and writes its answer: one JSON body, or a stream of events piped as it comes.
- */
-async function answerWith(
-  transport: WebStandardStreamableHTTPServerTransport,
-  given: { request: IncomingMessage; body: unknown; authInfo: AuthInfo },
-  response: ServerResponse,
-): Promise<void> {
-  const { request, body, authInfo } = given;
+/** The request as the SDK takes it (web-standard), without its body, which the relay read and parsed once. */
+function webRequestOf(request: IncomingMessage): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers))
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  const webRequest = new Request(`http://${request.headers.host ?? 'localhost'}${request.url ?? MCP_PATH}`, {
+  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url ?? MCP_PATH}`, {
     method: request.method,
     headers,
   });
-  const answer = await transport.handleRequest(webRequest, { authInfo, parsedBody: body });
+}
+
+/** Hands one request of a session to the SDK's transport, and writes its answer. */
+async function answerWith(
+  transport: WebStandardStreamableHTTPServerTransport,
+  given: SessionRequest,
+  response: ServerResponse,
+): Promise<void> {
+  const answer = await transport.handleRequest(given.webRequest, { authInfo: given.authInfo, parsedBody: given.body });
+  await writeResponse(answer, given.webRequest, response);
+}
+
+/**
+ * Writes the SDK's answer. A POST's answer ends with its result, which a tool sends alone: it goes out in one write,
+ * headers included. A GET's stream (a session's resource updates) stays open, each event written as it comes.
+ */
+async function writeResponse(answer: Response, request: { method?: string }, response: ServerResponse): Promise<void> {
   response.statusCode = answer.status;
   answer.headers.forEach((value, name) => response.setHeader(name, value));
   if (!answer.body) return void response.end();
-  // A POST's answer ends with its result, which a tool sends alone: it goes out in one write, headers included. The
-  // session's GET stream stays open for resource updates, each event written as it comes.
   if (request.method !== 'GET') return void response.end(await answer.text());
   response.flushHeaders();
   const reader = answer.body.getReader();

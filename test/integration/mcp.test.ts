@@ -3,6 +3,7 @@
 // errors in the relay's words, and a revoked key ending the session.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, mcpClient, toolNames } from '../harness/mcp.ts';
 import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
@@ -134,6 +135,39 @@ describe('/mcp: one tool of every toolset, and the world changes (or not)', () =
     const sheet = await callTool(client, 'sheet_screenshot', { uuid: await uuidOf(harness, 'Thorin Ironfoot') });
     expect(sheet.isError, sheet.text).toBe(false);
     expect(sheet.result.content[0]).toMatchObject({ type: 'image', mimeType: expect.stringMatching(/^image\//) });
+  });
+});
+
+describe('/mcp: the current protocol revision (2026-07-28), without sessions', () => {
+  it('a client of the SDK v2 that asks for 2026-07-28 lists and calls the same tools, no session opened', async () => {
+    const client = new ModernClient(
+      { name: 'modern-assistant', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto' } },
+    );
+    const key = await harness.createKey({ name: 'Modern assistant' });
+    await client.connect(
+      new ModernTransport(new URL('/mcp?toolsets=play', harness.baseUrl), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('roll');
+      expect(names).not.toContain('create');
+      const rolled = await client.callTool({ name: 'roll', arguments: { formula: '3d6' } });
+      expect(rolled.isError).toBeFalsy();
+      const text = (rolled.content as Array<{ type: string; text: string }>)[0]!.text;
+      expect(JSON.parse(text).data.roll.formula).toBe('3d6');
+      const refused = await client.callTool({ name: 'delete', arguments: {} });
+      expect(refused.isError).toBe(true);
+      const keyId = (await harness.admin('GET', '/admin/keys')).body.keys.at(-1).id;
+      expect(harness.relay.services.assistantSessions().get(keyId)).toBeUndefined();
+      const entries = (await harness.admin('GET', '/admin/activity')).body.entries;
+      expect(entries[0]).toMatchObject({ keyName: 'Modern assistant', method: 'MCP', path: 'roll', status: 200 });
+    } finally {
+      await client.close();
+    }
   });
 });
 
