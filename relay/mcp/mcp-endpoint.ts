@@ -107,10 +107,11 @@ export class McpEndpoint {
     const authInfo = authInfoOf(key, { presentedKey: presentedKey!, call, toolsets });
     const body = request.method === 'POST' ? await readJsonBody(request, this.bodyLimitOf(key)) : undefined;
     const webRequest = webRequestOf(request);
-    if (!(await isLegacyRequest(webRequest, body)))
-      return writeResponse(await this.current.fetch(webRequest, { authInfo, parsedBody: body }), request, response);
+    // Only the earlier revisions have sessions: a request in one needs no telling apart.
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') return this.inSession(sessionId, key, { webRequest, body, authInfo }, response);
+    if (!(await isLegacyRequest(webRequest, body)))
+      return writeResponse(await this.current.fetch(webRequest, { authInfo, parsedBody: body }), request, response);
     if (request.method !== 'POST')
       throw new HttpError(405, 'Open a session first: POST an initialize request to /mcp', {}, { Allow: 'POST' });
     if (!isInitializeRequest(body))
@@ -234,11 +235,15 @@ function presentedKeyOf(request: IncomingMessage): string | undefined {
   return key === '' ? undefined : key;
 }
 
+/** The headers the SDK's transports read besides MCP's own; the relay has read the rest (key, origin, body) already. */
+const SDK_HEADERS = ['accept', 'content-type', 'last-event-id'];
+const MCP_HEADER = /^(x-)?mcp-/;
+
 /** The request as the SDK takes it (web-standard), without its body, which the relay read and parsed once. */
 function webRequestOf(request: IncomingMessage): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers))
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    if (typeof value === 'string' && (SDK_HEADERS.includes(name) || MCP_HEADER.test(name))) headers.set(name, value);
   return new Request(`http://${request.headers.host ?? 'localhost'}${request.url ?? MCP_PATH}`, {
     method: request.method,
     headers,
