@@ -372,7 +372,8 @@ function sameAsk(a: KeyRequestAsk, b: KeyRequestAsk): boolean {
     a.appName === b.appName &&
     (a.userId ?? '') === (b.userId ?? '') &&
     sameSet(a.scopes, b.scopes) &&
-    sameSet(a.clientIds, b.clientIds)
+    sameSet(a.clientIds, b.clientIds) &&
+    sameSet(a.toolsets ?? [], b.toolsets ?? [])
   );
 }
 

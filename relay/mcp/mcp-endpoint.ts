@@ -104,6 +104,8 @@ export class McpEndpoint {
     if (this.services.network.paused())
       throw new HttpError(503, 'Tabletop Relay is paused; resume it from the tray menu');
     const toolsets = query.get('toolsets') ?? undefined;
+    // An unknown toolset is a 400 that names it, before either revision's server is made.
+    offeredToolsets(key, toolsets);
     const authInfo = authInfoOf(key, { presentedKey: presentedKey!, call, toolsets });
     const body = request.method === 'POST' ? await readJsonBody(request, this.bodyLimitOf(key)) : undefined;
     const webRequest = webRequestOf(request);
