@@ -4,14 +4,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { answerFor, UNEXPECTED_ANSWER } from '../errors.ts';
 import type { CallAnswer } from '../routing/pipeline.ts';
 
-/** The fields of a world's reply that only match it to its request. */
-const ENVELOPE_FIELDS = new Set(['type', 'requestId']);
-
 export function toolResultOf(answer: CallAnswer): CallToolResult {
   switch (answer.kind) {
     case 'world-json':
       if (answer.status !== 200) return toolError(worldError(answer.message));
-      return textResult(withoutEnvelope(answer.message));
+      // The world's JSON as it came, as HTTP sends it: made into text once, by the world's link.
+      return { content: [{ type: 'text', text: answer.text }] };
     case undefined:
     case 'json':
       if ((answer.status ?? 200) >= 400) return toolError(JSON.stringify(answer.body));
@@ -39,10 +37,6 @@ function textResult(value: unknown): CallToolResult {
 
 function worldError(message: Record<string, unknown>): string {
   return typeof message.error === 'string' ? message.error : 'The world refused the call';
-}
-
-function withoutEnvelope(message: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(message).filter(([name]) => !ENVELOPE_FIELDS.has(name)));
 }
 
 function bytesResult(bytes: Uint8Array, mimeType: string): CallToolResult {
