@@ -7,6 +7,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, mcpClient, toolNames } from '../harness/mcp.ts';
 import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
+import { userIdsByName } from '../harness/chat-rolls.ts';
 
 let harness: WorldHarness;
 const clients: Client[] = [];
@@ -221,6 +222,32 @@ describe('/mcp: errors and revocation', () => {
     await callTool(client, 'last_roll');
     const entries = (await harness.admin('GET', '/admin/activity')).body.entries;
     expect(entries[0]).toMatchObject({ keyName: 'Claude Code', method: 'MCP', path: 'last_roll', status: 200 });
+  });
+
+  it('a key bound to a player acts as that player, exactly as over HTTP', async () => {
+    const alice = userIdsByName(harness).Alice!;
+    const key = await harness.keyWith(['playlist:control', 'roll:read'], { userId: alice });
+    const client = await connect(key, { toolsets: 'play' });
+    const playlists = await callTool(client, 'get_playlists');
+    expect(playlists.isError).toBe(true);
+    const overHttp = await harness.api(key, 'GET', '/playlists');
+    expect(overHttp.status).toBe(403);
+    expect(playlists.text).toBe(overHttp.body.error);
+  });
+
+  it("a key's rate limit holds over /mcp: past it, a tool error says when to come back", async () => {
+    const key = await harness.keyWith(['roll:read']);
+    const client = await connect(key);
+    const { requestsPerMinute } = (await harness.admin('GET', '/admin/settings')).body;
+    expect((await harness.admin('PATCH', '/admin/settings', { requestsPerMinute: 2 })).status).toBe(200);
+    try {
+      const answers = [];
+      for (let call = 0; call < 3; call += 1) answers.push(await callTool(client, 'last_roll'));
+      expect(answers.map((answer) => answer.isError)).toEqual([false, false, true]);
+      expect(answers[2]!.text).toMatch(/^Too many API requests/);
+    } finally {
+      await harness.admin('PATCH', '/admin/settings', { requestsPerMinute });
+    }
   });
 
   it('a revoked key ends the session: the next call fails and a new session is refused', async () => {
