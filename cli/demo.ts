@@ -27,24 +27,29 @@ export interface DemoWorld {
   stop(): Promise<void>;
 }
 
+/** The sandbox world the demo runs: `npm run demo`'s options. */
+export interface DemoWorldOptions {
+  seed: number;
+  moduleSettings?: readonly DemoModuleSetting[];
+  foundryVersion?: string;
+  keepOnline?: boolean;
+  /** A world without the seeded encounter (--empty-encounters). */
+  emptyEncounters?: boolean;
+}
+
 /**
  * Connects the sandbox world to a running relay as a paired world would, and makes a key for trying the API: every scope
  * but execute-js, which the key gets only when the world's allow-execute-js setting is on.
  */
-export async function startDemoWorld(
-  relay: Relay,
-  seed: number,
-  moduleSettings: readonly DemoModuleSetting[] = [],
-  foundryVersion = '13.348',
-  keepOnline = false,
-): Promise<DemoWorld> {
+export async function startDemoWorld(relay: Relay, options: DemoWorldOptions): Promise<DemoWorld> {
+  const { seed, moduleSettings = [], foundryVersion = '13.348', keepOnline = false, emptyEncounters } = options;
   if (keepOnline && (!relay.services.keepers || !findChrome()))
     throw new DemoError(
       '--keep-online needs Chrome or Chromium to log the keeper in: install one (e.g. apt-get install chromium) or set TABLETOP_RELAY_CHROME',
     );
   const { services } = relay;
   const settings = moduleSettingsOn(moduleSettings);
-  const world = createSandboxWorld({ seed, settings, foundryVersion });
+  const world = createSandboxWorld({ seed, settings, foundryVersion, emptyEncounters });
   services.knownWorlds.remember({ clientId: SANDBOX_CLIENT_ID, ...world.metadata });
   const { token } = services.connectionTokens.issue(SANDBOX_CLIENT_ID, 'Sandbox world', 'demo');
   const link = await connectSandbox(world, {
@@ -64,7 +69,7 @@ export async function startDemoWorld(
     clientId: SANDBOX_CLIENT_ID,
     worldTitle: world.metadata.worldTitle,
   });
-  const web = await startCaptureAgainstSandbox(relay, { seed, settings, foundryVersion });
+  const web = await startCaptureAgainstSandbox(relay, { seed, settings, foundryVersion, emptyEncounters });
   const leaveAsGm = async () => {
     world.stopAmbientActivity();
     await link.close();

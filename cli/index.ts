@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRelay, DEFAULT_HOST, DEFAULT_PORT, type Relay } from '../relay/relay.ts';
@@ -9,8 +9,19 @@ import { DEMO_MODULE_SETTINGS, readModuleSettings, type DemoModuleSetting } from
 import { openInBrowser } from './open-browser.ts';
 import { INTEGRATION_PACKAGE_DIRS, SETTINGS_UI_DIR } from './project-folder.ts';
 import { DataDirError, dataDirProblem, prepareDataDir } from '../relay/storage/data-dir.ts';
+import { DataDirTakenError, lockDataDir, type DataDirLock } from '../relay/storage/data-dir-lock.ts';
 import { RELAY_VERSION } from '../relay/version.ts';
 import { OVERLAYS } from '../contracts/overlays.ts';
+import { KEY_PRESETS } from '../contracts/scopes.ts';
+import { callLocal, defaultDataDir, localRelay, localRelayUrl, stop } from './local-relay.ts';
+import {
+  approvePairRequest,
+  callRelay,
+  createKey,
+  listPairRequests,
+  printAdminToken,
+  type HelperOptions,
+} from './helpers.ts';
 
 const HELP = `Tabletop Relay ${RELAY_VERSION}: a local relay between Foundry VTT worlds and your tools.
 
@@ -26,7 +37,16 @@ Usage, in the project folder (npm runs it on the project's own Node 24):
                                    a key (approve it in the settings under AI assistants) and keeps it in the data
                                    directory; --toolsets picks among play, prepare, dnd5e, files, delete, scripts
   npm run serve -- --help          Show this help
-'npx tabletop-relay <command> [options]' runs the same commands.
+'npx tabletop-relay <command> [options]' runs the same commands, and these, which talk to the relay running on this
+computer with the admin token from its data directory (--port, --data-dir as for settings), in any shell:
+  admin-token                      Print the admin token, for scripts that call the admin API
+  pair-requests                    List the worlds waiting for your approval: code, title, address, page
+  approve [<code>]                 Approve a pair request; without a code, the only one waiting
+  key create --name <name> (--preset <preset> | --scopes <a,b>) [--user <id or name>] [--world <client id>]
+                                   Make an API key and print it; presets: ${KEY_PRESETS.map((preset) => preset.id).join(', ')}
+  call <METHOD> <path> [<name>=<value> ...] (--key <key> | --admin) [--out <file>]
+                                   Call the relay as a tool does (fields as a form) or as the admin (fields as JSON);
+                                   print the answer, or write it to a file
 
 Options:
   --port <number>      Port to listen on for this run (default: the port setting, ${DEFAULT_PORT} until changed
@@ -34,7 +54,7 @@ Options:
   --host <address>     Address to listen on (default ${DEFAULT_HOST}: this computer only)
   --lan                Also answer on this computer's LAN addresses, so players' tools can reach the relay
                        (the settings UI can switch this too)
-  --data-dir <path>    Where keys, tokens and settings are kept
+  --data-dir <path>    Where keys, tokens and settings are kept, by one relay at a time
                        (serve: default ~/.local/share/tabletop-relay; demo: a fresh temporary folder)
   --seed <number>      demo only: seed of the sandbox world (default 42)
   --foundry-version <version>
@@ -47,7 +67,25 @@ Options:
                        demo key gets the execute-js scope). Scripts and macros then run inside the demo's process.
   --keep-online        demo only: keep the sandbox world online through a world keeper (needs Chrome or Chromium):
                        the sandbox's own GM link leaves after 10 s and the keeper takes the world over
+  --empty-encounters   demo only: start the sandbox world without its encounter, as a fresh world (the reference
+                       relay's encounter tests expect none)
 `;
+
+/** The commands that stand in for terminal recipes (cli/helpers.ts), with what they were given. */
+interface HelperRun {
+  command: 'admin-token' | 'pair-requests' | 'approve' | 'key create' | 'call';
+  args: string[];
+  options: HelperOptions;
+}
+
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * The curl the demo's lines call: in Windows PowerShell 5 `curl` is Invoke-WebRequest, so there they name curl.exe,
+ * which Windows 10 and later bring and cmd runs too. The lines quote only with double quotes and send forms, never JSON,
+ * so cmd, PowerShell and POSIX shells read them alike.
+ */
+const CURL = process.platform === 'win32' ? 'curl.exe' : 'curl';
 
 interface CliOptions {
   command: 'serve' | 'demo' | 'settings' | 'mcp';
@@ -59,6 +97,7 @@ interface CliOptions {
   foundryVersion: string;
   moduleSettings: DemoModuleSetting[];
   keepOnline: boolean;
+  emptyEncounters: boolean;
   /** mcp: how the assistant is named on the approval card, and the toolsets it asks for. */
   name: string;
   toolsets: string | undefined;
@@ -70,12 +109,6 @@ const HELP_HINT = "Run 'npm run serve -- --help' in the project folder for the c
 function fail(message: string): never {
   process.stderr.write(`${message}\n\n${HELP_HINT}\n`);
   process.exit(2);
-}
-
-/** Something the GM can fix outside the command line: one line that says what to do, no stack trace, exit code 1. */
-function stop(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
 }
 
 function wholeNumberOption(value: string | undefined, name: string, fallback: number, max: number): number {
@@ -104,7 +137,37 @@ function demoModuleSettings(list: string | undefined): DemoModuleSetting[] {
   return read.settings;
 }
 
-function readOptions(argv: string[]): CliOptions | 'help' {
+function helperRun(command: string, args: string[], values: Record<string, unknown>): HelperRun {
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined);
+  const port = text('port');
+  const options: HelperOptions = {
+    dataDir: text('data-dir'),
+    port: port === undefined ? undefined : wholeNumberOption(port, 'port', DEFAULT_PORT, 65535),
+    name: text('name'),
+    preset: text('preset'),
+    scopes: text('scopes'),
+    user: text('user'),
+    worlds: (values.world as string[] | undefined) ?? [],
+    key: text('key'),
+    admin: values.admin === true,
+    out: text('out'),
+  };
+  if (command === 'key') {
+    if (args[0] !== 'create') fail("Use 'key create --name <name> --preset <preset>'");
+    return { command: 'key create', args: [], options };
+  }
+  if (command === 'call') {
+    const [method = '', path = '', ...fields] = args;
+    if (!HTTP_METHODS.includes(method.toUpperCase()) || !path.startsWith('/'))
+      fail("Use 'call <METHOD> <path> [<name>=<value> ...]', e.g. call POST /roll formula=1d20+5 --key <key>");
+    return { command, args: [method.toUpperCase(), path, ...fields], options };
+  }
+  return { command: command as HelperRun['command'], args, options };
+}
+
+const HELPERS = ['admin-token', 'pair-requests', 'approve', 'key', 'call'];
+
+function readOptions(argv: string[]): CliOptions | HelperRun | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -119,8 +182,16 @@ function readOptions(argv: string[]): CliOptions | 'help' {
         'foundry-version': { type: 'string' },
         'module-settings': { type: 'string' },
         'keep-online': { type: 'boolean', default: false },
+        'empty-encounters': { type: 'boolean', default: false },
         name: { type: 'string' },
         toolsets: { type: 'string' },
+        preset: { type: 'string' },
+        scopes: { type: 'string' },
+        user: { type: 'string' },
+        world: { type: 'string', multiple: true },
+        key: { type: 'string' },
+        admin: { type: 'boolean', default: false },
+        out: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -130,6 +201,7 @@ function readOptions(argv: string[]): CliOptions | 'help' {
   const { values, positionals } = parsed;
   const command = positionals[0];
   if (values.help || command === undefined || command === 'help') return 'help';
+  if (HELPERS.includes(command)) return helperRun(command, positionals.slice(1), values);
   if (!['serve', 'demo', 'settings', 'login-link', 'mcp'].includes(command)) fail(`Unknown command '${command}'`);
   if (values.lan && values.host) fail('Give either --lan or --host, not both');
   return {
@@ -142,28 +214,10 @@ function readOptions(argv: string[]): CliOptions | 'help' {
     foundryVersion: demoFoundryVersion(values['foundry-version']),
     moduleSettings: demoModuleSettings(values['module-settings']),
     keepOnline: values['keep-online'] === true,
+    emptyEncounters: values['empty-encounters'] === true,
     name: values.name ?? 'AI assistant',
     toolsets: values.toolsets,
   };
-}
-
-function defaultDataDir(): string {
-  const base = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
-  return join(base, 'tabletop-relay');
-}
-
-function readJsonIn(dataDir: string, name: string): Record<string, unknown> | undefined {
-  try {
-    return JSON.parse(readFileSync(join(dataDir, name), 'utf8')) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The relay running on this computer with this data directory: its port from the command line or its settings. */
-function localRelayUrl(options: CliOptions, dataDir: string): string {
-  const storedPort = readJsonIn(dataDir, 'settings.json')?.port;
-  return `http://${DEFAULT_HOST}:${options.port ?? (typeof storedPort === 'number' ? storedPort : DEFAULT_PORT)}`;
 }
 
 /** The stdio bridge for AI assistants; it writes only MCP to standard output, and everything else to standard error. */
@@ -171,7 +225,7 @@ async function bridgeToAssistant(options: CliOptions): Promise<void> {
   const dataDir = options.dataDir ?? defaultDataDir();
   const { runBridge } = await import('./mcp-bridge.ts');
   await runBridge({
-    baseUrl: localRelayUrl(options, dataDir),
+    baseUrl: localRelayUrl({ dataDir, port: options.port }),
     dataDir,
     name: options.name,
     toolsets: options.toolsets,
@@ -184,37 +238,45 @@ async function bridgeToAssistant(options: CliOptions): Promise<void> {
  * the default browser. The token goes to 127.0.0.1 only, as with any admin script.
  */
 async function openSettings(options: CliOptions): Promise<void> {
-  const dataDir = options.dataDir ?? defaultDataDir();
-  const token = readJsonIn(dataDir, 'admin-token')?.token;
-  if (typeof token !== 'string') {
-    stop(
-      `No admin token in ${dataDir}: start the relay with 'npm run serve', or give its data directory with --data-dir.`,
-    );
-  }
-  const base = localRelayUrl(options, dataDir);
-  let answer: Response;
-  try {
-    answer = await fetch(`${base}/admin/login-links`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: '{}',
-    });
-  } catch {
-    stop(
-      `No Tabletop Relay answers at ${base}: start it with 'npm run serve', or give the port it listens on with --port.`,
-    );
-  }
+  const relay = localRelay(options);
+  const answer = await callLocal(relay, '/admin/login-links', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${relay.adminToken}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
   const body = (await answer.json().catch(() => ({}))) as { url?: string; error?: string };
-  if (!answer.ok || !body.url) stop(`The relay at ${base} gave no link: ${body.error ?? `HTTP ${answer.status}`}`);
+  if (!answer.ok || !body.url)
+    stop(`The relay at ${relay.base} gave no link: ${body.error ?? `HTTP ${answer.status}`}`);
   process.stdout.write(`Settings (one-time link, valid for two minutes): ${body.url}\n`);
   if (await openInBrowser(body.url)) process.stdout.write('Opening it in your default browser.\n');
 }
 
+/**
+ * Holds the data directory for this run, or stops naming the relay that holds it: two relays on one folder would
+ * erase each other's changes.
+ */
+async function lockDataDirFor(
+  options: CliOptions,
+  dataDir: string,
+  url: () => string | undefined,
+): Promise<DataDirLock> {
+  try {
+    return await lockDataDir(dataDir, () => ({ pid: process.pid, program: `npm run ${options.command}`, url: url() }));
+  } catch (error) {
+    if (!(error instanceof DataDirTakenError)) throw error;
+    stop(
+      `${error.message}: two relays on one folder would erase each other's changes. Stop that one first, or give this one another folder with --data-dir.`,
+    );
+  }
+}
+
 /** Starts the relay, or stops with one line that says what to do when the data directory or the address cannot be used. */
-async function startRelay(options: CliOptions, dataDir: string): Promise<Relay> {
-  let relay: Relay;
+async function startRelay(options: CliOptions, dataDir: string): Promise<{ relay: Relay; lock: DataDirLock }> {
+  let relay: Relay | undefined;
+  let lock: DataDirLock;
   try {
     prepareDataDir(dataDir);
+    lock = await lockDataDirFor(options, dataDir, () => relay?.url);
     relay = createRelay({
       dataDir,
       port: options.port,
@@ -236,7 +298,7 @@ async function startRelay(options: CliOptions, dataDir: string): Promise<Relay> 
       stop(`This computer has no address ${options.host ?? DEFAULT_HOST}; use --host 127.0.0.1 or --lan.`);
     throw error;
   }
-  return relay;
+  return { relay, lock };
 }
 
 function stopOnSignal(stop: () => Promise<void>): void {
@@ -249,6 +311,21 @@ function stopOnSignal(stop: () => Promise<void>): void {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+}
+
+async function runHelper({ command, args, options }: HelperRun): Promise<void> {
+  switch (command) {
+    case 'admin-token':
+      return printAdminToken(options);
+    case 'pair-requests':
+      return listPairRequests(options);
+    case 'approve':
+      return approvePairRequest(options, args[0]);
+    case 'key create':
+      return createKey(options);
+    case 'call':
+      return callRelay(options, args[0]!, args[1]!, args.slice(2));
+  }
 }
 
 async function main(): Promise<void> {
@@ -265,28 +342,27 @@ async function main(): Promise<void> {
     await bridgeToAssistant(options);
     return;
   }
+  if ('args' in options) {
+    await runHelper(options);
+    return;
+  }
   const temporary = options.command === 'demo' && !options.dataDir;
   const dataDir =
     options.dataDir ?? (temporary ? mkdtempSync(join(tmpdir(), 'tabletop-relay-demo-')) : defaultDataDir());
   // On every way out, a failed start included; 'exit' handlers run on process.exit and on an uncaught error alike.
   if (temporary) process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
-  const relay = await startRelay(options, dataDir);
+  const { relay, lock } = await startRelay(options, dataDir);
   const wsUrl = worldSocketUrl(relay.url);
   let stopDemo = async () => {};
   stopOnSignal(async () => {
     await stopDemo();
     await relay.stop();
+    await lock.release();
   });
   if (options.command === 'demo') {
     // The sandbox world is loaded only for the demo: every other command starts faster without it.
     const { DemoError, startDemoWorld } = await import('./demo.ts');
-    const demo = await startDemoWorld(
-      relay,
-      options.seed,
-      options.moduleSettings,
-      options.foundryVersion,
-      options.keepOnline,
-    ).catch(async (error: unknown) => {
+    const demo = await startDemoWorld(relay, options).catch(async (error: unknown) => {
       if (!(error instanceof DemoError)) throw error;
       await relay.stop();
       stop(error.message);
@@ -298,15 +374,16 @@ async function main(): Promise<void> {
         '',
         `API key (${options.moduleSettings.includes('allow-execute-js') ? 'all scopes' : 'all scopes but execute-js'}): ${demo.apiKey}`,
         ...(options.moduleSettings.length > 0 ? [`Module settings on: ${options.moduleSettings.join(', ')}`] : []),
+        ...(options.emptyEncounters ? ['The sandbox world starts with no encounter.'] : []),
         '',
         'Try it:',
-        `  curl -H "x-api-key: ${demo.apiKey}" "${relay.url}/search?query=goblin"`,
-        `  curl -H "x-api-key: ${demo.apiKey}" -o sheet.png "${relay.url}/sheet?uuid=${demo.exampleActorUuid}"`,
+        `  ${CURL} -H "x-api-key: ${demo.apiKey}" "${relay.url}/search?query=goblin"`,
+        `  ${CURL} -H "x-api-key: ${demo.apiKey}" -o sheet.png "${relay.url}/sheet?uuid=${demo.exampleActorUuid}"`,
         demo.sheetSource,
         'Watch live rolls (leave it running):',
-        `  curl -N -H "x-api-key: ${demo.apiKey}" "${relay.url}/rolls/subscribe"`,
+        `  ${CURL} -N -H "x-api-key: ${demo.apiKey}" "${relay.url}/rolls/subscribe"`,
         'and in another terminal make one: only rolls posted to chat reach the stream, so createChatMessage is true:',
-        `  curl -X POST -H "x-api-key: ${demo.apiKey}" -H "content-type: application/json" -d '{"formula":"1d20+5","createChatMessage":true}' "${relay.url}/roll"`,
+        `  ${CURL} -X POST -H "x-api-key: ${demo.apiKey}" -d formula=1d20+5 -d createChatMessage=true "${relay.url}/roll"`,
         `See the rolls as a stream overlay (open it in a browser, or add it to OBS as a Browser source, ${OVERLAYS.dice.size.width}×${OVERLAYS.dice.size.height}):`,
         `  ${demo.diceOverlayUrl}`,
         `API reference: ${relay.url}/docs`,

@@ -2,7 +2,7 @@
 import type { PlayerListEntry, WorldMetadata } from './world-protocol.ts';
 import type { OverlayName } from './overlays.ts';
 import type { KeeperView, WorldKeeping } from './keeper.ts';
-import type { AssistantGrant, ToolsetName } from './assistants.ts';
+import type { AssistantGrant, ToolsetDescription, ToolsetName } from './assistants.ts';
 
 export interface StatusWorld extends WorldMetadata {
   clientId: string;
@@ -112,6 +112,57 @@ export interface RevocationAnswer {
   warning?: string;
 }
 
+/** The answer to revoking a key, an invitation or an overlay link. */
+export interface RevokedAnswer extends RevocationAnswer {
+  revoked: boolean;
+}
+
+/** An API key as the admin API lists it (GET /admin/keys): never the key itself. The relay names its scopes' type. */
+export interface ApiKeyView<ScopeName extends string = string> {
+  id: string;
+  name: string;
+  /** The first characters of the key, to recognise it in a list. */
+  prefix: string;
+  scopes: ScopeName[];
+  /** When set, every call made with this key acts as this tabletop user (id or name). */
+  userId?: string;
+  /** When set, the key reaches only these worlds (client ids). */
+  worldIds?: string[];
+  /** The player invitation the key was made by: a player's device, listed with its player on the Players page. */
+  invitationId?: string;
+  /** A 2.x module's key: the origin of the Foundry page it connects from, which /relay admits for its world. */
+  origin?: string;
+  /** Made for an AI assistant: the toolsets the GM gave it over MCP, and whether it only reads (relay/mcp/). */
+  assistant?: AssistantGrant;
+  createdAt: string;
+  lastUsedAt?: string;
+}
+
+/** GET /admin/assistants: the toolsets with their tools, and the keys made for assistants with their open sessions. */
+export interface AssistantsView {
+  toolsets: Array<ToolsetDescription & { name: ToolsetName; byDefault: boolean; tools: string[] }>;
+  assistants: Array<ApiKeyView & { assistant: AssistantGrant; sessions: number }>;
+}
+
+/** A key just made or rotated (POST /admin/keys, POST /admin/keys/{id}/rotate): the key is in this answer only. */
+export interface NewApiKeyAnswer extends ApiKeyView {
+  key: string;
+}
+
+/** A 2.x module's key with the world settings to type into the module (POST /admin/world-links). */
+export interface WorldLinkAnswer extends NewApiKeyAnswer {
+  settings: { 'foundry-rest-api.wsRelayUrl': string; 'foundry-rest-api.apiKey': string };
+  lanRelayUrls: string[];
+  steps: string;
+}
+
+/** The browser capture settings (GET /admin/capture): the password never comes back, only whether one is stored. */
+export interface CaptureSettingsView {
+  foundryUrl: string;
+  username: string;
+  passwordSet: boolean;
+}
+
 /** A paired world the relay remembers (GET /admin/worlds), whether or not it is connected now. */
 export interface KnownWorldView extends WorldMetadata {
   clientId: string;
@@ -159,6 +210,19 @@ export interface NewOverlayLink {
   /** The browser source size to give it in OBS. */
   size: { width: number; height: number };
 }
+
+/** What the GM chooses for an overlay link when making it (POST /admin/overlay-links). */
+export type OverlayLinkRequest = Pick<OverlayLinkView, 'overlay' | 'clientId'> &
+  Partial<Pick<OverlayLinkView, 'name' | 'userId' | 'actorUuid' | 'hpBars' | 'customCss'>>;
+
+/** What may change on an overlay link afterwards (PATCH /admin/overlay-links/{id}); null clears an optional field. */
+export type OverlayLinkChanges = Partial<{
+  name: string;
+  userId: string | null;
+  actorUuid: string | null;
+  hpBars: boolean;
+  customCss: string;
+}>;
 
 /**
  * A tool's request for an API key (POST /auth/key-request), waiting for the GM in the settings UI. The tool shows the

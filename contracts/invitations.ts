@@ -44,3 +44,12 @@ export interface InvitationExchange {
   clientId: string;
   scopes: string[];
 }
+
+/** POST /auth/invitation/status: an open invitation, for its page to say whose it is before the player takes the key. */
+export interface InvitationCheck {
+  status: 'open';
+  userName: string;
+  worldTitle?: string;
+  clientId: string;
+  expiresAt: string;
+}

@@ -14,32 +14,14 @@ export const DOCUMENT_TYPES = [
 ] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
-export const EVENT_CHANNELS = [
-  'roll-events',
-  'chat-events',
-  'hooks',
-  'combat-events',
-  'actor-events',
-  'scene-events',
-] as const;
-export type EventChannel = (typeof EVENT_CHANNELS)[number];
-
-/** The push message type the world sends on each channel. */
-export const PUSH_TYPE_OF_CHANNEL: Record<EventChannel, string> = {
-  'roll-events': 'roll-data',
-  'chat-events': 'chat-event',
-  hooks: 'hook-event',
-  'combat-events': 'combat-event',
-  'actor-events': 'actor-event',
-  'scene-events': 'scene-event',
-};
-
-/** Close codes of module-protocol.md §2.3. */
+/** Close codes of module-protocol.md §2.3, and the relay's own `pageRefused`, which the module retries on as on any other. */
 export const CloseCode = {
   normal: 1000,
   policyViolation: 1008,
   noAuth: 4002,
   duplicateConnection: 4004,
+  /** A valid credential from a web page its world was not paired on (the HTTP 403 of an upgrade, as a close code). */
+  pageRefused: 4403,
 } as const;
 
 /** A request the relay sends to the world: the operation, its id, and the parameters at the top level. */

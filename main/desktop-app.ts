@@ -1,8 +1,10 @@
 // Starts the desktop app once Electron is ready: wires the relay, the tray, the settings window and the stores together.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, clipboard, dialog, ipcMain, safeStorage, shell } from 'electron';
 import { keyFileSecrets } from '../relay/capture/secrets.ts';
 import { createRelay, type Relay } from '../relay/relay.ts';
+import { DataDirTakenError, lockDataDir, type DataDirLock } from '../relay/storage/data-dir-lock.ts';
 import { createAutostart } from './autostart.ts';
 import { electronLauncher } from './capture/electron-browser.ts';
 import { registerDesktopBridge } from './desktop-bridge.ts';
@@ -29,6 +31,23 @@ const APP_USER_MODEL_ID = 'org.tabletoprelay.desktop';
 function integrationPackageFolders(): { streamDeck: string; companion: string } {
   const folder = app.isPackaged ? join(process.resourcesPath, 'integrations') : join(import.meta.dirname, '..', '..');
   return { streamDeck: join(folder, 'streamdeck'), companion: join(folder, 'companion') };
+}
+
+/**
+ * Holds the relay's data folder for this app, or fails naming the relay that holds it (`serve` given this folder with
+ * --data-dir): two relays on one folder would erase each other's changes.
+ */
+async function holdDataFolder(dataDir: string, url: () => string | undefined): Promise<DataDirLock> {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    return await lockDataDir(dataDir, () => ({ pid: process.pid, program: 'the desktop app', url: url() }));
+  } catch (error) {
+    if (!(error instanceof DataDirTakenError)) throw error;
+    throw new Error(
+      `${error.message}. Stop it, then start Tabletop Relay again: two relays on one folder would erase each other's changes.`,
+      { cause: error },
+    );
+  }
 }
 
 /** What a restart would take offline: the worlds online now, and the keepers holding or starting one. */
@@ -67,6 +86,8 @@ export async function startDesktopApp(): Promise<StartedApp> {
   });
 
   const dataDir = join(app.getPath('userData'), 'relay');
+  let started: Relay | undefined;
+  const lock = await holdDataFolder(dataDir, () => started?.url);
   const relay = createRelay({
     dataDir,
     // A port another program holds at start gives the next free one, shown in the tray, instead of no relay.
@@ -81,6 +102,7 @@ export async function startDesktopApp(): Promise<StartedApp> {
     settingsUi: { dir: join(import.meta.dirname, '..', 'renderer') },
     integrationPackages: integrationPackageFolders(),
   });
+  started = relay;
   try {
     moveRelaySettings(store, relay.services.settings);
   } catch (error) {
@@ -204,7 +226,10 @@ export async function startDesktopApp(): Promise<StartedApp> {
     keyRequestNotices.close();
     updates.stop();
     tray.destroy();
-    relay.stop().finally(() => app.quit());
+    relay
+      .stop()
+      .then(() => lock.release())
+      .finally(() => app.quit());
   });
   return { focus: () => settingsWindow.open() };
 }

@@ -24,6 +24,7 @@ import { keyRequestRoutes } from './api/key-requests.ts';
 import { macroRoutes } from './api/macro.ts';
 import { overlayRoutes } from './api/overlays.ts';
 import { pairingRoutes } from './api/pairing.ts';
+import { playRoutes } from './api/play.ts';
 import { playlistRoutes } from './api/playlist.ts';
 import type { Route, RouteGroup } from './routing/route.ts';
 import { rollRoutes } from './api/roll.ts';
@@ -77,6 +78,7 @@ export const routeGroups: RouteGroup[] = [
   { name: 'DnD5e', routes: dnd5eRoutes },
   { name: 'User', routes: userRoutes },
   { name: 'Overlays', routes: overlayRoutes },
+  { name: 'Player page', routes: playRoutes },
   { name: 'AI assistants', routes: oauthRoutes },
 ];
 routeGroups.push({ name: 'Documentation', routes: documentationRoutes(routeGroups) });

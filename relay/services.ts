@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
-import type { ActivityLog } from './admin/activity.ts';
-import type { AdminSessions } from './admin/admin-sessions.ts';
+import type { ActivityLog } from './activity/activity-log.ts';
+import type { AdminSessions } from './auth/admin-sessions.ts';
 import type { CaptureService } from './capture/capture-service.ts';
 import type { WorldKeepers } from './keeper/world-keepers.ts';
 import type { ApiKeys } from './auth/api-keys.ts';
@@ -16,7 +16,7 @@ import type { RollIds } from './events/roll-ids.ts';
 import type { RateLimiter } from './routing/rate-limit.ts';
 import type { RelayLog } from './log.ts';
 import type { Settings } from './storage/settings.ts';
-import type { Tabletop } from './world-link/tabletop.ts';
+import type { Tabletop } from './tabletop/tabletop.ts';
 import type { OAuthServer } from './mcp/oauth.ts';
 import type { ToolsetScopes } from './auth/key-requests.ts';
 import type { ToolsetName } from '../contracts/assistants.ts';

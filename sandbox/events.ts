@@ -1,5 +1,6 @@
 // Event channels (module-operations.md §9): hooks are registered while a channel is enabled and turned into pushes.
-import { EVENT_CHANNELS, type EventChannel, type WorldMessage } from '../contracts/world-protocol.ts';
+import type { WorldMessage } from '../contracts/world-protocol.ts';
+import { EVENT_CHANNELS, type EventChannel } from '../contracts/streams.ts';
 import { messageRolls, serializeChatMessage } from './world/chat.ts';
 import type { WorldDocument } from './world/document.ts';
 import { MAX_ROLLS_STORED, type Game, type RollEntry } from './world/game.ts';

@@ -1,12 +1,7 @@
 // The world's side of /relay, as the module's WebSocketManager runs it (module-protocol.md §2, §3.7).
 // Uses the global WebSocket, so it runs in Node 22+ and in browsers alike.
-import {
-  EVENT_CHANNELS,
-  WORLD_METADATA_KEYS,
-  type EventChannel,
-  type WorldMessage,
-  type WorldRequest,
-} from '../contracts/world-protocol.ts';
+import { WORLD_METADATA_KEYS, type WorldMessage, type WorldRequest } from '../contracts/world-protocol.ts';
+import { EVENT_CHANNELS, type EventChannel } from '../contracts/streams.ts';
 import type { SandboxWorld } from './sandbox-world.ts';
 
 export interface SandboxLink {
@@ -27,6 +22,11 @@ export interface ConnectOptions {
   reconnectMaxAttempts?: number;
   /** How long to wait after a 4004 (another GM's browser holds the world) before trying again; the module waits 30 s. */
   deferredRetryMs?: number;
+  /**
+   * Called when the relay refuses the token for good (1008, 4001 or 4002): the module then clears this browser's token
+   * and opens its Connection dialog, so the GM pairs again (module-protocol.md §2.3).
+   */
+  onTokenRefused?: (code: number, reason: string) => void;
 }
 
 export interface LegacyConnectOptions {
@@ -50,6 +50,8 @@ export class RelayConnectionError extends Error {
 
 /** Close codes after which the module stops trying (module-protocol.md §2.3); 4004 defers instead. */
 const PERMANENT_CLOSE_CODES = new Set([1000, 1008, 4001, 4002]);
+/** Of those, the ones that say the token is no good: the module forgets it and asks the GM to pair again. */
+const TOKEN_REFUSED_CLOSE_CODES = new Set([1008, 4001, 4002]);
 const DUPLICATE_CONNECTION = 4004;
 const DEFERRED_RETRY_MS = 30_000;
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -80,6 +82,7 @@ interface Handshake {
   /** The first frame, if the handshake has one. */
   authFrame: WorldMessage | null;
   sendPlayerList: boolean;
+  onTokenRefused?: (code: number, reason: string) => void;
 }
 
 class RelaySession implements SandboxLink {
@@ -217,6 +220,7 @@ class RelaySession implements SandboxLink {
     }
     const delay = this.#retryDelay(code);
     if (delay === null) {
+      if (!this.#stopped && TOKEN_REFUSED_CLOSE_CODES.has(code)) this.#handshake.onTokenRefused?.(code, reason);
       this.#firstConnection?.reject(new RelayConnectionError(code, reason));
       this.#firstConnection = null;
       this.#finish(code, reason);
@@ -270,11 +274,23 @@ class RelaySession implements SandboxLink {
 
 /** Connects as a 3.x module: `<base>/relay?id=...&metadata`, then `{type:"auth", token}` as the first frame. */
 export async function connectSandbox(world: SandboxWorld, options: ConnectOptions): Promise<SandboxLink> {
-  const url = withQuery(relaySocketUrl(options.relayUrl), [['id', options.clientId], ...metadataParameters(world)]);
+  const socketUrl = relaySocketUrl(options.relayUrl);
+  // What the module keeps in its world settings once paired, and connects with.
+  Object.assign(world.game.relaySettings, {
+    wsRelayUrl: socketUrl,
+    clientId: options.clientId,
+    pairedRelayUrl: world.game.relaySettings.pairedRelayUrl || socketUrl,
+  });
+  const url = withQuery(socketUrl, [['id', options.clientId], ...metadataParameters(world)]);
   const session = new RelaySession(
     world,
     options.clientId,
-    { url, authFrame: { type: 'auth', token: options.token }, sendPlayerList: true },
+    {
+      url,
+      authFrame: { type: 'auth', token: options.token },
+      sendPlayerList: true,
+      onTokenRefused: options.onTokenRefused,
+    },
     options.pingIntervalMs ?? 30_000,
     {
       enabled: options.reconnect ?? false,

@@ -105,6 +105,7 @@ export async function exchangePairingCode(
   if (!ok) throw failure(body, status, 'Pairing failed');
   const result = { token: String(body.token), clientId: String(body.clientId), relayUrl: String(body.relayUrl ?? '') };
   game.relaySettings.clientId = result.clientId;
-  game.relaySettings.pairedRelayUrl = result.relayUrl;
+  if (result.relayUrl) game.relaySettings.wsRelayUrl = result.relayUrl;
+  game.relaySettings.pairedRelayUrl = game.relaySettings.wsRelayUrl;
   return result;
 }

@@ -1,20 +1,18 @@
 // createSandboxWorld: a seeded, simulated Foundry world answering the module's operations.
-import type {
-  EventChannel,
-  PlayerListEntry,
-  WorldMessage,
-  WorldMetadata,
-  WorldRequest,
-} from '../contracts/world-protocol.ts';
+import type { PlayerListEntry, WorldMessage, WorldMetadata, WorldRequest } from '../contracts/world-protocol.ts';
+import type { EventChannel } from '../contracts/streams.ts';
 import { AmbientActivity } from './ambient.ts';
 import { EventChannels } from './events.ts';
 import type { FileStore } from './files/file-store.ts';
 import { memoryFileStore } from './files/memory-store.ts';
+import { CORE_PUBLIC_FILES, publicFileStore } from './files/public-store.ts';
 import { OPERATIONS } from './operations/index.ts';
+import type { WorldOperation } from '../contracts/operations.ts';
 import { SearchIndex } from './search-index.ts';
 import { createSimulation, type Simulation } from './simulate.ts';
 import type { WorldDocument } from './world/document.ts';
 import { Game, type ModuleSettings, type SystemInfo } from './world/game.ts';
+import { isPlainObject } from './world/objects.ts';
 import { installPlaylistAudio } from './world/playlists.ts';
 import { createRandomSource, randomDocumentId } from './world/random.ts';
 import { seedWorld } from './world/seed.ts';
@@ -29,6 +27,8 @@ export interface SandboxWorldOptions {
   now?: () => number;
   /** Module settings that gate operations such as execute-js. */
   settings?: Partial<ModuleSettings>;
+  /** Start without the seeded encounter, as a fresh world: the reference relay's encounter suite expects none. */
+  emptyEncounters?: boolean;
   /**
    * The world's data folder for the file-system operations; defaults to an in-memory store. In Node, pass
    * `diskFileStore(dir)` from `sandbox/files/disk-store.ts` to keep the files in a real folder.
@@ -66,9 +66,26 @@ export function createSandboxWorld(options: SandboxWorldOptions = {}): SandboxWo
   });
   Object.assign(game.settings, options.settings);
   game.relaySettings.serverFingerprint = randomDocumentId(createRandomSource(seed ^ SEED_STREAMS.settings), 32);
-  seedWorld(game);
+  seedWorld(game, { encounters: !options.emptyEncounters });
   installPlaylistAudio(game);
-  return new Sandbox(game, options.files ?? memoryFileStore());
+  const publicFiles = publicFileStore([...CORE_PUBLIC_FILES, ...iconsReferenced(game)]);
+  return new Sandbox(game, options.files ?? memoryFileStore(), publicFiles);
+}
+
+/** The `icons/…` paths the seeded documents and packs point at: Foundry serves those from its public folder. */
+function iconsReferenced(game: Game): string[] {
+  const found = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (typeof value === 'string' && value.startsWith('icons/')) found.add(value);
+    else if (Array.isArray(value)) value.forEach(visit);
+    else if (isPlainObject(value)) Object.values(value).forEach(visit);
+  };
+  const documents = [
+    ...Object.values(game.collections).flatMap((collection) => collection.contents),
+    ...[...game.packs.values()].flatMap((pack) => pack.documents.contents),
+  ];
+  for (const document of documents) visit(document.toObject());
+  return [...found];
 }
 
 class Sandbox implements SandboxWorld {
@@ -79,10 +96,12 @@ class Sandbox implements SandboxWorld {
   readonly #searchIndex: SearchIndex;
   readonly #ambient: AmbientActivity;
   readonly #files: FileStore;
+  readonly #publicFiles: FileStore;
 
-  constructor(game: Game, files: FileStore) {
+  constructor(game: Game, files: FileStore, publicFiles: FileStore) {
     this.game = game;
     this.#files = files;
+    this.#publicFiles = publicFiles;
     this.simulate = createSimulation(game);
     this.#channels = new EventChannels(game, (message) => this.#push(message));
     this.#searchIndex = new SearchIndex(game);
@@ -109,8 +128,13 @@ class Sandbox implements SandboxWorld {
       this.setChannel(request.channel as EventChannel, Number(request.count) > 0);
       return undefined;
     }
-    const operation = Object.hasOwn(OPERATIONS, request.type) ? OPERATIONS[request.type] : undefined;
-    return operation?.(request, { game: this.game, searchIndex: this.#searchIndex, files: this.#files });
+    const operation = Object.hasOwn(OPERATIONS, request.type) ? OPERATIONS[request.type as WorldOperation] : undefined;
+    return operation?.(request, {
+      game: this.game,
+      searchIndex: this.#searchIndex,
+      files: this.#files,
+      publicFiles: this.#publicFiles,
+    });
   }
 
   setChannel(channel: EventChannel, enabled: boolean): void {

@@ -1,7 +1,7 @@
 // Builds the Bitfocus Companion module as Companion 4.3+ imports it (Modules → Import module package), in the layout
 // @companion-module/tools' companion-module-build makes: a folder named after the module's id holding main.js (the
 // module bundled with @companion-module/base, nothing left to install), companion/manifest.json (entrypoint ../main.js,
-// the version of package.json, the module-base version as apiVersion), companion/HELP.md and a minimal package.json;
+// the project's version from the root package.json, the module-base version as apiVersion), companion/HELP.md and a minimal package.json;
 // and that folder packed as <id>-<version>.tgz beside it.
 //   node scripts/build-companion.ts [outDir]   (npm run build:companion; outDir defaults to dist/companion)
 import { execFileSync } from 'node:child_process';
@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { validateManifest, type ModuleManifest } from '@companion-module/base/manifest';
 import { build } from 'esbuild';
+import project from '../package.json' with { type: 'json' };
 
 const root = join(import.meta.dirname, '..');
 export const COMPANION_SOURCE = join(root, 'integrations', 'companion');
@@ -33,13 +34,13 @@ function moduleBaseVersion(): string {
   return readJson<{ version: string }>(require.resolve('@companion-module/base/package.json')).version;
 }
 
-export async function buildCompanion(outDir = COMPANION_OUT): Promise<CompanionPackage> {
-  const source = readJson<{ version: string; main: string; license: string }>(join(COMPANION_SOURCE, 'package.json'));
+/** The module's manifest: the source's, with the project's version (package.json) and the module-base API it runs on. */
+export function moduleManifest(): ModuleManifest {
   // The source's $schema points into this project's node_modules: the package has none.
   const { $schema: _schema, ...written } = readJson<ModuleManifest>(
     join(COMPANION_SOURCE, 'companion', 'manifest.json'),
   );
-  const manifest: ModuleManifest = { ...written, version: source.version, isPrerelease: false };
+  const manifest: ModuleManifest = { ...written, version: project.version, isPrerelease: false };
   manifest.runtime = {
     ...manifest.runtime,
     api: 'nodejs-ipc',
@@ -47,6 +48,12 @@ export async function buildCompanion(outDir = COMPANION_OUT): Promise<CompanionP
     entrypoint: '../main.js',
   };
   validateManifest(manifest, false);
+  return manifest;
+}
+
+export async function buildCompanion(outDir = COMPANION_OUT): Promise<CompanionPackage> {
+  const source = readJson<{ main: string; license: string }>(join(COMPANION_SOURCE, 'package.json'));
+  const manifest = moduleManifest();
 
   const folder = join(outDir, manifest.id);
   rmSync(folder, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // validated by Elgato's CLI (a manifest it refuses fails the build), then packed into
 // dist/streamdeck/org.tabletoprelay.deck.streamDeckPlugin, the file a double-click installs in the Stream Deck app.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { build } from 'esbuild';
@@ -13,6 +13,7 @@ import {
   actionKeySvg,
   playingKeySvg,
 } from '../integrations/streamdeck/icons.ts';
+import project from '../package.json' with { type: 'json' };
 
 const root = join(import.meta.dirname, '..');
 const SOURCE = join(root, 'integrations', 'streamdeck');
@@ -21,6 +22,12 @@ export const PLUGIN_UUID = 'org.tabletoprelay.deck';
 const CLI = join(root, 'node_modules', '@elgato', 'cli', 'bin', 'streamdeck.mjs');
 
 const run = promisify(execFile);
+
+/** The plugin's manifest: the source's, with the project's version (package.json) as the four numbers Elgato wants. */
+export function pluginManifest(): Record<string, unknown> {
+  const manifest = JSON.parse(readFileSync(join(SOURCE, 'static', 'manifest.json'), 'utf8')) as Record<string, unknown>;
+  return { ...manifest, Version: `${project.version}.0` };
+}
 
 /** The icons the manifest names, drawn from the same glyphs the keys show at run time. */
 function writeIcons(pluginDir: string): void {
@@ -95,6 +102,7 @@ export async function buildStreamDeck(outDir = STREAMDECK_OUT): Promise<{ plugin
   rmSync(pluginFile, { force: true });
   mkdirSync(pluginDir, { recursive: true });
   cpSync(join(SOURCE, 'static'), pluginDir, { recursive: true });
+  writeFileSync(join(pluginDir, 'manifest.json'), `${JSON.stringify(pluginManifest(), null, 2)}\n`);
   writeIcons(pluginDir);
   await bundle(pluginDir);
   await validatePlugin(pluginDir);

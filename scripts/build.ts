@@ -3,7 +3,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { build, type BuildOptions, type Plugin } from 'esbuild';
+import { PLAY_PAGE } from '../relay/play/page.ts';
 
 const root = join(import.meta.dirname, '..');
 export const RENDERER_OUT = join(root, 'dist', 'renderer');
@@ -37,7 +39,7 @@ export async function buildRenderer(outDir = RENDERER_OUT): Promise<void> {
   for (const file of bundle.outputFiles) writeAtomically(file.path, file.contents);
   for (const file of ['index.html', 'styles.css', 'logo.svg'])
     writeAtomically(join(outDir, file), readFileSync(join(root, 'renderer', file)));
-  await buildOverlays(join(outDir, 'overlays'));
+  await Promise.all([buildOverlays(join(outDir, 'overlays')), buildPlayerPage(join(outDir, 'play'))]);
 }
 
 /**
@@ -134,6 +136,54 @@ export async function buildOverlays(outDir = join(RENDERER_OUT, 'overlays')): Pr
     build({ ...OVERLAY_SCRIPT, format: undefined, entryPoints: [cssPath], outfile: join(outDir, 'overlay.css') }),
   ]);
   for (const file of [...script.outputFiles, ...style.outputFiles]) writeAtomically(file.path, file.contents);
+}
+
+/**
+ * The player page's script as players' phones run it: Safari on iOS 16 and later, Chrome on Android. One file each for
+ * the page and its service worker, no source map: the relay serves them as they are.
+ */
+const PLAYER_PAGE_SCRIPT = {
+  bundle: true,
+  format: 'iife',
+  minify: true,
+  sourcemap: false,
+  target: ['es2020', 'safari16', 'chrome100'],
+  logLevel: 'warning',
+  write: false,
+} satisfies BuildOptions;
+
+/** What a phone downloads to open the player page, HTML, script and style sheet gzipped: at most this many bytes. */
+export const PLAYER_PAGE_BUDGET_BYTES = 150 * 1024;
+
+/** The player page's gzipped weight: its HTML and the script and style sheet it loads. */
+function playerPageWeight(script: Uint8Array, style: Uint8Array): number {
+  return [new TextEncoder().encode(PLAY_PAGE), script, style].reduce((sum, file) => sum + gzipSync(file).length, 0);
+}
+
+/**
+ * The player page's files, `play/play.js`, `play.css`, `sw.js` and its icons, which the relay serves at /play/; a page
+ * heavier than its budget fails the build, since a phone on the table's Wi-Fi loads it whole.
+ */
+async function buildPlayerPage(outDir = join(RENDERER_OUT, 'play')): Promise<void> {
+  mkdirSync(outDir, { recursive: true });
+  const [script, worker, style] = await Promise.all([
+    build({ ...PLAYER_PAGE_SCRIPT, entryPoints: [join(root, 'play', 'main.ts')], outfile: join(outDir, 'play.js') }),
+    build({ ...PLAYER_PAGE_SCRIPT, entryPoints: [join(root, 'play', 'sw.ts')], outfile: join(outDir, 'sw.js') }),
+    build({
+      ...PLAYER_PAGE_SCRIPT,
+      format: undefined,
+      entryPoints: [join(root, 'play', 'play.css')],
+      outfile: join(outDir, 'play.css'),
+    }),
+  ]);
+  const weight = playerPageWeight(script.outputFiles[0]!.contents, style.outputFiles[0]!.contents);
+  if (weight > PLAYER_PAGE_BUDGET_BYTES)
+    throw new Error(`The player page weighs ${weight} bytes gzipped, over its ${PLAYER_PAGE_BUDGET_BYTES}`);
+  for (const file of [...script.outputFiles, ...worker.outputFiles, ...style.outputFiles])
+    writeAtomically(file.path, file.contents);
+  for (const icon of ['icon-180.png', 'icon-192.png', 'icon-512.png'])
+    writeAtomically(join(outDir, icon), readFileSync(join(root, 'assets', 'play', icon)));
+  writeAtomically(join(outDir, 'icon.svg'), readFileSync(join(root, 'assets', 'icon.svg')));
 }
 
 /**

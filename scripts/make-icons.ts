@@ -66,6 +66,20 @@ const APP_ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">
   <circle cx="392" cy="392" r="50" fill="#34d399" stroke="#3f36c9" stroke-width="18"/>
 </svg>`;
 
+/**
+ * The player page's icon on a phone's home screen: the tile edge to edge, as iOS and Android's maskable icons round
+ * and cut it themselves, the mark within the middle 60% that every mask keeps.
+ */
+const PLAY_ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">
+  <defs><linearGradient id="tile" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#6d6af7"/><stop offset="1" stop-color="#3f36c9"/></linearGradient></defs>
+  <rect width="512" height="512" fill="url(#tile)"/>
+  <g transform="translate(136 132) scale(7.5)" fill="none" stroke="#fff" stroke-linejoin="round" stroke-linecap="round">
+    <path d="${HEXAGON}" stroke-width="1.9"/>
+    <path d="${TRIANGLE}" stroke-width="1.9"/>
+    <path d="M16 2.2v7.4M28.2 9.1l-5 12.3M3.8 9.1l5 12.3M8.8 21.4l-5 1.5M23.2 21.4l5 1.5M8.8 21.4 16 29.8l7.2-8.4" stroke-width="1.3" stroke-opacity="0.75"/>
+  </g>
+</svg>`;
+
 async function main(): Promise<void> {
   const browser = await launchChromium();
   const page = await browser.newPage();
@@ -89,9 +103,11 @@ async function main(): Promise<void> {
     await render(templateTray(state), 32, `tray/tray-${state}Template@2x.png`);
   }
   await render(APP_ICON, 512, 'icon.png');
+  mkdirSync(join(ASSETS, 'play'), { recursive: true });
+  for (const size of [180, 192, 512]) await render(PLAY_ICON, size, `play/icon-${size}.png`);
   writeFileSync(join(ASSETS, 'icon.svg'), APP_ICON);
   await browser.close();
-  process.stdout.write('Wrote assets/icon.png, assets/icon.svg and assets/tray/*.png\n');
+  process.stdout.write('Wrote assets/icon.png, assets/icon.svg, assets/tray/*.png and assets/play/*.png\n');
 }
 
 await main();

@@ -156,6 +156,16 @@ describe('tabletop-relay demo --foundry-version', () => {
   });
 });
 
+describe('tabletop-relay demo --empty-encounters', () => {
+  it('starts the sandbox world without an encounter, and says so', async () => {
+    const { ready } = await runCli(['demo', '--port', '0', '--empty-encounters']);
+    expect(ready).toContain('The sandbox world starts with no encounter.');
+    const curl = ready.match(/curl -H "x-api-key: (ttr_[\w-]+)" "(http:\/\/127\.0\.0\.1:\d+)\/search/);
+    const response = await fetch(`${curl![2]!}/encounters`, { headers: { 'x-api-key': curl![1]! } });
+    expect((await response.json()).encounters).toEqual([]);
+  });
+});
+
 describe('tabletop-relay options', () => {
   it('--help documents the commands and the port, host and data directory options', () => {
     const result = spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' });

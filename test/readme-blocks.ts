@@ -4,6 +4,7 @@
 //   <!-- readme-test: background until "TEXT" -->     keeps running (a relay, a world); the next block runs once TEXT is printed
 //   <!-- readme-test: then wait for "TEXT" -->        runs, then waits until a background block prints TEXT
 // A block without a comment runs to its end and must succeed. Plain fences (``` without sh) hold usage synopses, not commands.
+// ```powershell fences hold the Windows form of the shell block before them (test/readme-windows.test.ts).
 
 export type BlockMode =
   | { kind: 'run' }
@@ -11,7 +12,10 @@ export type BlockMode =
   | { kind: 'background'; until: string }
   | { kind: 'then-wait'; text: string };
 
+export type BlockLanguage = 'sh' | 'powershell';
+
 export interface ShellBlock {
+  language: BlockLanguage;
   /** 1-based line of the opening fence, to name the block in failures. */
   line: number;
   heading: string;
@@ -32,22 +36,29 @@ function modeFrom(directive: string | undefined, line: number): BlockMode {
   throw new Error(`README line ${line - 1}: unknown readme-test directive '${directive}'`);
 }
 
-export function shellBlocks(markdown: string): ShellBlock[] {
+/** The README's blocks in these languages, in the order a reader meets them (POSIX shell blocks by default). */
+export function shellBlocks(markdown: string, languages: readonly BlockLanguage[] = ['sh']): ShellBlock[] {
   const lines = markdown.split('\n');
   const blocks: ShellBlock[] = [];
   let heading = '';
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index]!;
     if (/^#{1,6} /.test(line)) heading = line.replace(/^#+ /, '');
-    const fence = line.match(/^(\s*)```sh\s*$/);
-    if (!fence) continue;
+    const fence = line.match(/^(\s*)```(sh|powershell)\s*$/);
+    if (!fence || !languages.includes(fence[2] as BlockLanguage)) continue;
     const indent = fence[1]!.length;
     const directive = lines[index - 1]?.trim().match(DIRECTIVE)?.[1];
     const body: string[] = [];
     const start = index;
     for (index++; index < lines.length && lines[index]!.trim() !== '```'; index++)
       body.push(lines[index]!.slice(indent));
-    blocks.push({ line: start + 1, heading, script: body.join('\n'), mode: modeFrom(directive, start + 1) });
+    blocks.push({
+      language: fence[2] as BlockLanguage,
+      line: start + 1,
+      heading,
+      script: body.join('\n'),
+      mode: modeFrom(directive, start + 1),
+    });
   }
   return blocks;
 }

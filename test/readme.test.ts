@@ -110,7 +110,7 @@ describe('README shell blocks, in order', () => {
 
 /** The URL options the README's OBS section names, each with the first value it offers (`theme=dark|light|none`). */
 function readmeOverlayOptions(): URLSearchParams {
-  const section = README.slice(README.indexOf('### Streaming with OBS'), README.indexOf("### Players' tools"));
+  const section = README.slice(README.indexOf('### Streaming with OBS'), README.indexOf("### Players' phones"));
   const paragraph = section.slice(section.indexOf('Options can also go in the URL'));
   const options = new URLSearchParams();
   for (const [, name, value] of paragraph.matchAll(/`(\w+)=([^`|]+)[^`]*`/g))

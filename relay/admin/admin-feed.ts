@@ -1,7 +1,7 @@
 import type { PairRequest } from '../auth/pairing.ts';
 import type { KeyRequest } from '../auth/key-requests.ts';
 import type { RelayServices } from '../services.ts';
-import type { EventStream } from '../routing/route.ts';
+import type { EventStream } from '../events/event-stream.ts';
 import {
   keyRequestView,
   keyRequestViews,
@@ -10,7 +10,7 @@ import {
   pairRequestView,
   pairRequestViews,
 } from './status.ts';
-import { activityEntryOf, type ActivityRecord } from './activity.ts';
+import { activityEntryOf, type ActivityRecord } from '../activity/activity-log.ts';
 
 const STATUS_SETTLE_MS = 100;
 /** Calls in the last minute change with every call and as calls age: looked at once a second, sent only when changed. */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { ApiKeyView } from '../auth/api-keys.ts';
+import type { ApiKeyView } from '../../contracts/admin-api.ts';
 import { HttpError } from '../errors.ts';
 import { text, textList } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
-import { knownScopes } from './scope-list.ts';
+import { knownScopes } from '../auth/scope-list.ts';
 import { revocationAnswer } from './revocation-answer.ts';
 
 // Key management with the reference relay's bodies (`/auth/api-keys`), so scripts written for it work here too.

@@ -51,13 +51,8 @@ export const captureRoutes: Route[] = [
     handle: async ({ services }) => {
       const capture = captureOf(services);
       try {
-        const image = await capture.testCapture();
-        const headers = {
-          'Content-Type': image.mimeType,
-          'X-Image-Width': String(image.width),
-          'X-Image-Height': String(image.height),
-        };
-        return { kind: 'bytes', bytes: image.bytes, headers };
+        const { bytes, mimeType, width, height } = await capture.testCapture();
+        return { kind: 'image', bytes, mimeType, width, height };
       } catch (error) {
         throw captureHttpError(error, 'The test capture');
       }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { optionalShownText, text, textList } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
-import { knownScopes, knownToolsets } from './scope-list.ts';
+import { knownScopes, knownToolsets } from '../auth/scope-list.ts';
 import { keyRequestView, keyRequestViews } from './status.ts';
 
 const admin = 'admin' as const;

@@ -3,14 +3,16 @@ import { withoutUndefined } from '../objects.ts';
 import { DEFAULT_SCOPES, SCOPES } from '../auth/scopes.ts';
 import { HttpError } from '../errors.ts';
 import { flag, text, textList, wholeNumber } from '../routing/parameters.ts';
-import { knownScopes } from './scope-list.ts';
+import { knownScopes } from '../auth/scope-list.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { pairRequestView, pairRequestViews, relayStatus } from './status.ts';
 import { openAdminFeed } from './admin-feed.ts';
-import { ADMIN_COOKIE, ADMIN_SESSION_LIFETIME_MS } from './admin-sessions.ts';
-import { isLoopback } from '../http/addresses.ts';
+import { ADMIN_COOKIE, ADMIN_SESSION_LIFETIME_MS } from '../auth/admin-sessions.ts';
+import { isLoopback } from '../gate/addresses.ts';
+import { holdsAdminSession } from '../routing/access.ts';
 import { adminLoginUrl, HOW_TO_GET_A_LOGIN_LINK, refuseLogin } from './login-page.ts';
 import { revocationAnswer } from './revocation-answer.ts';
+import type { ApiKeyView, NewApiKeyAnswer } from '../../contracts/admin-api.ts';
 
 const keyFields = {
   name: text().max(100, { error: 'is at most 100 characters' }).describe('What the key is for, e.g. "Stream Deck"'),
@@ -155,9 +157,16 @@ export const adminRoutes: Route[] = [
         return refuseLogin(call, 403, 'Admin links work only in a browser on the computer running Tabletop Relay.');
       }
       const session = services.adminSessions.redeem(parameters.code);
-      if (!session)
-        return refuseLogin(call, 401, `This sign-in link was already used or has expired. ${HOW_TO_GET_A_LOGIN_LINK}`);
-      return { kind: 'redirect', status: 303, location: '/admin/', headers: { 'Set-Cookie': sessionCookie(session) } };
+      if (session)
+        return {
+          kind: 'redirect',
+          status: 303,
+          location: '/admin/',
+          headers: { 'Set-Cookie': sessionCookie(session) },
+        };
+      // The link opened again in a browser that is signed in already: it goes on to the settings, as it did the first time.
+      if (holdsAdminSession(call, services)) return { kind: 'redirect', status: 303, location: '/admin/' };
+      return refuseLogin(call, 401, `This sign-in link was already used or has expired. ${HOW_TO_GET_A_LOGIN_LINK}`);
     },
   }),
   localRoute({
@@ -228,7 +237,7 @@ export const adminRoutes: Route[] = [
     summary: 'API keys (never the keys themselves)',
     access: admin,
     parameters: none,
-    handle: ({ services }) => ({ body: { keys: services.keys.list() } }),
+    handle: ({ services }) => ({ body: { keys: services.keys.list() satisfies ApiKeyView[] } }),
   }),
   localRoute({
     method: 'POST',
@@ -238,7 +247,8 @@ export const adminRoutes: Route[] = [
     parameters: z.object({ ...keyFields, scopes: keyFields.scopes.default([...DEFAULT_SCOPES]) }),
     handle: ({ parameters, services }) => {
       const { key, record } = services.keys.create(parameters);
-      return { status: 201, body: { ...record, key } };
+      const answer: NewApiKeyAnswer = { ...record, key };
+      return { status: 201, body: answer };
     },
   }),
   localRoute({
@@ -265,7 +275,8 @@ export const adminRoutes: Route[] = [
     parameters: z.object({ id: keyId }),
     handle: ({ parameters, services }) => {
       const rotated = services.keys.rotate(parameters.id) ?? notFound('API key');
-      return { body: { ...rotated.record, key: rotated.key } };
+      const answer: NewApiKeyAnswer = { ...rotated.record, key: rotated.key };
+      return { body: answer };
     },
   }),
   localRoute({

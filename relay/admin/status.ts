@@ -1,7 +1,7 @@
 import type { PairRequest } from '../auth/pairing.ts';
 import { riskyScopesOf, type KeyRequest } from '../auth/key-requests.ts';
 import type { RelayServices } from '../services.ts';
-import { isLoopback } from '../http/addresses.ts';
+import { isLoopback } from '../gate/addresses.ts';
 import type {
   KeyRequestView,
   LiveCounters,

@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { text } from '../routing/parameters.ts';
+import { foundryAddress, text } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { WORLD_LINK_SCOPE } from '../auth/world-link.ts';
 import { worldSocketUrl } from '../../contracts/world-protocol.ts';
+import { originOf } from '../gate/request-gate.ts';
 import type { RelayServices } from '../services.ts';
+import type { WorldLinkAnswer } from '../../contracts/admin-api.ts';
 
 /** What the GM types into the 2.x module: its settings are world settings, set under Configure Settings. */
 function moduleSettings(services: RelayServices, key: string) {
@@ -16,7 +18,10 @@ function moduleSettings(services: RelayServices, key: string) {
   };
 }
 
-/** "Connect a 2.x module": the only kind of key a world may connect with instead of its connection token. */
+/**
+ * "Connect a 2.x module": the only kind of key a world may connect with instead of its connection token. The module runs
+ * in the Foundry page, so the key records that page's origin, which /relay then admits for the world.
+ */
 export const worldLinkRoutes: Route[] = [
   localRoute({
     method: 'POST',
@@ -28,6 +33,9 @@ export const worldLinkRoutes: Route[] = [
       clientId: text()
         .max(200, { error: 'is at most 200 characters' })
         .describe("The id the 2.x module connects as: foundry- followed by the Foundry user id of the world's GM"),
+      foundryUrl: foundryAddress().describe(
+        'The address the GM opens Foundry at (e.g. http://localhost:30000): the module connects from that page',
+      ),
       name: text()
         .max(100, { error: 'is at most 100 characters' })
         .optional()
@@ -38,8 +46,10 @@ export const worldLinkRoutes: Route[] = [
         name: parameters.name ?? `2.x module ${parameters.clientId}`,
         scopes: [WORLD_LINK_SCOPE],
         worldIds: [parameters.clientId],
+        origin: originOf(parameters.foundryUrl),
       });
-      return { status: 201, body: { ...record, key, ...moduleSettings(services, key) } };
+      const answer: WorldLinkAnswer = { ...record, key, ...moduleSettings(services, key) };
+      return { status: 201, body: answer };
     },
   }),
 ];

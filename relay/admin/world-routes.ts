@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from '../routing/parameters.ts';
+import { foundryAddress, text } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import type { KnownWorld } from '../auth/known-worlds.ts';
 import { HttpError } from '../errors.ts';
@@ -12,10 +12,7 @@ import type { WorldKeepers } from '../keeper/world-keepers.ts';
 
 const admin = 'admin' as const;
 const clientId = text().max(200).describe("The world's client id, as GET /admin/worlds lists it");
-const foundryUrl = text()
-  .max(2000)
-  .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, { error: 'must be an http(s) URL such as http://localhost:30000' })
-  .describe("The world's Foundry address, e.g. http://localhost:30000");
+const foundryUrl = foundryAddress().describe("The world's Foundry address, e.g. http://localhost:30000");
 
 const password = (what: string) =>
   z

@@ -36,6 +36,14 @@ export const chatRoutes: Route[] = [
       flavor: z.string({ error: 'must be a string' }).optional().describe('Flavor text'),
     }),
     operation: 'chat-send',
+    moduleFailures: [
+      {
+        error: /is not a valid type for the ChatMessage Document class/,
+        status: 400,
+        explanation:
+          "On Foundry 14 the foundry-rest-api module 3.4.1 sends chatType as the message's document type, which Foundry 14 refuses: leave chatType out",
+      },
+    ],
   }),
   worldRoute({
     method: 'DELETE',

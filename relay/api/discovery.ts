@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { localRoute, type Route } from '../routing/route.ts';
 import type { CallContext } from '../routing/route.ts';
 import type { RelayServices } from '../services.ts';
-import { isLoopback } from '../http/addresses.ts';
+import { isLoopback } from '../gate/addresses.ts';
 import { PRODUCT_NAME, RELAY_PATHS, SERVICE_TYPE, WELL_KNOWN_PATH } from '../discovery/facts.ts';
 import { lanInterfaces, onNetworkOf } from '../discovery/lan-interfaces.ts';
 import { RELAY_VERSION } from '../version.ts';
@@ -33,7 +33,7 @@ export const discoveryRoutes: Route[] = [
         api: RELAY_PATHS.api,
         docs: RELAY_PATHS.docs,
         openapi: RELAY_PATHS.openapi,
-        websockets: { api: RELAY_PATHS.clientApi, world: RELAY_PATHS.world },
+        websockets: { api: RELAY_PATHS.callerApi, world: RELAY_PATHS.world },
         auth: {
           header: 'x-api-key',
           keyRequest: { method: 'POST', path: RELAY_PATHS.keyRequest },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { flag, number, oneOf, record, text, textList } from '../routing/parameters.ts';
 import type { PlayerView } from '../routing/route.ts';
 import { worldRoute, type HttpMethod, type Route } from '../routing/route.ts';
+import type { WorldOperation } from '../../contracts/operations.ts';
 
 // D&D 5e routes exist only for worlds running the dnd5e system. The schemas name the parameters the module reads and
 // pass any other field through, as system-specific options vary between module versions.
@@ -77,7 +78,7 @@ const currencyParties: Subject = {
 
 function dnd5eRoute(
   method: HttpMethod,
-  operation: string,
+  operation: WorldOperation,
   summary: string,
   shape: z.ZodRawShape,
   options: { path?: string; subject?: Subject } = {},
@@ -94,6 +95,7 @@ function dnd5eRoute(
     access: { scope: 'dnd5e' },
     playerView: ACTOR_IN_WORLD,
     parameters,
+    ...('bonus' in shape ? { formulaFields: ['bonus'] } : {}),
     operation,
   });
 }

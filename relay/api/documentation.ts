@@ -70,7 +70,7 @@ function apiPage(document: ReturnType<typeof openApiDocument>): string {
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}h2{border-bottom:2px solid #ddd;margin-top:2.5rem}
 article{margin:1.2rem 0}.method{display:inline-block;min-width:4.5rem;font-size:.8rem;background:#2c3e50;color:#fff;border-radius:3px;padding:.1rem .4rem;text-align:center}
 table{border-collapse:collapse;width:100%}td,th{border:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}.note{color:#555;font-size:.9rem}nav{line-height:2}</style></head>
-<body><h1>Tabletop Relay API</h1><p>Version ${escapeHtml(String((document.info as { version: string }).version))}. Send the API key in the <code>x-api-key</code> header. The machine-readable document is <a href="/openapi.json">/openapi.json</a>.</p>${KEY_REQUEST_FLOW}<nav>${index}</nav>${body}</body></html>`;
+<body><h1>Tabletop Relay API</h1><p>Version ${escapeHtml(String((document.info as { version: string }).version))}. Send the API key in the <code>x-api-key</code> header, or as <code>Authorization: Bearer</code> followed by the key. The machine-readable document is <a href="/openapi.json">/openapi.json</a>.</p>${KEY_REQUEST_FLOW}<nav>${index}</nav>${body}</body></html>`;
 }
 
 /** Stands for the caller's origin in the document until a request names it. */

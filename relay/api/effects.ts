@@ -24,6 +24,14 @@ export const effectsRoutes: Route[] = [
     playerView: { passes: "the game system's status effects, the same for every user" },
     parameters: z.object({}),
     operation: 'get-status-effects',
+    moduleFailures: [
+      {
+        error: /^CONFIG\.statusEffects\.map is not a function$/,
+        status: 501,
+        explanation:
+          'On Foundry 14, CONFIG.statusEffects is an object keyed by status id, which the foundry-rest-api module 3.4.1 cannot list: no call gets this list from such a world until the module supports Foundry 14',
+      },
+    ],
   }),
   worldRoute({
     method: 'POST',
@@ -41,6 +49,14 @@ export const effectsRoutes: Route[] = [
         error: "Give exactly one of 'statusId' or 'effectData'",
       }),
     operation: 'add-effect',
+    moduleFailures: [
+      {
+        error: /^CONFIG\.statusEffects\.find is not a function$/,
+        status: 400,
+        explanation:
+          'On Foundry 14 the foundry-rest-api module 3.4.1 cannot look a status effect up by statusId (CONFIG.statusEffects is an object there): send effectData with the status id in its statuses instead, e.g. {"name":"Prone","statuses":["prone"]}',
+      },
+    ],
   }),
   worldRoute({
     method: 'DELETE',

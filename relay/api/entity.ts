@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { flag, number, record, text } from '../routing/parameters.ts';
-import { worldRoute, type Route } from '../routing/route.ts';
+import { worldRoute, type Route, type WorldAsk } from '../routing/route.ts';
+import { fieldsOf } from '../objects.ts';
+import type { Scope } from '../auth/scopes.ts';
 import { OWNED_IN_WORLD, WORLD_FILTERS } from '../routing/player-view.ts';
 
 const target = {
@@ -23,17 +25,27 @@ const write = { scope: 'entity:write' } as const;
 /** A world or compendium Macro's UUID (`Macro.<id>`, `Compendium.<pack>.Macro.<id>`), as Foundry's fromUuid reads it. */
 const MACRO_UUID = /(^|\.)Macro\.[^.]+$/;
 
+/** A compendium document's UUID without its type (`Compendium.<scope>.<pack>.<id>`), which Foundry still resolves. */
+const UNTYPED_COMPENDIUM_UUID = /^Compendium\.[^.]+\.[^.]+\.[^.]+$/;
+
 /**
  * Macros run code whoever clicks them, so changing one needs `macro:write` on top of `entity:write`, on every route
- * that takes a document's UUID, as creating one does; the world is not relied on to check the scopes it is sent.
+ * that takes a document's UUID, as creating one does; the world is not relied on to check the scopes it is sent. A
+ * UUID that does not name its type is read from the world first, and one the world cannot place counts as a macro.
  */
-const changesMacro = (p: { uuid?: string }) =>
-  p.uuid !== undefined && MACRO_UUID.test(p.uuid) ? 'macro:write' : undefined;
+async function changesMacro(p: { uuid?: string }, askWorld: WorldAsk): Promise<Scope | undefined> {
+  if (p.uuid === undefined) return undefined;
+  if (MACRO_UUID.test(p.uuid)) return 'macro:write';
+  if (!UNTYPED_COMPENDIUM_UUID.test(p.uuid)) return undefined;
+  const answer = await askWorld('entity', { uuid: p.uuid }).catch(() => undefined);
+  const resolved = fieldsOf(answer?.data)?.uuid;
+  return typeof resolved === 'string' && !MACRO_UUID.test(resolved) ? undefined : 'macro:write';
+}
 
-function attributeRoute(path: '/increase' | '/decrease', summary: string): Route {
+function attributeRoute(operation: 'increase' | 'decrease', summary: string): Route {
   return worldRoute({
     method: 'POST',
-    path,
+    path: `/${operation}`,
     summary,
     access: write,
     playerView: OWNED_IN_WORLD,
@@ -44,7 +56,7 @@ function attributeRoute(path: '/increase' | '/decrease', summary: string): Route
         amount: number().describe('How much'),
       })
       .refine(uuidOrSelected, targetRequired),
-    operation: path.slice(1),
+    operation,
     alsoRequires: changesMacro,
   });
 }
@@ -126,8 +138,8 @@ export const entityRoutes: Route[] = [
       .refine(hasItem, itemRequired),
     operation: 'remove',
   }),
-  attributeRoute('/increase', 'Add to a numeric attribute'),
-  attributeRoute('/decrease', 'Subtract from a numeric attribute'),
+  attributeRoute('increase', 'Add to a numeric attribute'),
+  attributeRoute('decrease', 'Subtract from a numeric attribute'),
   worldRoute({
     method: 'POST',
     path: '/kill',

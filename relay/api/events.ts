@@ -1,27 +1,16 @@
 import { z } from 'zod';
 import { text, textList } from '../routing/parameters.ts';
-import type { PlayerDecision } from '../routing/route.ts';
 import { streamRoute, type Route } from '../routing/route.ts';
 
 const scope = { scope: 'events:subscribe' } as const;
 
-/**
- * These streams come from the world as the GM sees it: every actor's changes, hidden tokens and combatants, secret
- * doors, any hook's arguments. The relay cannot sort their events by a user's permissions (chat and rolls it sorts by
- * whisper), so a key bound to a player may not open them.
- */
-const GM_VIEW_STREAM: PlayerDecision = {
-  refused:
-    'carries what the GM sees (every actor, hidden tokens and combatants, secret doors), which the relay cannot sort by what a user may see: a key bound to a player may open the chat and roll streams only',
-};
-
+// These streams are the GM's only (contracts/streams.ts): a key bound to a player may not open them.
 export const eventRoutes: Route[] = [
   streamRoute({
     method: 'GET',
     path: '/hooks/subscribe',
     summary: 'Stream tabletop hook events, named after the hook (Server-Sent Events)',
     access: scope,
-    playerView: GM_VIEW_STREAM,
     parameters: z.object({
       hooks: textList().optional().describe('Hook names to keep, comma-separated; omit for all'),
     }),
@@ -34,7 +23,6 @@ export const eventRoutes: Route[] = [
     summary:
       'Stream combat events: combat-start, combat-turn, combat-combatant-add, combat-combatant-remove, combat-end',
     access: scope,
-    playerView: GM_VIEW_STREAM,
     parameters: z.object({ encounterId: text().optional().describe('Only this combat') }),
     stream: 'combat',
     filter: (p) => ({ encounterId: p.encounterId }),
@@ -44,7 +32,6 @@ export const eventRoutes: Route[] = [
     path: '/actor/subscribe',
     summary: "Stream actors' events: actor-update, actor-effect-add, actor-item-add, ...",
     access: scope,
-    playerView: GM_VIEW_STREAM,
     parameters: z.object({ actorUuid: text().optional().describe('Only this actor; omit for every actor') }),
     stream: 'actor',
     filter: (p) => ({ actorUuid: p.actorUuid }),
@@ -54,7 +41,6 @@ export const eventRoutes: Route[] = [
     path: '/scene/subscribe',
     summary: 'Stream scene events: scene-token-create, scene-token-update, scene-wall-delete, ...',
     access: scope,
-    playerView: GM_VIEW_STREAM,
     parameters: z.object({ sceneId: text().optional().describe('Only this scene') }),
     stream: 'scene',
     filter: (p) => ({ sceneId: p.sceneId }),

@@ -1,16 +1,20 @@
 import { z } from 'zod';
-import { localRoute, type Route } from '../routing/route.ts';
+import { localRoute, type CallContext, type Route } from '../routing/route.ts';
+import type { RelayServices } from '../services.ts';
 import { text } from '../routing/parameters.ts';
 import { refuseOtherPages } from '../routing/access.ts';
 import { PLAYER_SCOPES } from '../auth/scopes.ts';
 import { INVITATION_PAGE_PATH } from '../auth/invitations.ts';
-import type { InvitationExchange } from '../../contracts/invitations.ts';
+import type { InvitationCheck, InvitationExchange } from '../../contracts/invitations.ts';
+import { PLAY_PAGE_PATH, PLAY_STORAGE_KEY } from '../../contracts/play.ts';
 import { framedPage, pageHeaders, PAGE_STYLE } from './page-frame.ts';
 
 // The page a player's invitation link opens (http://<LAN address>:<port>/invite#<secret>). The secret is in the
 // fragment, which the browser never sends: the page is the same for everyone, and its script takes the secret out of
 // the address bar at once, then trades it, when the player asks, for a key (POST /auth/invitation, once). A link
-// preview that fetches the page gets nothing, and one that runs it does not press the button.
+// preview that fetches the page gets nothing, and one that runs it does not press the button. The key is kept in the
+// storage of the relay's origin, and the player page (/play/) opens with it; a browser that keeps nothing (a private
+// tab that refuses storage) shows the key to copy instead.
 
 const STYLE = `${PAGE_STYLE}
 .pill-ready { background: var(--accent-soft); color: var(--accent); }
@@ -28,7 +32,11 @@ button.button:disabled { opacity: .6; cursor: default; }
 .note { padding: 10px 12px; border-radius: 8px; background: var(--warning-soft); color: var(--text); font-size: 13px; }
 `;
 
-/** Takes the secret out of the address bar, then trades it once, on the player's click, for the relay address and a key. */
+/**
+ * Takes the secret out of the address bar and asks whether the invitation is still open, so a used or expired one says
+ * so at once; then trades it once, on the player's click, for the relay address and a key, which it keeps for the
+ * player page and opens it.
+ */
 const SCRIPT = `
 function takeSecret() {
   const taken = decodeURIComponent(location.hash.slice(1));
@@ -60,27 +68,50 @@ async function copy(button) {
   button.textContent = copied ? 'Copied' : 'Select and copy';
   setTimeout(() => (button.textContent = 'Copy'), 1600);
 }
+async function ask(path) {
+  const answer = await fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ secret }),
+    cache: 'no-store',
+    referrerPolicy: 'no-referrer',
+  });
+  return { ok: answer.ok, status: answer.status, body: await answer.json().catch(() => ({})) };
+}
+function refused(answer) {
+  fill('error', answer.body.error || 'The relay answered ' + answer.status);
+  show('failed');
+}
+async function check() {
+  show('checking');
+  fill('whose', '');
+  try {
+    const answer = await ask('/auth/invitation/status');
+    if (!answer.ok) return refused(answer);
+    fill('whose', 'For ' + answer.body.userName + ' in ' + (answer.body.worldTitle || answer.body.clientId) + '.');
+  } catch {
+    // The press says what is wrong, and can be tried again.
+  }
+  get.disabled = false;
+  show('ready');
+}
 async function exchange(button) {
   button.disabled = true;
   show('working');
   try {
-    const answer = await fetch('/auth/invitation', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ secret }),
-      cache: 'no-store',
-      referrerPolicy: 'no-referrer',
-    });
-    const body = await answer.json().catch(() => ({}));
-    if (!answer.ok) {
-      fill('error', body.error || 'The relay answered ' + answer.status);
-      show('failed');
+    const answer = await ask('/auth/invitation');
+    if (!answer.ok) return refused(answer);
+    try {
+      localStorage.setItem(${JSON.stringify(PLAY_STORAGE_KEY)}, JSON.stringify(answer.body));
+      location.replace(${JSON.stringify(PLAY_PAGE_PATH)});
       return;
+    } catch {
+      // The browser keeps nothing for this page: the key is shown to copy instead.
     }
-    fill('relayUrl', body.relayUrl);
-    fill('key', body.key);
-    fill('userName', body.userName);
-    fill('worldTitle', body.worldTitle || body.clientId);
+    fill('relayUrl', answer.body.relayUrl);
+    fill('key', answer.body.key);
+    fill('userName', answer.body.userName);
+    fill('worldTitle', answer.body.worldTitle || answer.body.clientId);
     show('done');
   } catch {
     fill('error', 'The relay did not answer: check that this device is on the same network as the GM, then try again.');
@@ -90,13 +121,12 @@ async function exchange(button) {
 for (const button of document.querySelectorAll('[data-copy]')) button.addEventListener('click', () => copy(button));
 const get = document.getElementById('get-key');
 get.addEventListener('click', () => exchange(get));
-show(secret ? 'ready' : 'missing');
+if (secret) check();
+else show('missing');
 // The link opened again in this tab changes only the fragment: the page stays, and takes the new secret.
 window.addEventListener('hashchange', () => {
   secret = takeSecret();
-  if (!secret) return;
-  get.disabled = false;
-  show('ready');
+  if (secret) check();
 });
 `;
 
@@ -118,14 +148,17 @@ const PAGE = framedPage({
 <p class="muted small">Your GM runs Tabletop Relay in front of their Foundry world. This page gives your device a key of its own.</p></div>
 <div class="state" data-for="ready" hidden>
 <span class="pill pill-ready"><span class="dot"></span>Ready</span>
-<p>Get your key, then paste it and the relay's address into your tool (a companion app, a Stream Deck, a bot).</p>
+<p data-field="whose"></p>
+<p>This device then shows your character, rolls your dice and follows the table, as you in Foundry.</p>
 <button type="button" class="button" id="get-key">Get my key</button>
 <p class="muted small">The invitation works once: after this, the link is used up.</p>
 </div>
+<div class="state" data-for="checking" hidden><span class="pill pill-ready"><span class="dot"></span>Checking your invitation…</span></div>
 <div class="state" data-for="working" hidden><span class="pill pill-ready"><span class="dot"></span>Getting your key…</span></div>
 <div class="state" data-for="done" hidden>
 <span class="pill pill-done"><span class="dot"></span>Key received</span>
-<h2>Paste these into your tool</h2>
+<h2>This browser keeps nothing for the page</h2>
+<p>It may be a private tab. Paste the key and the relay's address into a tool now, or ask the GM for a new invitation and open it in an ordinary tab to use the player page.</p>
 <p>You act as <strong data-field="userName"></strong> in <strong data-field="worldTitle"></strong>: you may read the world, roll dice and chat, with your own permissions in Foundry.</p>
 ${copyField('relay-url', 'Relay address', 'relayUrl')}
 ${copyField('api-key', 'API key', 'key')}
@@ -145,6 +178,16 @@ ${copyField('api-key', 'API key', 'key')}
 /** The key's answer: shown once, so no cache may keep it. */
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
+/** Both invitation calls are refused to other web pages and count against the address's tries, before any body. */
+function admitInvitationCall(call: CallContext, services: RelayServices): void {
+  refuseOtherPages(call, services, 'Invitations');
+  services.invitations.admit(call.remoteAddress);
+}
+
+const invitationSecret = text()
+  .max(200, { error: 'is too long' })
+  .describe("The secret from the invitation link's fragment");
+
 export const invitationPageRoutes: Route[] = [
   localRoute({
     method: 'GET',
@@ -158,18 +201,34 @@ export const invitationPageRoutes: Route[] = [
   }),
   localRoute({
     method: 'POST',
+    path: '/auth/invitation/status',
+    summary:
+      "Whether an invitation's secret is still open, and for whom, without using it: what the invitation page says before the player presses anything",
+    access: 'public',
+    admit: admitInvitationCall,
+    from: 'body',
+    parameters: z.object({ secret: invitationSecret }),
+    handle: ({ parameters, services }) => {
+      const { userName, worldTitle, clientId, expiresAt } = services.invitations.check(parameters.secret);
+      const answer: InvitationCheck = {
+        status: 'open',
+        userName,
+        ...(worldTitle ? { worldTitle } : {}),
+        clientId,
+        expiresAt,
+      };
+      return { body: answer, headers: NO_STORE };
+    },
+  }),
+  localRoute({
+    method: 'POST',
     path: '/auth/invitation',
     summary:
       "Trade an invitation's secret, once, for an API key bound to the invited player in one world, with player scopes",
     access: 'public',
-    admit: (call, services) => {
-      refuseOtherPages(call, services, 'Invitations');
-      services.invitations.admit(call.remoteAddress);
-    },
+    admit: admitInvitationCall,
     from: 'body',
-    parameters: z.object({
-      secret: text().max(200, { error: 'is too long' }).describe("The secret from the invitation link's fragment"),
-    }),
+    parameters: z.object({ secret: invitationSecret }),
     handle: ({ parameters, call, services }) => {
       const exchanged = services.invitations.redeem(parameters.secret, (invitation) => {
         const { key, record } = services.keys.create({
@@ -177,6 +236,7 @@ export const invitationPageRoutes: Route[] = [
           scopes: [...PLAYER_SCOPES],
           userId: invitation.userId,
           worldIds: [invitation.clientId],
+          invitationId: invitation.id,
         });
         const answer: InvitationExchange = {
           relayUrl: call.relayOrigin,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { optionalShownText, shownText, text, textList } from '../routing/parameters.ts';
 import { localRoute, type Answer, type Route } from '../routing/route.ts';
-import { knownScopes, knownToolsets } from '../admin/scope-list.ts';
+import { knownScopes, knownToolsets } from '../auth/scope-list.ts';
 import { refuseOtherPages } from '../routing/access.ts';
 import type { KeyRequestPoll } from '../auth/key-requests.ts';
 import type { RelayServices } from '../services.ts';

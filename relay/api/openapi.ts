@@ -122,7 +122,7 @@ function operationOf(route: Route, group: string): JsonSchema {
     };
   }
   if (typeof route.access === 'object' && 'scope' in route.access) {
-    operation.security = [{ apiKey: [] }];
+    operation.security = [{ apiKey: [] }, { apiKeyAsBearer: [] }];
     operation['x-required-scope'] = route.access.scope;
     operation.description = `Needs an API key with the scope \`${route.access.scope}\`. ${playerNote(route)}`;
   } else if (typeof route.access === 'object') {
@@ -145,9 +145,19 @@ function playerNote(route: Route): string {
   return `A key bound to a player gets the answer as it is: ${view.passes}.`;
 }
 
+/** The error statuses every route may answer, and those of the module failures a world route declares. */
+function errorStatusesOf(route: Route): Record<string, string> {
+  const statuses = { ...ERROR_STATUSES };
+  for (const failure of route.kind === 'world' ? (route.moduleFailures ?? []) : []) {
+    const status = String(failure.status);
+    statuses[status] = statuses[status] ? `${statuses[status]}. ${failure.explanation}` : failure.explanation;
+  }
+  return statuses;
+}
+
 function responsesOf(route: Route): JsonSchema {
   const errors = Object.fromEntries(
-    Object.entries(ERROR_STATUSES).map(([status, description]) => [
+    Object.entries(errorStatusesOf(route)).map(([status, description]) => [
       status,
       { description, content: { 'application/json': { schema: ERROR_SCHEMA } } },
     ]),
@@ -226,7 +236,17 @@ export function openApiDocument(groups: readonly RouteGroup[], serverUrl: string
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
-        adminToken: { type: 'http', scheme: 'bearer' },
+        apiKeyAsBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'The same API key (ttr_…) as Authorization: Bearer, for clients that send keys so; x-api-key wins',
+        },
+        adminToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The admin token from the data directory; an API key here opens no admin route',
+        },
         overlayLink: {
           type: 'apiKey',
           in: 'query',

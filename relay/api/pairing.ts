@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { flag, text, worldText } from '../routing/parameters.ts';
 import { localRoute, type CallContext, type Route } from '../routing/route.ts';
 import { HttpError } from '../errors.ts';
-import { originOf } from '../http/request-gate.ts';
+import { originOf } from '../gate/request-gate.ts';
 import { pageOriginOf, type PairingCaller } from '../auth/pairing.ts';
 import { worldSocketUrl } from '../../contracts/world-protocol.ts';
 

@@ -42,6 +42,7 @@ export const rollRoutes: Route[] = [
     access: { scope: 'roll:execute' },
     playerView: { passes: "the answer is the caller's own roll" },
     from: 'body',
+    formulaFields: ['formula'],
     parameters: z.object({
       formula: text()
         .max(1000, { error: 'must be at most 1000 characters' })

@@ -24,6 +24,14 @@ export const utilityRoutes: Route[] = [
       all: flag().optional().describe('Select every token on the scene'),
     }),
     operation: 'select',
+    moduleFailures: [
+      {
+        error: /^getProperty is not defined$/,
+        status: 400,
+        explanation:
+          'On Foundry 14 the foundry-rest-api module 3.4.1 cannot match tokens by data (it calls the global getProperty, which Foundry 14 removed): select them by uuids or name instead',
+      },
+    ],
   }),
   worldRoute({
     method: 'GET',

@@ -5,24 +5,13 @@ import type { Scope } from './scopes.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 import type { Revocation } from '../storage/retried-write.ts';
 import { refuseMixedWorldLink } from './world-link.ts';
+import type { ApiKeyView } from '../../contracts/admin-api.ts';
 import type { AssistantGrant } from '../../contracts/assistants.ts';
 
-export interface ApiKeyRecord {
-  id: string;
-  name: string;
+/** A key as it is stored: what the admin API shows of it (contracts/admin-api.ts), its scopes checked, and its hash. */
+export interface ApiKeyRecord extends ApiKeyView<Scope> {
   /** SHA-256 of the key; the key itself is shown once and never stored. */
   hash: string;
-  /** The first characters of the key, to recognise it in a list. */
-  prefix: string;
-  scopes: Scope[];
-  /** When set, every call made with this key acts as this tabletop user (id or name). */
-  userId?: string;
-  /** When set, the key reaches only these worlds (client ids). */
-  worldIds?: string[];
-  /** Made for an AI assistant: the toolsets the GM gave it over MCP, and whether it only reads (relay/mcp/). */
-  assistant?: AssistantGrant;
-  createdAt: string;
-  lastUsedAt?: string;
 }
 
 export interface NewApiKey {
@@ -30,12 +19,13 @@ export interface NewApiKey {
   scopes: Scope[];
   userId?: string;
   worldIds?: string[];
+  invitationId?: string;
+  origin?: string;
   assistant?: AssistantGrant;
 }
 
-export type ApiKeyView = Omit<ApiKeyRecord, 'hash'>;
-
-const KEY_PREFIX = 'ttr_';
+/** What every API key starts with, and no other credential the relay issues but an invitation's secret. */
+export const KEY_PREFIX = 'ttr_';
 
 /** What happened to a key: its holder's open sockets and streams must end when it is revoked, rotated or changed. */
 export type ApiKeyChange = 'updated' | 'rotated' | 'revoked';
@@ -48,7 +38,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
     this.records = new HashedRecords(path, 'API keys', log);
   }
 
-  create(input: NewApiKey): { key: string; record: ApiKeyView } {
+  create(input: NewApiKey): { key: string; record: ApiKeyView<Scope> } {
     refuseMixedWorldLink(input.scopes);
     const { secret: key, hash, prefix } = newSecret(KEY_PREFIX);
     const record: ApiKeyRecord = {
@@ -59,6 +49,8 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
       scopes: [...new Set(input.scopes)],
       ...(input.userId ? { userId: input.userId } : {}),
       ...(input.worldIds?.length ? { worldIds: [...new Set(input.worldIds)] } : {}),
+      ...(input.invitationId ? { invitationId: input.invitationId } : {}),
+      ...(input.origin ? { origin: input.origin } : {}),
       ...(input.assistant ? { assistant: input.assistant } : {}),
       createdAt: new Date().toISOString(),
     };
@@ -71,11 +63,11 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
     return this.records.use(key);
   }
 
-  list(): ApiKeyView[] {
+  list(): ApiKeyView<Scope>[] {
     return this.records.all().map((record) => this.viewOf(record));
   }
 
-  update(id: string, changes: Partial<NewApiKey>): ApiKeyView | undefined {
+  update(id: string, changes: Partial<NewApiKey>): ApiKeyView<Scope> | undefined {
     refuseMixedWorldLink(changes.scopes);
     const record = this.records.withId(id);
     if (!record) return undefined;
@@ -98,7 +90,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
   }
 
   /** Issues a new key for the same record; the old key stops working at once. */
-  rotate(id: string): { key: string; record: ApiKeyView } | undefined {
+  rotate(id: string): { key: string; record: ApiKeyView<Scope> } | undefined {
     const rotated = this.records.renew(id, KEY_PREFIX);
     if (!rotated) return undefined;
     this.emit('changed', id, 'rotated');
@@ -113,7 +105,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
     this.records.flush();
   }
 
-  private viewOf(record: ApiKeyRecord): ApiKeyView {
+  private viewOf(record: ApiKeyRecord): ApiKeyView<Scope> {
     const { hash: _hash, ...view } = record;
     return { ...view, ...this.records.lastUseOf(record) };
   }

@@ -118,11 +118,8 @@ export class Invitations extends EventEmitter<{ changed: [] }> {
    * keys of it; when `makeKey` fails the invitation is open again.
    */
   redeem<T extends { keyId: string }>(secret: string, makeKey: (invitation: InvitationView) => T, now = Date.now()): T {
-    const record = this.records.withSecret(secret);
-    if (!record) throw new HttpError(404, NOT_AN_INVITATION);
-    if (record.status === 'used') throw new HttpError(410, ALREADY_USED);
+    const record = this.openRecord(secret, now);
     const invitation = this.viewOf(record, now);
-    if (invitation.status === 'expired') throw new HttpError(410, EXPIRED(invitation.expiresAt));
     const used: InvitationRecord = { ...record, status: 'used', usedAt: new Date().toISOString() };
     this.store(this.withUsedCapped(this.replaced(record, used)));
     let made: T;
@@ -134,6 +131,23 @@ export class Invitations extends EventEmitter<{ changed: [] }> {
     }
     this.store(this.replaced(used, { ...used, keyId: made.keyId }));
     return made;
+  }
+
+  /**
+   * The open invitation of a secret, without using it: what its page says before the player presses anything. Throws
+   * what `redeem` would: 404 for no such invitation, 410 for a used or expired one.
+   */
+  check(secret: string, now = Date.now()): InvitationView {
+    return this.viewOf(this.openRecord(secret, now), now);
+  }
+
+  private openRecord(secret: string, now: number): InvitationRecord {
+    const record = this.records.withSecret(secret);
+    if (!record) throw new HttpError(404, NOT_AN_INVITATION);
+    if (record.status === 'used') throw new HttpError(410, ALREADY_USED);
+    const { status, expiresAt } = this.viewOf(record, now);
+    if (status === 'expired') throw new HttpError(410, EXPIRED(expiresAt));
+    return record;
   }
 
   private replaced(record: InvitationRecord, replacement: InvitationRecord): InvitationRecord[] {

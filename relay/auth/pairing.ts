@@ -7,7 +7,7 @@ import { JsonFile } from '../storage/json-file.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 import { CodeGuessLimits, refuseTooManyWaiting, SourceBuckets, type RequestPlace } from './pairing-limits.ts';
 import { RequestSources } from './request-sources.ts';
-import { originOf } from '../http/request-gate.ts';
+import { originOf } from '../gate/request-gate.ts';
 
 const REQUEST_LIFETIME_MS = 10 * 60_000;
 const APPROVED_CODE_LIFETIME_MS = 5 * 60_000;

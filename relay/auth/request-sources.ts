@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { isIP } from 'node:net';
 import { HttpError } from '../errors.ts';
-import { isLoopback, normalisedAddress } from '../http/addresses.ts';
+import { isLoopback, normalisedAddress } from '../gate/addresses.ts';
 import type { RequestPlace } from './pairing-limits.ts';
 
 /** Every loopback address is this computer: one place, however many of them a program on it binds. */

@@ -22,6 +22,21 @@ export function linksWorld(key: WorldLinkCandidate, clientId: string): boolean {
 }
 
 /**
+ * The Foundry page each 2.x module's key was made for, by the world it links: /relay admits that page for that world,
+ * as it admits the page a 3.x world was paired on.
+ */
+export function linkedPages(
+  keys: readonly (WorldLinkCandidate & { origin?: string })[],
+): { clientId: string; origin: string }[] {
+  return keys.flatMap((key) => {
+    const clientId = key.worldIds?.[0];
+    return clientId !== undefined && key.origin !== undefined && linksWorld(key, clientId)
+      ? [{ clientId, origin: key.origin }]
+      : [];
+  });
+}
+
+/**
  * A 2.x module keeps its key in a world setting that every player's browser receives, so a `world:link` key must be
  * worth nothing beyond linking its world: it never carries other scopes.
  */

@@ -1,6 +1,7 @@
 // Browser capture as the relay uses it: the shared browser, the configured capture session (GET /sheet) and the
 // GM sessions that keep worlds online. Settings live in <dataDir>/capture.json with the password sealed.
 import { join } from 'node:path';
+import type { CaptureSettingsView } from '../../contracts/admin-api.ts';
 import type { LaunchBrowser } from './browser.ts';
 import { BrowserHost } from './browser-host.ts';
 import { CaptureFailure } from './foundry-login.ts';
@@ -22,12 +23,6 @@ export interface CaptureOptions {
   secrets?: SecretStore;
   /** GM sessions with no API call for this long are ended; 0 never. Default 10 minutes. */
   sessionIdleTimeoutMs?: number;
-}
-
-export interface CaptureSettingsView {
-  foundryUrl: string;
-  username: string;
-  passwordSet: boolean;
 }
 
 export interface CaptureSettingsInput {

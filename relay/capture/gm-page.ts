@@ -57,9 +57,9 @@ export function requireWorldHolder(
 }
 
 export interface LinkWatch {
-  /** Whether the world's link is the socket this page's token opened. */
+  /** Whether the world's /relay socket is the socket this page's token opened. */
   held(): boolean;
-  /** Whether another credential holds the world's link. */
+  /** Whether another credential holds the world's /relay socket. */
   heldElsewhere(): boolean;
 }
 

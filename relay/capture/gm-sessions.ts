@@ -5,15 +5,15 @@ import { constants, generateKeyPairSync, privateDecrypt, randomBytes, randomUUID
 import type { EventEmitter } from 'node:events';
 import type { ConnectionTokens } from '../auth/connection-tokens.ts';
 import type { KnownWorld, KnownWorlds } from '../auth/known-worlds.ts';
-import type { Tabletop } from '../world-link/tabletop.ts';
+import type { Tabletop } from '../tabletop/tabletop.ts';
 import type { BrowserPage } from './browser.ts';
 import type { BrowserHost } from './browser-host.ts';
 import { CaptureFailure, logIn, type FoundryAccount } from './foundry-login.ts';
 import { connectModule, requireWorldHolder } from './gm-page.ts';
 import type { GameFacts } from './page-scripts.ts';
-import { originOf } from '../http/request-gate.ts';
+import { originOf } from '../gate/request-gate.ts';
 import { WHERE_TO_CONFIGURE, worldsAt } from './session-worlds.ts';
-import type { WorldConnection } from '../world-link/world-connection.ts';
+import type { WorldConnection } from '../tabletop/world-connection.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 
 const HANDSHAKE_LIFETIME_MS = 5 * 60_000;
@@ -228,7 +228,7 @@ export class GmSessions {
     return worlds;
   }
 
-  /** Seeds the token, reloads the game and waits until the module inside holds the world's link with it. */
+  /** Seeds the token, reloads the game and waits until the module inside holds the world's /relay socket with it. */
   async #connect(session: GmSession, page: BrowserPage): Promise<void> {
     await connectModule(page, session.account.foundryUrl, session.token, {
       held: () => this.#holdsWorld(session),
@@ -236,7 +236,7 @@ export class GmSessions {
     });
   }
 
-  /** Whether the world's link is the socket that this session's token opened. */
+  /** Whether the world's /relay socket is the socket that this session's token opened. */
   #holdsWorld(session: GmSession): boolean {
     const world = this.#dependencies.tabletop.world(session.facts.clientId);
     return world?.open === true && world.tokenId === session.tokenId;

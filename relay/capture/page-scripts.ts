@@ -154,7 +154,8 @@ export type OpenedSheet =
 
 /**
  * Resolves the document, checks that the requesting user may observe it, renders its sheet (v12: jQuery element,
- * sync render; v13+: HTMLElement, awaited render), pins it to the top-left corner and measures its full box.
+ * sync render; v13+: HTMLElement, awaited render), pins it to the top-left corner and measures its full box. Long
+ * because the page receives it as one source text: it can call no helper outside its own body.
  */
 export async function openSheet(target: SheetTarget): Promise<OpenedSheet> {
   const g = (globalThis as any).game;

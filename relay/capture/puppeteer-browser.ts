@@ -12,7 +12,7 @@ import {
   type ScreenshotOptions,
 } from './browser.ts';
 import { findChrome } from './chrome-path.ts';
-import { originOf } from '../http/request-gate.ts';
+import { originOf } from '../gate/request-gate.ts';
 
 const CHROME_ARGS = [
   '--disable-gpu',

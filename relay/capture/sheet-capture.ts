@@ -5,7 +5,7 @@ import { CaptureFailure, logIn, type FoundryAccount } from './foundry-login.ts';
 import { imageSize } from './image-size.ts';
 import { closeSheet, openSheet, type SheetTarget } from './page-scripts.ts';
 import type { GameFacts } from './page-scripts.ts';
-import { originOf } from '../http/request-gate.ts';
+import { originOf } from '../gate/request-gate.ts';
 import { SerialQueue, withTimeout } from './serial-queue.ts';
 
 const CAPTURE_TIMEOUT_MS = 15_000;

@@ -1,9 +1,8 @@
 // GET /sheet from the capture session: the relay renders the sheet in its own logged-in Foundry page instead of
 // asking the world's module, and answers with the same bytes, headers and JSON errors.
-import type { RelayBytes } from '../routing/route.ts';
 import { HttpError } from '../errors.ts';
 import type { Fields } from '../routing/call.ts';
-import type { Caller } from '../routing/route.ts';
+import type { Caller, ImageAnswer } from '../routing/route.ts';
 import { resolveWorld } from '../routing/world-resolution.ts';
 import type { RelayServices } from '../services.ts';
 import { ChromeNotFoundError } from './puppeteer-browser.ts';
@@ -12,12 +11,12 @@ import type { CaptureService } from './capture-service.ts';
 
 const SELECTION_TIMEOUT_MS = 10_000;
 
-/** The sheet's bytes from the capture session, or undefined when the world should answer (no capture, another world). */
+/** The sheet's image from the capture session, or undefined when the world should answer (no capture, another world). */
 export async function captureSheet(
   parameters: Fields,
   caller: Caller,
   services: RelayServices,
-): Promise<RelayBytes | undefined> {
+): Promise<ImageAnswer | undefined> {
   const capture = services.capture;
   if (!capture?.usable()) return undefined;
   try {
@@ -33,14 +32,12 @@ export async function captureSheet(
       scale: Number(parameters.scale),
     });
     return {
+      kind: 'image',
       bytes: image.bytes,
-      headers: {
-        'Content-Type': image.mimeType,
-        'Content-Length': String(image.bytes.byteLength),
-        'X-Image-Width': String(image.width),
-        'X-Image-Height': String(image.height),
-        'X-Sheet-Source': 'capture',
-      },
+      mimeType: image.mimeType,
+      width: image.width,
+      height: image.height,
+      headers: { 'Content-Length': String(image.bytes.byteLength), 'X-Sheet-Source': 'capture' },
     };
   } catch (error) {
     if (error instanceof ChromeNotFoundError) return undefined;

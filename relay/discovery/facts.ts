@@ -14,7 +14,7 @@ export const RELAY_PATHS = {
   docs: '/docs',
   openapi: '/openapi.json',
   wellKnown: WELL_KNOWN_PATH,
-  clientApi: '/ws/api',
+  callerApi: '/ws/api',
   world: '/relay',
   keyRequest: '/auth/key-request',
 } as const;

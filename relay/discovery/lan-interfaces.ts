@@ -1,4 +1,4 @@
-import { currentAddresses } from '../http/interfaces.ts';
+import { currentAddresses } from '../gate/interfaces.ts';
 
 /** One IPv4 address of this computer on a network other than loopback, with its network's mask. */
 export interface LanInterface {

@@ -1,13 +1,6 @@
 import type { WorldMessage } from '../../contracts/world-protocol.ts';
-import { PUSH_TYPE_OF_CHANNEL } from '../../contracts/world-protocol.ts';
-import {
-  STREAM_CHANNEL,
-  passesFilter,
-  streamEventOf,
-  type StreamEvent,
-  type StreamFilter,
-  type StreamKind,
-} from './streams.ts';
+import { STREAM_KINDS, STREAMS, type StreamKind } from '../../contracts/streams.ts';
+import { passesFilter, streamEventOf, type StreamEvent, type StreamFilter } from './streams.ts';
 
 /** Someone listening to one kind of event of one world: an SSE stream or a /ws/api subscription. */
 export interface Subscriber {
@@ -21,12 +14,7 @@ export interface Subscriber {
   close(): void;
 }
 
-const KIND_OF_PUSH_TYPE = new Map<string, StreamKind>(
-  (Object.entries(STREAM_CHANNEL) as [StreamKind, keyof typeof PUSH_TYPE_OF_CHANNEL][]).map(([kind, channel]) => [
-    PUSH_TYPE_OF_CHANNEL[channel],
-    kind,
-  ]),
-);
+const KIND_OF_PUSH_TYPE = new Map<string, StreamKind>(STREAM_KINDS.map((kind) => [STREAMS[kind].pushType, kind]));
 
 /**
  * Who listens to which world and kind of event, the fan-out of world pushes, and the subscriber count of each channel,

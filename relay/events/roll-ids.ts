@@ -1,5 +1,6 @@
 import type { WorldMessage } from '../../contracts/world-protocol.ts';
 import { fieldsOf } from '../objects.ts';
+import { STREAMS } from '../../contracts/streams.ts';
 
 // One roll, one id. The module answers POST /roll with a made-up `manual_<ms>_<rand>` id and records that entry in its
 // recent rolls, while the chat message the roll was posted as reaches the roll stream (and the recent rolls, once more)
@@ -33,7 +34,7 @@ export class RollIds {
   readonly #messageIdOf = new Map<string, Map<string, string>>();
 
   notePush(clientId: string, message: WorldMessage): void {
-    if (message.type !== 'roll-data') return;
+    if (message.type !== STREAMS.roll.pushType) return;
     const roll = fieldsOf(message.data);
     if (!roll || typeof roll.id !== 'string') return;
     let pushes = this.#pushes.get(clientId);

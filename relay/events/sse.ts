@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { EventStream } from '../routing/route.ts';
+import type { EventStream } from './event-stream.ts';
 
 /** A reader that has not read this much of what it was sent is too slow to keep. */
 export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;

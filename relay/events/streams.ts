@@ -1,17 +1,7 @@
-import type { EventChannel, WorldMessage } from '../../contracts/world-protocol.ts';
+import type { WorldMessage } from '../../contracts/world-protocol.ts';
+import type { StreamKind } from '../../contracts/streams.ts';
 import { isUser, seenBy } from '../world-data/audience.ts';
 import { fieldsOf } from '../objects.ts';
-
-/** The kinds of event stream a caller can open, each fed by one channel of the world. */
-export const STREAM_CHANNEL = {
-  roll: 'roll-events',
-  chat: 'chat-events',
-  hooks: 'hooks',
-  combat: 'combat-events',
-  actor: 'actor-events',
-  scene: 'scene-events',
-} as const satisfies Record<string, EventChannel>;
-export type StreamKind = keyof typeof STREAM_CHANNEL;
 
 export interface StreamFilter {
   userId?: string;

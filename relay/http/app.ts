@@ -5,13 +5,14 @@ import { parse as parseQueryString } from 'node:querystring';
 import type { Route } from '../routing/route.ts';
 import type { Fields } from '../routing/call.ts';
 import { recordMiss, runCall, type CallInput } from '../routing/pipeline.ts';
+import { presentedKey } from '../routing/access.ts';
 import type { RateDecision } from '../routing/rate-limit.ts';
 import type { RelayServices } from '../services.ts';
 import { HttpError } from '../errors.ts';
 import { Router, type RouteMatch } from './router.ts';
-import { isLoopback } from './addresses.ts';
-import { hostGate } from './request-gate.ts';
-import { carriesApiKey, KEY_IN_URL_REFUSAL, noteKeyInUrl } from './key-in-url.ts';
+import { isLoopback } from '../gate/addresses.ts';
+import { hostGate } from '../gate/request-gate.ts';
+import { carriesApiKey, KEY_IN_URL_REFUSAL, noteKeyInUrl } from '../gate/key-in-url.ts';
 import { bodyReaderFor, DEFAULT_UPLOAD_LIMIT_BYTES } from './body.ts';
 import { httpCallContext, writeAnswer, writeError, writeJson } from './write-answer.ts';
 
@@ -88,7 +89,7 @@ function routeOf(router: Router, request: IncomingMessage, path: string, service
     if (match) return match;
     throw new HttpError(404, `Unknown endpoint: ${method} ${path}`);
   } catch (error) {
-    recordMiss(request.headers['x-api-key'], { method, path }, error, services);
+    recordMiss(presentedKey(request.headers), { method, path }, error, services);
     throw error;
   }
 }
@@ -109,7 +110,7 @@ function callInput(
     route: entry.route,
     call: httpCallContext(request),
     logged: { method: request.method ?? 'GET', path },
-    presentedKey: request.headers['x-api-key'],
+    presentedKey: presentedKey(request.headers),
     clientId: query.clientId,
     query,
     pathParameters,

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { parse as parseQueryString } from 'node:querystring';
+import { parse as parseQueryString, unescape } from 'node:querystring';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { parameterSourceOf, scopeOf, type Route } from '../routing/route.ts';
@@ -37,6 +37,7 @@ export function bodyReaderFor(route: Route, uploadLimitBytes = DEFAULT_UPLOAD_LI
   const limit = bodyLimitOf(route, uploadLimitBytes);
   const takesForms = route.access !== 'admin';
   const takesRawBytes = route.kind === 'world' && route.rawBodyAsFileData === true;
+  const formulaFields = route.formulaFields ?? [];
   const tooLarge = () =>
     new HttpError(
       413,
@@ -52,11 +53,46 @@ export function bodyReaderFor(route: Route, uploadLimitBytes = DEFAULT_UPLOAD_LI
     if (isJson && !charsetOf(contentType).startsWith('utf-')) throw UNSUPPORTED_ENCODING;
     const bytes = await readBytes(request, limit, tooLarge);
     if (isJson) return jsonFields(decode(bytes, charsetOf(contentType)));
-    if (isForm) return parseQueryString(decode(bytes, charsetOf(contentType)), '&', '=', { maxKeys: 0 });
+    if (isForm) return formFields(decode(bytes, charsetOf(contentType)), formulaFields);
     return bytes.length === 0
       ? {}
       : { fileData: `data:${mediaType || 'application/octet-stream'};base64,${bytes.toString('base64')}` };
   };
+}
+
+/** A form's fields, read as the query string is; a dice formula's among them as `formulaOf` reads it. */
+function formFields(text: string, formulaFields: readonly string[]): Fields {
+  const fields: Fields = parseQueryString(text, '&', '=', { maxKeys: 0 });
+  if (formulaFields.length === 0) return fields;
+  for (const pair of text.split('&')) {
+    const [rawName = '', ...rawValue] = pair.split('=');
+    const name = unescape(rawName.replaceAll('+', ' '));
+    // A repeated field is a list, which the formula's schema refuses as it is.
+    if (formulaFields.includes(name) && typeof fields[name] === 'string') fields[name] = formulaOf(rawValue.join('='));
+  }
+  return fields;
+}
+
+/**
+ * A dice formula from a form. A GM types `formula=1d20+5` into a Stream Deck plugin's body, and by the form's rules that
+ * `+` is a space: "1d20 5", which no world can roll. So a `+` between two terms (a number, a die, a closing bracket on
+ * its left; a number, a die, `@` or an opening bracket on its right), outside flavour text in `[…]`, is a plus sign.
+ * Anywhere else it is the space forms make of it, so what an encoder sends reads as it meant: `1d20+-+2` is "1d20 - 2",
+ * `2d6%5Bfire+damage%5D` "2d6[fire damage]", and `%2B` is a plus sign everywhere.
+ */
+function formulaOf(rawValue: string): string {
+  const [first = '', ...rest] = rawValue.split('+').map((piece) => unescape(piece));
+  let formula = first;
+  for (const piece of rest) formula += (joinsTerms(formula, piece) ? '+' : ' ') + piece;
+  return formula;
+}
+
+const TERM_END = /[\p{L}\p{N})\]}]$/u;
+const TERM_START = /^[\p{L}\p{N}(@{]/u;
+
+function joinsTerms(before: string, after: string): boolean {
+  const inFlavour = before.lastIndexOf('[') > before.lastIndexOf(']');
+  return !inFlavour && TERM_END.test(before.trimEnd()) && TERM_START.test(after.trimStart());
 }
 
 /** A request carries a body when it says it has bytes to come; `Content-Length: 0` with any type is no body. */

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server }
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { RelayLog } from '../log.ts';
-import type { ConnectionLimits } from './connection-limits.ts';
+import type { ConnectionLimits } from '../gate/connection-limits.ts';
 
 /** A connection that sends nothing, or its headers too slowly, ends after this long (Node's default: 60 s). */
 export const HEADERS_TIMEOUT_MS = 10_000;

@@ -5,7 +5,7 @@ import type { CallAnswer } from '../routing/pipeline.ts';
 import { answerFor, HttpError, UNEXPECTED_ANSWER } from '../errors.ts';
 import { openEventStream } from '../events/sse.ts';
 import type { RelayLog } from '../log.ts';
-import { normalisedAddress } from './addresses.ts';
+import { normalisedAddress } from '../gate/addresses.ts';
 import { hasBody } from './body.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -41,6 +41,13 @@ export function writeAnswer(response: ServerResponse, answer: CallAnswer, keepal
       writeText(response, answer.status ?? 200, HTML_TYPE, answer.html);
       return;
     case 'bytes':
+      setHeaders(response, answer.headers);
+      writeBytes(response, answer.status ?? 200, answer.bytes);
+      return;
+    case 'image':
+      response.setHeader('Content-Type', answer.mimeType);
+      response.setHeader('X-Image-Width', answer.width === undefined ? '' : String(answer.width));
+      response.setHeader('X-Image-Height', answer.height === undefined ? '' : String(answer.height));
       setHeaders(response, answer.headers);
       writeBytes(response, answer.status ?? 200, answer.bytes);
       return;

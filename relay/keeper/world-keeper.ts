@@ -1,15 +1,15 @@
-// One paired world's keeper: while it is on and no GM's browser holds the world's link, it logs its own Foundry user
-// into an offscreen page, seeded with a connection token of its own, so the module inside holds the link. The GM's
-// browser always wins: when one connects, the relay hands it the link and the keeper closes its page.
+// One paired world's keeper: while it is on and no GM's browser holds the world's /relay socket, it logs its own
+// Foundry user into an offscreen page, seeded with a connection token of its own, so the module inside holds the
+// socket. The GM's browser always wins: when one connects, the relay hands it the socket and the keeper closes its page.
 import type { ConnectionTokens } from '../auth/connection-tokens.ts';
 import type { KnownWorlds } from '../auth/known-worlds.ts';
 import type { BrowserPage } from '../capture/browser.ts';
 import type { BrowserHost } from '../capture/browser-host.ts';
 import { logIn } from '../capture/foundry-login.ts';
 import { connectModule, requireWorldHolder } from '../capture/gm-page.ts';
-import { originOf } from '../http/request-gate.ts';
+import { originOf } from '../gate/request-gate.ts';
 import type { RelayLog } from '../log.ts';
-import type { Tabletop } from '../world-link/tabletop.ts';
+import type { Tabletop } from '../tabletop/tabletop.ts';
 import type { KeeperPhase, KeeperTransition, KeeperView } from '../../contracts/keeper.ts';
 import { describeFailure } from './keeper-problems.ts';
 import type { KeeperCredentials, KeeperSettingsView } from './keeper-settings.ts';
@@ -99,7 +99,7 @@ export class WorldKeeper {
     };
   }
 
-  /** Whether the world's link is the socket the keeper's page opened. */
+  /** Whether the world's /relay socket is the socket the keeper's page opened. */
   holdsWorld(): boolean {
     const world = this.#dependencies.tabletop.world(this.clientId);
     return world?.open === true && this.#tokenId !== undefined && world.tokenId === this.#tokenId;
@@ -119,7 +119,7 @@ export class WorldKeeper {
     await this.#release();
   }
 
-  /** The world's link changed hands (connected or disconnected): stand back, wait, or start again. */
+  /** The world's /relay socket changed hands (connected or disconnected): stand back, wait, or start again. */
   linkChanged(): void {
     if (this.#phase === 'off' || this.#phase === 'stopped') return;
     const world = this.#dependencies.tabletop.world(this.clientId);

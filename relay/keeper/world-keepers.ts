@@ -1,20 +1,23 @@
-// The keepers of every paired world whose keeper the GM switched on: started with the relay, told when a world's link
-// changes hands, restarted when their settings change, and each change of phase written to the activity log.
+// The keepers of every paired world whose keeper the GM switched on: started with the relay, told when a world's
+// /relay socket changes hands, restarted when their settings change, and each change of phase written to the activity
+// log.
 import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
 import type { ConnectionTokens } from '../auth/connection-tokens.ts';
 import type { KnownWorlds } from '../auth/known-worlds.ts';
-import type { ActivityLog } from '../admin/activity.ts';
+import type { ActivityLog } from '../activity/activity-log.ts';
 import type { BrowserPage } from '../capture/browser.ts';
 import type { BrowserHost } from '../capture/browser-host.ts';
+import type { CaptureService } from '../capture/capture-service.ts';
 import { CaptureFailure, logIn } from '../capture/foundry-login.ts';
 import { requireWorldHolder } from '../capture/gm-page.ts';
-import { originOf } from '../http/request-gate.ts';
-import type { Tabletop } from '../world-link/tabletop.ts';
+import { originOf } from '../gate/request-gate.ts';
+import type { Tabletop } from '../tabletop/tabletop.ts';
 import type { RelayLog } from '../log.ts';
 import type { KeeperTransition, KeeperView } from '../../contracts/keeper.ts';
 import { describeFailure } from './keeper-problems.ts';
-import type { KeeperCredentials, KeeperSettings, KeeperSettingsInput } from './keeper-settings.ts';
-import { WorldKeeper, type KeeperTiming } from './world-keeper.ts';
+import { KeeperSettings, type KeeperCredentials, type KeeperSettingsInput } from './keeper-settings.ts';
+import { DEFAULT_KEEPER_TIMING, WorldKeeper, type KeeperTiming } from './world-keeper.ts';
 
 export interface WorldKeepersDependencies {
   settings: KeeperSettings;
@@ -26,6 +29,12 @@ export interface WorldKeepersDependencies {
   log: RelayLog;
   timing: KeeperTiming;
 }
+
+/** What the keepers take from the relay itself: its tabletop link, its stores and its logs. */
+export type KeeperRelayParts = Pick<
+  WorldKeepersDependencies,
+  'tabletop' | 'connectionTokens' | 'knownWorlds' | 'activity' | 'log'
+>;
 
 /** What the Test button says: whether the keeper's user can hold the world, in words. */
 export interface KeeperTestResult {
@@ -179,4 +188,27 @@ function failureResult(error: unknown): KeeperTestResult {
     message: error instanceof CaptureFailure ? `${words}: ${failure.detail}` : failure.detail,
     ...(failure.problem !== undefined ? { problem: failure.problem } : {}),
   };
+}
+
+/**
+ * The keepers of a relay's paired worlds, in the capture's browser: their settings kept in `keepers.json` in the data
+ * directory, passwords sealed with the capture's secrets.
+ */
+export function worldKeepersFor(
+  dataDir: string,
+  capture: CaptureService,
+  relay: KeeperRelayParts,
+  timing: Partial<KeeperTiming> = {},
+): WorldKeepers {
+  const { tabletop, connectionTokens, knownWorlds, activity, log } = relay;
+  return new WorldKeepers({
+    settings: new KeeperSettings(join(dataDir, 'keepers.json'), capture.secrets, log),
+    host: capture.host,
+    tabletop,
+    connectionTokens,
+    knownWorlds,
+    activity,
+    log,
+    timing: { ...DEFAULT_KEEPER_TIMING, ...timing },
+  });
 }

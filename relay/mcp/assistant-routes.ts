@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import type { AssistantsView } from '../../contracts/admin-api.ts';
 import { DEFAULT_TOOLSETS, TOOLSETS, TOOLSET_NAMES } from '../../contracts/assistants.ts';
-import { knownToolsets } from '../admin/scope-list.ts';
+import { knownToolsets } from '../auth/scope-list.ts';
 import { text, textList } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import type { RelayServices } from '../services.ts';
@@ -8,7 +9,7 @@ import type { RelayServices } from '../services.ts';
 // The settings' AI assistants page: the toolsets and their tools, the assistants connected (keys made for one, with
 // their open sessions), and a key made for an assistant that takes one in its config (LM Studio).
 
-function assistantsView(services: RelayServices) {
+function assistantsView(services: RelayServices): AssistantsView {
   const sessions = services.assistantSessions();
   return {
     toolsets: TOOLSET_NAMES.map((name) => ({
@@ -19,8 +20,9 @@ function assistantsView(services: RelayServices) {
     })),
     assistants: services.keys
       .list()
-      .filter((key) => key.assistant !== undefined)
-      .map((key) => ({ ...key, sessions: sessions.get(key.id) ?? 0 })),
+      .flatMap(({ assistant, ...key }) =>
+        assistant === undefined ? [] : [{ ...key, assistant, sessions: sessions.get(key.id) ?? 0 }],
+      ),
   };
 }
 

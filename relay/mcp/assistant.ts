@@ -9,6 +9,7 @@ import type {
   ResourceTemplate,
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { WorldOperation } from '../../contracts/operations.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import { HttpError } from '../errors.ts';
 import { runCall, type CallAnswer } from '../routing/pipeline.ts';
@@ -38,7 +39,7 @@ export function assistantCallOf(authInfo: AuthInfo | undefined): AssistantCall {
 
 /** A resource a model reads often, read through an operation's route; its updates come from one of the world's streams. */
 interface ResourceKind {
-  operation: string;
+  operation: WorldOperation;
   parameters: (uri: URL) => Fields;
   /** The stream route whose events say it changed, and the filter for this resource. */
   updates?: { path: string; filter: (uri: URL) => Fields };

@@ -4,7 +4,7 @@ import { HttpError } from '../errors.ts';
 import { escapeHtml } from '../http/html.ts';
 import { framedPage, pageHeaders, PAGE_STYLE } from '../api/page-frame.ts';
 import { refuseOtherPages } from '../routing/access.ts';
-import { isLoopback } from '../http/addresses.ts';
+import { isLoopback } from '../gate/addresses.ts';
 import type { CallContext } from '../routing/route.ts';
 import { shownText, text } from '../routing/parameters.ts';
 import { localRoute, type Answer, type Route } from '../routing/route.ts';

@@ -16,6 +16,8 @@ export function toolResultOf(answer: CallAnswer): CallToolResult {
       return textResult(answer.body);
     case 'bytes':
       return bytesResult(answer.bytes, headerOf(answer.headers, 'Content-Type') ?? 'application/octet-stream');
+    case 'image':
+      return bytesResult(answer.bytes, answer.mimeType);
     default:
       return toolError(`This operation answers with ${answer.kind}, which a tool cannot carry`);
   }

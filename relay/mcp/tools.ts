@@ -7,6 +7,7 @@ import type { Scope } from '../auth/scopes.ts';
 import { CALLER_PARAMETERS, parameterSchema } from '../api/openapi.ts';
 import { HttpError } from '../errors.ts';
 import { scopeOf, type Route } from '../routing/route.ts';
+import type { RelayServices } from '../services.ts';
 import { isDestructive, isIdempotent, reads, toolsetOf } from './toolsets.ts';
 
 /** One tool: its route, the toolset it is in, and what `tools/list` says of it. */
@@ -101,4 +102,13 @@ export function scopesOfToolsets(
     .filter(({ route, toolset }) => toolsets.includes(toolset) && (!readOnly || reads(route)))
     .map(({ route }) => scopeOf(route)!);
   return [...new Set(scopes)];
+}
+
+/** The toolsets as the relay's services tell them: the scopes each needs, and the names of the tools each holds. */
+export function assistantToolsets(routes: readonly Route[]): Pick<RelayServices, 'toolsetScopes' | 'toolsetTools'> {
+  const tools = toolsOf(routes);
+  return {
+    toolsetScopes: (toolsets, readOnly) => scopesOfToolsets(tools, toolsets, readOnly),
+    toolsetTools: (toolset) => tools.filter((tool) => tool.toolset === toolset).map(({ tool }) => tool.name),
+  };
 }

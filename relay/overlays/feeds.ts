@@ -1,7 +1,8 @@
 // What each overlay is made of: how its view is built from the world, which events its stream listens to, and whether
 // an event goes out as one new item (dice, chat) or makes the whole view be built again (the others).
 import type { OverlayName, OverlayViews } from '../../contracts/overlays.ts';
-import type { StreamEvent, StreamFilter, StreamKind } from '../events/streams.ts';
+import type { StreamEvent, StreamFilter } from '../events/streams.ts';
+import type { StreamKind } from '../../contracts/streams.ts';
 import type { RelayServices } from '../services.ts';
 import { characterCardView } from './character-card.ts';
 import { chatLineOf } from './chat.ts';
@@ -46,10 +47,11 @@ function newMessage<T>(itemOf: (message: Fields) => T | undefined) {
     event.name === 'chat-create' && shownTo(event.fields, recipient) ? itemOf(event.fields) : undefined;
 }
 
-const COMBAT_HOOKS = ['updateCombat', 'updateCombatant'];
+/** The hooks of a combat's changes that send no combat event (initiative, hiding, defeat). */
+export const COMBAT_HOOKS = ['updateCombat', 'updateCombatant'];
 /** An unlinked token's actor changes through its token, a linked one through the actor. */
 const HP_HOOKS = ['updateToken'];
-const PLAYLIST_HOOKS = ['Playlist', 'PlaylistSound'].flatMap((document) =>
+export const PLAYLIST_HOOKS = ['Playlist', 'PlaylistSound'].flatMap((document) =>
   ['create', 'update', 'delete'].map((change) => `${change}${document}`),
 );
 

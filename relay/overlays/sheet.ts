@@ -6,7 +6,7 @@ import { captureSheet } from '../capture/sheet-route.ts';
 import { HttpError } from '../errors.ts';
 import { callWorld } from '../routing/call.ts';
 import type { Answer, Caller } from '../routing/route.ts';
-import { relayBytesAnswer, worldAnswer } from '../routing/world-answer.ts';
+import { worldAnswer } from '../routing/world-answer.ts';
 import { resolveWorld } from '../routing/world-resolution.ts';
 import type { RelayServices } from '../services.ts';
 import type { OverlayViewer } from './world.ts';
@@ -22,8 +22,8 @@ export async function overlaySheet(
   const parameters = { uuid: viewer.actorUuid, format: options.format, quality: 0.9, scale: options.scale };
   const caller: Caller = { clientId: viewer.clientId, userId: viewer.userId, key };
   const captured = await captureSheet(parameters, caller, services);
-  const answer = captured ? relayBytesAnswer(captured) : await fromWorld(parameters, caller, services);
-  if (answer.kind !== 'bytes') throw new HttpError(502, 'The world sent no sheet image');
+  const answer = captured ?? (await fromWorld(parameters, caller, services));
+  if (answer.kind !== 'image') throw new HttpError(502, 'The world sent no sheet image');
   return { ...answer, headers: { ...answer.headers, 'Cache-Control': 'no-store' } };
 }
 

@@ -5,6 +5,7 @@ import type { RelayServices } from '../services.ts';
 import type { OverlayLinkRecord } from '../auth/overlay-links.ts';
 import { fieldsOf, listOf, numberOf, textOf } from '../objects.ts';
 import { shownTo } from '../world-data/audience.ts';
+import type { WorldOperation } from '../../contracts/operations.ts';
 
 /** What a view is built for: the link's world, the user it sees as, and the GM's choices stored with it. */
 export type OverlayViewer = Pick<OverlayLinkRecord, 'id' | 'clientId' | 'userId' | 'actorUuid' | 'hpBars'>;
@@ -17,7 +18,7 @@ const WORLD_TIMEOUT_MS = 10_000;
 export async function askWorld(
   services: RelayServices,
   viewer: OverlayViewer,
-  operation: string,
+  operation: WorldOperation,
   fields: Fields = {},
 ): Promise<Fields> {
   const world = services.tabletop.world(viewer.clientId);

@@ -1,4 +1,5 @@
-import type { ApiKeyRecord } from '../auth/api-keys.ts';
+import type { IncomingHttpHeaders } from 'node:http';
+import { KEY_PREFIX, type ApiKeyRecord } from '../auth/api-keys.ts';
 import { OVERLAY_LINK_PREFIX, type OverlayLinkRecord } from '../auth/overlay-links.ts';
 import type { Scope } from '../auth/scopes.ts';
 import { OVERLAYS, type OverlayName } from '../../contracts/overlays.ts';
@@ -6,14 +7,33 @@ import { sameSecret } from '../auth/secrets.ts';
 import type { CallContext } from './route.ts';
 import type { RelayServices } from '../services.ts';
 import { HttpError } from '../errors.ts';
-import { ADMIN_COOKIE, cookieValues } from '../admin/admin-sessions.ts';
-import { isLoopback } from '../http/addresses.ts';
-import { corsAllows } from '../http/request-gate.ts';
+import { ADMIN_COOKIE, cookieValues } from '../auth/admin-sessions.ts';
+import { isLoopback } from '../gate/addresses.ts';
+import { corsAllows } from '../gate/request-gate.ts';
 
-/** The key a caller presented (the `x-api-key` header); none, or one the relay does not know, is the 401 that says so. */
+/**
+ * The API key a request presents: its `x-api-key` header, or else `Authorization: Bearer ttr_…`, as MCP clients and many
+ * HTTP plugins send one. Only a value shaped like a key counts from Authorization, where the admin token goes too: the
+ * admin token is never taken for a key, and a key never opens the admin API (`checkAdminCredentials`).
+ */
+export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers['x-api-key'];
+  if (typeof header === 'string' && header !== '') return header;
+  const bearer = bearerOf(headers.authorization);
+  return bearer.startsWith(KEY_PREFIX) ? bearer : undefined;
+}
+
+function bearerOf(authorization: string | undefined): string {
+  return authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : '';
+}
+
+/** Starts with the reference relay's words, which its clients match, and says how to send a key. */
+const KEY_REQUIRED = 'API key is required: send it in the x-api-key header, or as Authorization: Bearer <key>';
+
+/** The key a caller presented (`presentedKey`); none, or one the relay does not know, is the 401 that says so. */
 export function verifiedKey(presented: unknown, services: RelayServices): ApiKeyRecord {
   if (typeof presented !== 'string' || presented === '') {
-    throw new HttpError(401, 'API key is required');
+    throw new HttpError(401, KEY_REQUIRED);
   }
   const key = services.keys.verify(presented);
   if (!key) throw new HttpError(401, presented.startsWith(OVERLAY_LINK_PREFIX) ? LINK_AS_KEY : 'Invalid API key');
@@ -22,6 +42,12 @@ export function verifiedKey(presented: unknown, services: RelayServices): ApiKey
 
 const LINK_AS_KEY =
   'This is an overlay link, not an API key: an overlay link only opens its overlay (/overlays/<name>?link=…). Make an API key in the settings UI for anything else';
+
+/** The reference relay's 403, byte for byte; the scope's name also goes out alone as the X-Required-Scope header. */
+export function requireScope(key: ApiKeyRecord, scope: Scope): void {
+  if (!key.scopes.includes(scope))
+    throw new HttpError(403, `API key lacks required scope: ${scope}`, undefined, { 'X-Required-Scope': scope });
+}
 
 /**
  * The overlay link a caller presented (the query's `link`, HTTP only), checked against the overlay of the route: a link
@@ -109,14 +135,22 @@ export function checkAdmin({ method, call, hasQuery }: AdminCall, services: Rela
   if (method !== 'GET') requireJsonChange(call, hasQuery);
 }
 
-function checkAdminCredentials(call: CallContext, services: RelayServices): void {
+/** Whether the caller's browser holds a settings session: any `ttr_admin` cookie it sends that the relay issued. */
+export function holdsAdminSession(call: CallContext, services: RelayServices): boolean {
   const sessions = cookieValues(call.header('cookie'), ADMIN_COOKIE);
-  if (sessions.some((session) => services.adminSessions.isSession(session))) return;
-  const header = call.header('authorization') ?? '';
-  const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+  return sessions.some((session) => services.adminSessions.isSession(session));
+}
+
+function checkAdminCredentials(call: CallContext, services: RelayServices): void {
+  if (holdsAdminSession(call, services)) return;
+  const token = bearerOf(call.header('authorization'));
   if (token === '') throw new HttpError(401, 'Admin token is required: send it as Authorization: Bearer <token>');
+  if (token.startsWith(KEY_PREFIX)) throw new HttpError(401, KEY_AS_ADMIN_TOKEN);
   if (!sameSecret(token, services.adminToken)) throw new HttpError(401, 'Invalid admin token');
 }
+
+const KEY_AS_ADMIN_TOKEN =
+  'This is an API key: the admin API takes the admin token (the file admin-token in the data directory) or a settings session, never a key';
 
 const SAME_ORIGIN_FETCH_SITES = ['same-origin', 'none'];
 

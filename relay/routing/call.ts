@@ -1,12 +1,11 @@
 import { describeIssue, jsonText } from './parameters.ts';
 import type { Caller, Player, Route, StreamRoute, WorldAsk, WorldRoute } from './route.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
-import type { Scope } from '../auth/scopes.ts';
 import type { StreamFilter } from '../events/streams.ts';
 import { withoutUndefined } from '../objects.ts';
 import type { RelayServices } from '../services.ts';
-import type { WorldReply } from '../world-link/pending-requests.ts';
-import type { WorldConnection } from '../world-link/world-connection.ts';
+import type { WorldReply } from '../tabletop/pending-requests.ts';
+import type { WorldConnection } from '../tabletop/world-connection.ts';
 import { HttpError } from '../errors.ts';
 import { resolveUserId } from './world-resolution.ts';
 
@@ -15,12 +14,6 @@ import { resolveUserId } from './world-resolution.ts';
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 export type Fields = Record<string, unknown>;
-
-/** The reference relay's 403, byte for byte; the scope's name also goes out alone as the X-Required-Scope header. */
-export function requireScope(key: ApiKeyRecord, scope: Scope): void {
-  if (!key.scopes.includes(scope))
-    throw new HttpError(403, `API key lacks required scope: ${scope}`, undefined, { 'X-Required-Scope': scope });
-}
 
 /** Takes `clientId` and `userId` out of the raw parameters; a key bound to a user acts as its user. */
 export function takeCaller(raw: Fields, clientId: unknown, key: ApiKeyRecord | undefined): Caller {

@@ -76,6 +76,12 @@ export const worldText = (max: number) =>
     .max(max, { error: 'is too long' })
     .transform((value) => shownClean(value, max));
 
+/** A Foundry address as the GM opens it in the browser, e.g. http://localhost:30000. */
+export const foundryAddress = () =>
+  text()
+    .max(2000)
+    .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, { error: 'must be an http(s) URL such as http://localhost:30000' });
+
 export const flag = () => z.preprocess(fromQueryBoolean, z.boolean({ error: 'must be true or false' }));
 
 interface Range {

@@ -14,25 +14,24 @@ import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { OverlayLinkRecord } from '../auth/overlay-links.ts';
 import type { OverlayName } from '../../contracts/overlays.ts';
 import type { RelayServices } from '../services.ts';
-import { answeredCall, callerNamed, refusedCall, type ActivityRecord } from '../admin/activity.ts';
+import { answeredCall, callerNamed, refusedCall, type ActivityRecord } from '../activity/activity-log.ts';
 import { HttpError } from '../errors.ts';
-import { checkAdmin, keyOfLink, verifiedKey, verifiedLink } from './access.ts';
+import { checkAdmin, keyOfLink, requireScope, verifiedKey, verifiedLink } from './access.ts';
 import {
   askWorldAsGm,
   callWorld,
   parseHeaders,
   parseParameters,
   prepareStream,
-  requireScope,
   takeCaller,
   userRefusalBefore,
   type Fields,
 } from './call.ts';
 import { resolveWorld } from './world-resolution.ts';
 import { playerOf, refuseToPlayer } from './player-view.ts';
-import type { WorldConnection } from '../world-link/world-connection.ts';
+import type { WorldConnection } from '../tabletop/world-connection.ts';
 import { tooManyRequests, type RateDecision } from './rate-limit.ts';
-import { relayBytesAnswer, worldAnswer, type WorldJsonAnswer } from './world-answer.ts';
+import { worldAnswer, type WorldJsonAnswer } from './world-answer.ts';
 
 export type { WorldJsonAnswer };
 
@@ -293,7 +292,7 @@ async function answerFromWorld(
 ): Promise<CallAnswer> {
   if (route.answerInRelay) {
     const own = await route.answerInRelay(parameters, caller, services);
-    if (own) return relayBytesAnswer(own);
+    if (own) return own;
   }
   const { reply } = await callWorld(route, parameters, caller, world, services, player);
   return worldAnswer(route, world, reply, parameters);

@@ -5,11 +5,11 @@
 // relay first; test/security/item-23-player-gm-data.test.ts fails for a keyed route that does not say.
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import { HttpError } from '../errors.ts';
-import type { WorldConnection } from '../world-link/world-connection.ts';
+import type { WorldConnection } from '../tabletop/world-connection.ts';
 import type { Player, PlayerDecision, PlayerView } from './route.ts';
 
 /** Foundry's ASSISTANT role: from it up a user is a GM (`User#isGM`) and sees what the GM sees. */
-const FIRST_GM_ROLE = 3;
+export const FIRST_GM_ROLE = 3;
 
 /**
  * The player a key acts as in this world: its bound user when that user is not a GM there. A key bound to no user, or

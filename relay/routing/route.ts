@@ -3,7 +3,10 @@ import type { Scope } from '../auth/scopes.ts';
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { OverlayLinkRecord } from '../auth/overlay-links.ts';
 import type { OverlayName } from '../../contracts/overlays.ts';
-import type { StreamFilter, StreamKind } from '../events/streams.ts';
+import type { EventStream } from '../events/event-stream.ts';
+import type { StreamFilter } from '../events/streams.ts';
+import { STREAMS, type GmOnlyStreamKind, type StreamKind } from '../../contracts/streams.ts';
+import type { RelayOperation, WorldOperation } from '../../contracts/operations.ts';
 import type { RelayServices } from '../services.ts';
 
 /** Who calls and for which world and user: the parameters every tabletop route shares. */
@@ -51,6 +54,8 @@ interface RouteBase<S extends ParameterSchema, H extends HeaderSchema = HeaderSc
   from?: ParameterSource;
   /** Carries file bytes: the body may be as large as the relay's upload limit; other bodies stop at 1 MiB (public routes 64 KiB). */
   takesUploads?: boolean;
+  /** Parameters that hold a dice formula: in a form body, a `+` between two of its terms is a plus sign (relay/http/body.ts). */
+  formulaFields?: readonly string[];
   /** Parses, defaults and documents the request headers the route reads; a missing or bad one is a 400 that names it. */
   headers?: H;
   /** The media type of a successful answer when it is not JSON. */
@@ -72,22 +77,26 @@ interface RouteBase<S extends ParameterSchema, H extends HeaderSchema = HeaderSc
 /** A route answered by the world: its parameters become a request message and the world's result the answer. */
 export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends RouteBase<S> {
   kind: 'world';
-  operation: string;
+  operation: WorldOperation;
   timeoutMs?: number;
   /** The fields sent to the world, when they are not the parameters as they are. */
   message?: (parameters: z.output<S>) => Record<string, unknown>;
   /**
-   * `image`: the world answers with a data URL that goes out as bytes (GET /sheet); `file`: the same for a download,
-   * with its name, unless the caller asks for `format=base64`.
+   * `image`: the world answers with a data URL that goes out as an image answer (GET /sheet); `file`: as bytes, for a
+   * download with its name, unless the caller asks for `format=base64`.
    */
   reply?: 'json' | 'image' | 'file';
   /** Headers added to a byte answer, e.g. which path rendered a sheet. */
   replyHeaders?: Record<string, string>;
   /**
    * Lets the relay answer itself instead of the world, when it can (GET /sheet from the browser capture session):
-   * resolves with the bytes and headers to send, or undefined to ask the world.
+   * resolves with the image to send, or undefined to ask the world.
    */
-  answerInRelay?: (parameters: z.output<S>, caller: Caller, services: RelayServices) => Promise<RelayBytes | undefined>;
+  answerInRelay?: (
+    parameters: z.output<S>,
+    caller: Caller,
+    services: RelayServices,
+  ) => Promise<ImageAnswer | undefined>;
   /**
    * A scope needed on top of the route's own for some parameters (creating or changing a Macro needs `macro:write`);
    * where the parameters alone cannot tell, it may ask the world as the GM (`askWorld`) before the call is sent.
@@ -99,6 +108,11 @@ export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends
   rawBodyAsFileData?: boolean;
   /** What a key bound to a player gets (relay/routing/player-view.ts): every keyed route says. */
   playerView?: PlayerView;
+  /**
+   * Where the unmodified module fails because Foundry changed under it (module 3.4.1 on Foundry 14): a refusal of the
+   * world that matches is answered with the status and the words given here, the world's own words kept after them.
+   */
+  moduleFailures?: readonly ModuleFailure[];
   /** Rewrites a successful answer of the world; `sentAt` is `performance.now()` when the request left. */
   reviseReply?: (
     message: Record<string, unknown>,
@@ -106,8 +120,21 @@ export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends
   ) => Record<string, unknown>;
 }
 
+/** A known failure of the module, by the error it answers with, and what the relay says of it instead. */
+export interface ModuleFailure {
+  /** The module's error, as the world answers it. */
+  error: RegExp;
+  /** 400 when the caller can ask another way, 501 when no call gets this from such a world. */
+  status: 400 | 501;
+  /** Why it failed, in the world's terms, and what to do instead. */
+  explanation: string;
+}
+
 /** Asks the caller's world an operation with these fields, as the GM unless they name a user; a refusal throws. */
-export type WorldAsk = (operation: string, fields?: Record<string, unknown>) => Promise<Record<string, unknown>>;
+export type WorldAsk = (
+  operation: WorldOperation,
+  fields?: Record<string, unknown>,
+) => Promise<Record<string, unknown>>;
 
 // What a key bound to a player gets from a keyed route (relay/routing/player-view.ts applies it).
 
@@ -141,12 +168,6 @@ export type PlayerView = PlayerDecision | { sorted: string; sort: PlayerSort };
 /** What a stream's or a local route's answer can be to a player: it passes, or it is refused. */
 export type PlayerDecision = { passes: string } | { refused: string };
 
-/** A byte answer the relay produced itself. */
-export interface RelayBytes {
-  bytes: Uint8Array;
-  headers: Record<string, string>;
-}
-
 /** A Server-Sent Events stream of one world's pushes. */
 export interface StreamRoute<S extends ParameterSchema = ParameterSchema> extends RouteBase<S> {
   kind: 'stream';
@@ -159,7 +180,7 @@ export interface StreamRoute<S extends ParameterSchema = ParameterSchema> extend
 /** The call as its transport received it, told without any of the transport's own objects. */
 export interface CallContext {
   transport: 'http' | 'ws' | 'mcp';
-  /** The caller's address, normalised (see relay/http/addresses.ts normalisedAddress). */
+  /** The caller's address, normalised (see relay/gate/addresses.ts normalisedAddress). */
   remoteAddress: string;
   /** `protocol://host` as the caller reached the relay. */
   relayOrigin: string;
@@ -182,12 +203,19 @@ export interface LocalContext<P, H = Record<string, unknown>> {
 
 export type AnswerHeaders = Record<string, string | string[]>;
 
-/** A stream of Server-Sent Events the adapter keeps open until the caller hangs up or `end` is called. */
-export interface EventStream {
-  send(name: string, json: string): void;
-  comment(text: string): void;
-  onClose(listener: () => void): void;
-  end(): void;
+/**
+ * An image and its size in pixels, whoever made it (the world, the capture browser): HTTP sends the bytes with the
+ * size in headers of its own, /ws/api a data URL with `width` and `height`.
+ */
+export interface ImageAnswer {
+  kind: 'image';
+  status?: number;
+  bytes: Uint8Array;
+  mimeType: string;
+  /** Unknown when a world does not say. */
+  width?: number;
+  height?: number;
+  headers?: AnswerHeaders;
 }
 
 /** What a local route answers with; the transport writes it. Cookies go out as `Set-Cookie` in `headers`. */
@@ -195,6 +223,7 @@ export type Answer =
   | { kind?: 'json'; status?: number; body: unknown; headers?: AnswerHeaders }
   | { kind: 'html'; status?: number; html: string; headers?: AnswerHeaders }
   | { kind: 'bytes'; status?: number; bytes: Uint8Array; headers: AnswerHeaders }
+  | ImageAnswer
   | { kind: 'redirect'; location: string; status?: 302 | 303; headers?: AnswerHeaders }
   | { kind: 'events'; open(stream: EventStream): void };
 
@@ -205,7 +234,7 @@ export interface LocalRoute<
 > extends RouteBase<S, H> {
   kind: 'local';
   /** The /ws/api message type that calls it: every keyed route is reachable there too (test/contract/reachability.test.ts). */
-  operation?: string;
+  operation?: RelayOperation;
   /** Whether a key bound to a player may call it (relay/routing/player-view.ts): every keyed route says. */
   playerView?: PlayerDecision;
   handle: (context: LocalContext<z.output<S>, z.output<H>>) => Answer | Promise<Answer>;
@@ -234,8 +263,24 @@ export function worldRoute<S extends ParameterSchema>(route: Omit<WorldRoute<S>,
   return { ...route, kind: 'world' } as unknown as Route;
 }
 
-export function streamRoute<S extends ParameterSchema>(route: Omit<StreamRoute<S>, 'kind'>): Route {
-  return { ...route, kind: 'stream' } as unknown as Route;
+/**
+ * A stream route as its table writes it. A stream that is the GM's only (`gmOnly` in contracts/streams.ts) says nothing
+ * of players, as it is refused to them; any other keyed stream says why its events may pass to a player.
+ */
+export type StreamRouteEntry<S extends ParameterSchema> = Omit<StreamRoute<S>, 'kind' | 'stream' | 'playerView'> &
+  (
+    | { stream: GmOnlyStreamKind; playerView?: never }
+    | { stream: Exclude<StreamKind, GmOnlyStreamKind>; playerView?: PlayerDecision }
+  );
+
+const GM_ONLY_STREAM: PlayerDecision = {
+  refused:
+    'carries what the GM sees (every actor, hidden tokens and combatants, secret doors), which the relay cannot sort by what a user may see: a key bound to a player may open the chat and roll streams only',
+};
+
+export function streamRoute<S extends ParameterSchema>(route: StreamRouteEntry<S>): Route {
+  const playerView = STREAMS[route.stream].gmOnly ? GM_ONLY_STREAM : route.playerView;
+  return { ...route, playerView, kind: 'stream' } as unknown as Route;
 }
 
 export function localRoute<S extends ParameterSchema, H extends HeaderSchema = z.ZodObject<Record<never, never>>>(

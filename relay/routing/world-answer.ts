@@ -1,6 +1,6 @@
-import type { Answer, AnswerHeaders, RelayBytes, WorldRoute } from './route.ts';
-import type { WorldReply } from '../world-link/pending-requests.ts';
-import type { WorldConnection } from '../world-link/world-connection.ts';
+import type { Answer, AnswerHeaders, WorldRoute } from './route.ts';
+import type { WorldReply } from '../tabletop/pending-requests.ts';
+import type { WorldConnection } from '../tabletop/world-connection.ts';
 import { HttpError } from '../errors.ts';
 import { hasError, type Fields } from './call.ts';
 
@@ -14,12 +14,7 @@ export interface WorldJsonAnswer {
   clientId: string;
 }
 
-/** Bytes the relay produced itself (GET /sheet from the capture browser), as an answer. */
-export function relayBytesAnswer(own: RelayBytes): Answer {
-  return { kind: 'bytes', bytes: own.bytes, headers: own.headers };
-}
-
-/** The world's answer: bytes for an image or a file (unless the caller asked for `format=base64`), JSON otherwise. */
+/** The world's answer: an image, bytes for a file (unless the caller asked for `format=base64`), JSON otherwise. */
 export function worldAnswer(
   route: WorldRoute,
   world: WorldConnection,
@@ -29,6 +24,7 @@ export function worldAnswer(
   if (route.reply === 'image' || (route.reply === 'file' && parameters.format !== 'base64')) {
     return bytesAnswer(route, route.reply, world, reply, parameters);
   }
+  refuseKnownModuleFailure(route, reply.message);
   return {
     kind: 'world-json',
     status: hasError(reply.message) ? 400 : 200,
@@ -36,6 +32,18 @@ export function worldAnswer(
     message: reply.message,
     clientId: world.clientId,
   };
+}
+
+/** A refusal the route knows as the module's own failure, answered in words that say why and what to do instead. */
+function refuseKnownModuleFailure(route: WorldRoute, message: WorldReply['message']): void {
+  if (!hasError(message)) return;
+  const worldError = String(message.error);
+  const failure = route.moduleFailures?.find((candidate) => candidate.error.test(worldError));
+  if (failure) {
+    throw new HttpError(failure.status, `${failure.explanation} (the world answered: ${worldError})`, {
+      requestId: message.requestId,
+    });
+  }
 }
 
 /** Decodes the data URL a world answers with (`imageData` or `fileData`, at the top or under `data`) into bytes. */
@@ -56,16 +64,20 @@ function bytesAnswer(
   }
   const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
   const mimeType = () => mediaType(world, message.mimeType ?? nested.mimeType ?? /^data:([^;,]*)/.exec(dataUrl)?.[1]);
-  const headers: AnswerHeaders = {};
   if (kind === 'image') {
-    headers['Content-Type'] =
-      parameters.format === 'jpeg' ? 'image/jpeg' : parameters.format === 'png' ? 'image/png' : mimeType();
-    headers['X-Image-Width'] = pixelCount(world, 'width', message.width ?? nested.width);
-    headers['X-Image-Height'] = pixelCount(world, 'height', message.height ?? nested.height);
-  } else {
-    headers['Content-Type'] = mimeType();
-    headers['Content-Disposition'] = attachment(world, message.filename ?? nested.filename);
+    return {
+      kind: 'image',
+      bytes,
+      mimeType: parameters.format === 'jpeg' ? 'image/jpeg' : parameters.format === 'png' ? 'image/png' : mimeType(),
+      width: pixelCount(world, 'width', message.width ?? nested.width),
+      height: pixelCount(world, 'height', message.height ?? nested.height),
+      headers: { ...route.replyHeaders },
+    };
   }
+  const headers: AnswerHeaders = {
+    'Content-Type': mimeType(),
+    'Content-Disposition': attachment(world, message.filename ?? nested.filename),
+  };
   return { kind: 'bytes', bytes, headers: { ...headers, ...route.replyHeaders } };
 }
 
@@ -83,12 +95,12 @@ function mediaType(world: WorldConnection, value: unknown): string {
   return value;
 }
 
-function pixelCount(world: WorldConnection, name: string, value: unknown): string {
-  if (value === undefined || value === null || value === '') return '';
+function pixelCount(world: WorldConnection, name: string, value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
   const count = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0)
     throw worldSentBadHeader(world, name, value);
-  return String(count);
+  return count;
 }
 
 /** `attachment` with the file's name: ASCII as it is, other characters in `filename*` (RFC 6266) with an ASCII fallback. */

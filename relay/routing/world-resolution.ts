@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
-import type { Tabletop } from '../world-link/tabletop.ts';
-import type { WorldConnection } from '../world-link/world-connection.ts';
+import type { Tabletop } from '../tabletop/tabletop.ts';
+import type { WorldConnection } from '../tabletop/world-connection.ts';
 import { HttpError } from '../errors.ts';
 
 /**

@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomHex } from '../auth/secrets.ts';
 
 /** The data directory cannot be used; the message says what is wrong, which folder, and what to do, in one line. */
 export class DataDirError extends Error {}
@@ -36,7 +36,7 @@ export function dataDirProblem(dir: string, error: unknown): string {
  * there: a relay that starts would otherwise fail later, at the GM's first change.
  */
 export function prepareDataDir(dir: string): void {
-  const probe = join(dir, `.write-check-${randomHex(6)}`);
+  const probe = join(dir, `.write-check-${randomBytes(6).toString('hex')}`);
   try {
     makeFolder(dir);
     if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });

@@ -63,7 +63,7 @@ export const lastRollSeen: PlayerView = {
 // combatant in the order the player sees, or at none while a hidden one has it.
 
 /** GET /encounters. */
-export const encountersSeen: PlayerView = {
+export const encountersSeen = {
   sorted: "no combatant the GM hid but the user's own, the turn in the order the user sees",
   sort: async (answer, context) => {
     if (!Array.isArray(answer.encounters)) return answer;
@@ -76,7 +76,7 @@ export const encountersSeen: PlayerView = {
     const shown = (combatant: Fields) => combatant.hidden !== true || owned.has(combatant.actorUuid);
     return { ...answer, encounters: encounters.map((encounter) => encounterAsSeen(encounter, shown)) };
   },
-};
+} satisfies PlayerView;
 
 function encounterAsSeen(encounter: Fields, shown: (combatant: Fields) => boolean): Fields {
   const combatants = listOf(encounter.combatants);
@@ -92,7 +92,7 @@ function encounterAsSeen(encounter: Fields, shown: (combatant: Fields) => boolea
 }
 
 /** The actor UUIDs, among the combatants', that the player owns. */
-async function actorsOwnedBy(combatants: Fields[], context: PlayerSortContext): Promise<Set<unknown>> {
+export async function actorsOwnedBy(combatants: Fields[], context: PlayerSortContext): Promise<Set<unknown>> {
   const uuids = [...new Set(combatants.map((combatant) => combatant.actorUuid))].filter(
     (uuid): uuid is string => typeof uuid === 'string' && uuid !== '',
   );

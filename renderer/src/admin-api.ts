@@ -1,24 +1,32 @@
 // The admin API as the settings UI sees it. The session cookie from /admin/login authorises every call.
 import type {
   ActivityEntry,
+  ApiKeyView,
+  AssistantsView,
+  CaptureSettingsView,
   DeniedAddressAnswer,
   KeyRequestApproval,
   KeyRequestView,
   KnownWorldView,
+  NewApiKeyAnswer,
   NewOverlayLink,
+  OverlayLinkChanges,
+  OverlayLinkRequest,
   OverlayLinkView,
   PairRequestView,
   RelaySettings,
   RelayStatus,
   RevocationAnswer,
+  RevokedAnswer,
   StatusWorld,
+  WorldLinkAnswer,
 } from '../../contracts/admin-api.ts';
 import type { PlayerListEntry } from '../../contracts/world-protocol.ts';
 import type { InvitationView, NewInvitationAnswer } from '../../contracts/invitations.ts';
 import type { IntegrationPackageView } from '../../contracts/integration-packages.ts';
-import type { AssistantGrant, ToolsetDescription, ToolsetName } from '../../contracts/assistants.ts';
+import type { ToolsetName } from '../../contracts/assistants.ts';
 
-export type { ActivityEntry, RelaySettings, RelayStatus };
+export type { ActivityEntry, AssistantsView, RelaySettings, RelayStatus };
 export type Player = PlayerListEntry;
 export type World = StatusWorld;
 export type PairRequest = PairRequestView;
@@ -27,56 +35,12 @@ export type Invitation = InvitationView;
 export type NewInvitation = NewInvitationAnswer;
 export type KeyRequest = KeyRequestView;
 export type OverlayLink = OverlayLinkView;
-export type { NewOverlayLink };
+export type { NewOverlayLink, OverlayLinkChanges, OverlayLinkRequest };
 export type IntegrationPackage = IntegrationPackageView;
-type Revoked = { revoked: boolean } & RevocationAnswer;
-
-/** What the GM chooses for an overlay link when making it (POST /admin/overlay-links). */
-export type OverlayLinkRequest = Pick<OverlayLinkView, 'overlay' | 'clientId'> &
-  Partial<Pick<OverlayLinkView, 'name' | 'userId' | 'actorUuid' | 'hpBars' | 'customCss'>>;
-
-/** What may change on an overlay link afterwards (PATCH /admin/overlay-links/{id}); null clears an optional field. */
-export type OverlayLinkChanges = Partial<{
-  name: string;
-  userId: string | null;
-  actorUuid: string | null;
-  hpBars: boolean;
-  customCss: string;
-}>;
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  userId?: string;
-  worldIds?: string[];
-  createdAt: string;
-  lastUsedAt?: string;
-}
-
-/** GET /admin/assistants: the toolsets with their tools, and the keys made for assistants with their open sessions. */
-export interface AssistantsView {
-  toolsets: Array<ToolsetDescription & { name: ToolsetName; byDefault: boolean; tools: string[] }>;
-  assistants: Array<ApiKey & { assistant: AssistantGrant; sessions: number }>;
-}
-
-export interface NewKey extends ApiKey {
-  key: string;
-}
-
-/** A 2.x module's key with the world settings to type into the module (POST /admin/world-links). */
-export interface WorldLink extends NewKey {
-  settings: { 'foundry-rest-api.wsRelayUrl': string; 'foundry-rest-api.apiKey': string };
-  lanRelayUrls: string[];
-  steps: string;
-}
-
-export interface CaptureSettings {
-  foundryUrl: string;
-  username: string;
-  passwordSet: boolean;
-}
+export type ApiKey = ApiKeyView;
+export type NewKey = NewApiKeyAnswer;
+export type WorldLink = WorldLinkAnswer;
+export type CaptureSettings = CaptureSettingsView;
 
 export class ApiError extends Error {
   readonly status: number;
@@ -131,13 +95,14 @@ export const admin = {
   scopes: () => call<{ scopes: string[]; defaultScopes: string[] }>('GET', '/admin/scopes'),
   createKey: (key: { name: string; scopes: string[]; userId?: string; worldIds?: string[] }) =>
     call<NewKey>('POST', '/admin/keys', key),
-  linkWorld: (link: { clientId: string; name?: string }) => call<WorldLink>('POST', '/admin/world-links', link),
+  linkWorld: (link: { clientId: string; foundryUrl: string; name?: string }) =>
+    call<WorldLink>('POST', '/admin/world-links', link),
   rotateKey: (id: string) => call<NewKey>('POST', `/admin/keys/${encodeURIComponent(id)}/rotate`),
-  revokeKey: (id: string) => call<Revoked>('DELETE', `/admin/keys/${encodeURIComponent(id)}`),
+  revokeKey: (id: string) => call<RevokedAnswer>('DELETE', `/admin/keys/${encodeURIComponent(id)}`),
   invitations: () => call<{ invitations: Invitation[] }>('GET', '/admin/invitations'),
   createInvitation: (invitation: { clientId: string; userId: string; name?: string; lifetimeDays?: number }) =>
     call<NewInvitation>('POST', '/admin/invitations', invitation),
-  revokeInvitation: (id: string) => call<Revoked>('DELETE', `/admin/invitations/${encodeURIComponent(id)}`),
+  revokeInvitation: (id: string) => call<RevokedAnswer>('DELETE', `/admin/invitations/${encodeURIComponent(id)}`),
   knownWorlds: () => call<{ worlds: KnownWorld[] }>('GET', '/admin/worlds'),
   /** null clears the address. */
   setWorldFoundryUrl: (clientId: string, foundryUrl: string | null) =>
@@ -160,7 +125,7 @@ export const admin = {
     call<OverlayLink>('PATCH', `/admin/overlay-links/${encodeURIComponent(id)}`, changes),
   rotateOverlayLink: (id: string) =>
     call<NewOverlayLink>('POST', `/admin/overlay-links/${encodeURIComponent(id)}/rotate`),
-  revokeOverlayLink: (id: string) => call<Revoked>('DELETE', `/admin/overlay-links/${encodeURIComponent(id)}`),
+  revokeOverlayLink: (id: string) => call<RevokedAnswer>('DELETE', `/admin/overlay-links/${encodeURIComponent(id)}`),
   settings: () => call<RelaySettings>('GET', '/admin/settings'),
   updateSettings: (changes: Partial<RelaySettings>) => call<RelaySettings>('PATCH', '/admin/settings', changes),
   activity: () => call<{ entries: ActivityEntry[] }>('GET', '/admin/activity'),

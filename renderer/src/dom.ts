@@ -207,3 +207,21 @@ export function toggle(
     h('span', { class: 'switch-label' }, label),
   );
 }
+
+/**
+ * A password field for a secret the relay keeps sealed and never shows back: empty, saying whether one is stored, so
+ * that leaving it empty keeps the stored one.
+ */
+export function secretInput(
+  attributes: { name: string; id?: string },
+  stored: boolean,
+  empty: string,
+): HTMLInputElement {
+  return h('input', {
+    class: 'input',
+    type: 'password',
+    autocomplete: 'new-password',
+    ...attributes,
+    placeholder: stored ? '•••••••• (saved; type to replace)' : empty,
+  });
+}

@@ -1,4 +1,5 @@
 // How the key form groups scopes, in the tabletop's words.
+import { SCOPE_LABELS, type Scope } from '../../contracts/scopes.ts';
 
 export interface ScopeGroup {
   title: string;
@@ -62,4 +63,9 @@ export function groupScopes(scopes: readonly string[]): ScopeGroup[] {
     dangerous: true,
   });
   return groups.filter((group) => group.scopes.length > 0);
+}
+
+/** What a scope lets a tool do, in words; its name for a scope the relay knows and this page does not. */
+export function scopeWords(scope: string): string {
+  return SCOPE_LABELS[scope as Scope] ?? scope;
 }

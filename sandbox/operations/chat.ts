@@ -61,7 +61,7 @@ export const chatOperations: OperationTable = {
       flavor: request.flavor ? String(request.flavor) : undefined,
       speaker,
       whisper: Array.isArray(request.whisper) ? request.whisper.map(String) : undefined,
-      style: typeof request.chatType === 'number' ? request.chatType : undefined,
+      type: request.chatType ?? undefined,
     });
     return reply(request, { success: true, data: serializeChatMessage(game, message) });
   }),

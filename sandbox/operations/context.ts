@@ -1,5 +1,6 @@
 // What every operation handler gets, and the reply helpers shared by them (module-operations.md §0, §1).
 import { resultTypeOf, type WorldMessage, type WorldRequest } from '../../contracts/world-protocol.ts';
+import type { WorldOperation } from '../../contracts/operations.ts';
 import type { FileStore } from '../files/file-store.ts';
 import type { SearchIndex } from '../search-index.ts';
 import type { WorldDocument } from '../world/document.ts';
@@ -9,12 +10,16 @@ import { resolveUser } from '../world/permissions.ts';
 export interface OperationContext {
   game: Game;
   searchIndex: SearchIndex;
+  /** The world's data folder. */
   files: FileStore;
+  /** Foundry's own public folder: core icons, sounds and interface images; read-only. */
+  publicFiles: FileStore;
 }
 
 /** A handler's reply, or undefined when the module would send nothing. */
 export type OperationHandler = (request: WorldRequest, context: OperationContext) => Promise<WorldMessage | undefined>;
-export type OperationTable = Record<string, OperationHandler>;
+/** Handlers by the operation they answer: only the operations a world knows (contracts/operations.ts). */
+export type OperationTable = { [Operation in WorldOperation]?: OperationHandler };
 
 export function reply(request: WorldRequest, fields: Record<string, unknown>): WorldMessage {
   return { type: resultTypeOf(request.type), requestId: request.requestId, ...fields };

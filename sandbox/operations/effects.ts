@@ -38,8 +38,13 @@ function statusesOf(effect: WorldDocument): string[] {
   return (effect.source.statuses as string[] | undefined) ?? [];
 }
 
+/** The module reads `effect.icon`, the v12 name of `img`, whose getter Foundry 14 removed: there it is undefined. */
+function iconOf(effect: WorldDocument): string | null | undefined {
+  return effect.generation >= 14 ? undefined : effect.img;
+}
+
 function effectSummary(effect: WorldDocument) {
-  return { id: effect.id, uuid: effect.uuid, name: effect.name, icon: effect.img, statuses: statusesOf(effect) };
+  return { id: effect.id, uuid: effect.uuid, name: effect.name, icon: iconOf(effect), statuses: statusesOf(effect) };
 }
 
 function effectDetails(effect: WorldDocument) {
@@ -48,7 +53,7 @@ function effectDetails(effect: WorldDocument) {
     id: effect.id,
     uuid: effect.uuid,
     name: effect.name,
-    icon: effect.img,
+    icon: iconOf(effect),
     disabled: source.disabled === true,
     duration: source.duration,
     statuses: statusesOf(effect),

@@ -6,7 +6,7 @@ import { isUploadable, extensionOf, mimeTypeOf } from '../files/media-types.ts';
 import { baseNameOf, joinStorePath, storePath, UnsafePathError } from '../files/paths.ts';
 import { dataUrl } from '../images/encoding.ts';
 import { assertUserCan } from '../world/permissions.ts';
-import { reply, withUser, type OperationTable } from './context.ts';
+import { reply, withUser, type OperationContext, type OperationTable } from './context.ts';
 
 /** Bounds one upload; Foundry has no limit of its own, but a sandbox world keeps its files in memory or one folder. */
 const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
@@ -17,10 +17,19 @@ interface Entry {
   type: 'directory' | 'file';
 }
 
-function sourceOf(request: WorldRequest): string {
+/** The folder `source` names for browsing: the world's data folder, or Foundry's own public folder. */
+function browsedStore(request: WorldRequest, context: OperationContext): { source: string; store: FileStore } {
   const source = (request.source as string | undefined) || 'data';
-  if (source !== 'data') throw new Error(`Unsupported file source "${source}": the sandbox world serves only "data"`);
-  return source;
+  if (source === 'data') return { source, store: context.files };
+  if (source === 'public') return { source, store: context.publicFiles };
+  throw new Error(`Unsupported file source "${source}": the sandbox world serves "data" and "public"`);
+}
+
+/** Uploads go to the data folder; Foundry's public folder belongs to Foundry. */
+function assertUploadSource(request: WorldRequest): void {
+  const source = (request.source as string | undefined) || 'data';
+  if (source !== 'data')
+    throw new Error(`Unsupported upload source "${source}": the sandbox world takes uploads into "data" only`);
 }
 
 async function browse(files: FileStore, dir: string): Promise<{ dirs: Entry[]; files: Entry[] }> {
@@ -110,13 +119,13 @@ async function writeUpload(files: FileStore, target: string, bytes: Uint8Array):
 }
 
 export const fileOperations: OperationTable = {
-  'file-system': withUser({ success: false }, async (request, { files }, user) => {
+  'file-system': withUser({ success: false }, async (request, context, user) => {
     if (user) assertUserCan(user, 'FILES_BROWSE', 'browse the file system');
     const path = (request.path as string | undefined) || '';
-    const source = sourceOf(request);
+    const { source, store } = browsedStore(request, context);
     const recursive = Boolean(request.recursive) && request.recursive !== 'false';
-    const top = await browse(files, storePath(path));
-    const results = [...top.dirs, ...top.files, ...(recursive ? await nestedEntries(files, top.dirs) : [])];
+    const top = await browse(store, storePath(path));
+    const results = [...top.dirs, ...top.files, ...(recursive ? await nestedEntries(store, top.dirs) : [])];
     return reply(request, { success: true, path, source, results, recursive });
   }),
 
@@ -124,7 +133,7 @@ export const fileOperations: OperationTable = {
     if (user) assertUserCan(user, 'FILES_UPLOAD', 'upload files');
     if (!request.path || !request.filename) throw new Error('Missing required parameters (path, filename)');
     const target = uploadTarget(request);
-    sourceOf(request);
+    assertUploadSource(request);
     const bytes = uploadBytes(request);
     const existing = await files.kindOf(target);
     if (existing && request.skipIfExists) return reply(request, { success: true, path: target, skipped: true });
@@ -133,12 +142,12 @@ export const fileOperations: OperationTable = {
     return reply(request, { success: true, path: target });
   }),
 
-  'download-file': withUser({ success: false }, async (request, { files }, user) => {
+  // The module fetches the path from Foundry's root, where the data folder and the public folder are both served.
+  'download-file': withUser({ success: false }, async (request, { files, publicFiles }, user) => {
     if (user) assertUserCan(user, 'FILES_BROWSE', 'download files');
     if (!request.path) throw new Error('Missing required parameter (path)');
-    sourceOf(request);
     const path = storePath(request.path);
-    const bytes = path ? await files.read(path) : null;
+    const bytes = path ? ((await files.read(path)) ?? (await publicFiles.read(path))) : null;
     if (!bytes) throw new Error('Failed to download file: 404 Not Found');
     const mimeType = mimeTypeOf(path);
     return reply(request, {

@@ -3,9 +3,8 @@ import type { WorldRequest } from '../../contracts/world-protocol.ts';
 import type { WorldDocument } from '../world/document.ts';
 import type { Game } from '../world/game.ts';
 import { assertGM, assertWritePermission, isGM, serializeWithPermission } from '../world/permissions.ts';
-import { LEVEL_FIELDS } from '../world/foundry-14.ts';
-import { expandObject, isPlainObject, type PlainObject } from '../world/objects.ts';
-import { activateScene, firstLevel, viewScene } from '../world/scenes.ts';
+import { isPlainObject } from '../world/objects.ts';
+import { activateScene, viewScene } from '../world/scenes.ts';
 import { reply, withUser, type OperationTable } from './context.ts';
 
 /** By `sceneId`, then exact `name`, then the `active` or `viewed` scene. */
@@ -15,26 +14,6 @@ function sceneOf(game: Game, request: WorldRequest): WorldDocument | null {
   if (request.active) return game.activeScene() ?? null;
   if (request.viewed) return game.viewedScene() ?? null;
   return null;
-}
-
-/**
- * `scene.update(data)`; on Foundry 14 the module (since 3.1.0) sends the legacy background and foreground keys to the
- * scene's first level instead.
- */
-function updateScene(game: Game, scene: WorldDocument, data: PlainObject): void {
-  const level = firstLevel(scene);
-  if (!level) {
-    game.updateDocument(scene, data);
-    return;
-  }
-  const sceneChanges = expandObject(data);
-  const levelChanges: PlainObject = {};
-  for (const field of LEVEL_FIELDS) {
-    if (field in sceneChanges) levelChanges[field] = sceneChanges[field];
-    delete sceneChanges[field];
-  }
-  if (Object.keys(levelChanges).length > 0) game.updateDocument(level, levelChanges);
-  game.updateDocument(scene, sceneChanges);
 }
 
 function requireScene(game: Game, request: WorldRequest): WorldDocument {
@@ -69,7 +48,9 @@ export const sceneOperations: OperationTable = {
   'update-scene': withUser({}, (request, { game }, user) => {
     const scene = requireScene(game, request);
     if (user) assertWritePermission(game, scene, user, 'update');
-    updateScene(game, scene, isPlainObject(request.data) ? request.data : {});
+    // The module (since 3.1.0) sends the legacy background and foreground to the first level on Foundry 14, where
+    // Foundry itself puts them anyway (Game#updateDocument).
+    game.updateDocument(scene, isPlainObject(request.data) ? request.data : {});
     return reply(request, { data: scene.toObject() });
   }),
 

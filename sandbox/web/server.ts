@@ -23,7 +23,7 @@ const PORTRAIT_SIZE = 96;
  */
 export type WebWorldOptions = Pick<
   SandboxWorldOptions,
-  'seed' | 'system' | 'worldId' | 'worldTitle' | 'settings' | 'foundryVersion'
+  'seed' | 'system' | 'worldId' | 'worldTitle' | 'settings' | 'foundryVersion' | 'emptyEncounters'
 >;
 
 export interface SandboxWebClientOptions {
@@ -44,6 +44,8 @@ export interface SandboxWebClientOptions {
   adminPassword?: string;
   /** Whether the foundry-rest-api module is enabled in the world; true by default. */
   moduleEnabled?: boolean;
+  /** The world runs the 2.x module with this API key (its world setting `foundry-rest-api.apiKey`) instead of 3.x. */
+  legacyApiKey?: string;
 }
 
 /** A user whose game page is open, as the server hears from it every second (Foundry's active users). */
@@ -182,7 +184,16 @@ export async function startSandboxWebClient(options: SandboxWebClientOptions = {
     const userId = sessions.get(cookieOf(request, SESSION_COOKIE) ?? '');
     if (!userId) return redirect(response, '/join');
     const moduleEnabled = options.moduleEnabled ?? true;
-    const config = { flavour, userId, clientId: options.clientId ?? '', relayUrl, moduleEnabled, worldOptions };
+    const { legacyApiKey } = options;
+    const config = {
+      flavour,
+      userId,
+      clientId: options.clientId ?? '',
+      relayUrl,
+      moduleEnabled,
+      legacyApiKey,
+      worldOptions,
+    };
     send(response, 200, 'text/html; charset=utf-8', gamePage(config, flavour, roster.game.system.id));
   };
 

@@ -18,8 +18,8 @@ export interface NewChatMessage {
   speaker?: ChatSpeaker;
   whisper?: string[];
   rolls?: EvaluatedRoll[];
-  /** The pre-v12 numeric message type, which Foundry migrates to `style`. */
-  style?: number;
+  /** The message's document `type`, as the module sets it from `chatType`: Foundry 13 takes a number as `style`. */
+  type?: unknown;
 }
 
 /** A roll as stored on a message: what `message.rolls[i]` exposes to the module. */
@@ -49,7 +49,7 @@ export function createChatMessage(game: Game, message: NewChatMessage): WorldDoc
       speaker: { scene: null, actor: null, token: null, alias: null, ...message.speaker },
       whisper: message.whisper ?? [],
       rolls,
-      ...(message.style === undefined ? {} : { style: message.style }),
+      ...(message.type === undefined ? {} : { type: message.type }),
     },
     { userId: message.authorId },
   );

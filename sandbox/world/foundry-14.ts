@@ -1,5 +1,6 @@
 // What a Foundry 14 world stores differently from a 13 one, applied to a document's prepared source: scenes keep
-// their background and foreground on Levels, active-effect changes are typed, chat messages carry a messageMode.
+// their background and foreground on Levels, active effects keep typed changes in their system data, chat messages
+// carry a messageMode.
 import { isPlainObject, type PlainObject } from './objects.ts';
 
 /** The scene fields that moved onto the scene's Levels. */
@@ -41,6 +42,20 @@ function messageModeOf(source: PlainObject): string {
 }
 
 /**
+ * A Foundry 14 scene's update: the legacy `background` and `foreground` go to its first level, as Foundry migrates
+ * them (the module's own scene update, since 3.1.0, sends them there too), the rest to the scene.
+ */
+export function splitSceneChanges(changes: PlainObject): { scene: PlainObject; level: PlainObject } {
+  const scene = { ...changes };
+  const level: PlainObject = {};
+  for (const field of LEVEL_FIELDS) {
+    if (field in scene) level[field] = scene[field];
+    delete scene[field];
+  }
+  return { scene, level };
+}
+
+/**
  * Turns a Foundry 13 source into its Foundry 14 shape. A new scene without levels gets one, holding the background and
  * foreground it was given (as Foundry migrates a legacy scene); `embedded` receives that level.
  */
@@ -54,7 +69,11 @@ export function adaptSourceTo14(documentName: string, source: PlainObject, embed
     delete source.foregroundElevation;
     if (!embedded.some(([name, levels]) => name === 'Level' && levels.length > 0)) embedded.push(['Level', [level]]);
   } else if (documentName === 'ActiveEffect') {
-    source.changes = (Array.isArray(source.changes) ? source.changes : []).filter(isPlainObject).map(changeObject);
+    // Foundry 14 moved `changes` to `system.changes` (foundryvtt#13740); a 13-style list given at the top moves there.
+    const system = isPlainObject(source.system) ? source.system : {};
+    const given = Array.isArray(system.changes) ? system.changes : Array.isArray(source.changes) ? source.changes : [];
+    source.system = { ...system, changes: given.filter(isPlainObject).map(changeObject) };
+    delete source.changes;
   } else if (documentName === 'ChatMessage') {
     if (typeof source.messageMode !== 'string') source.messageMode = messageModeOf(source);
   }

@@ -3,9 +3,10 @@
 import { DocumentCollection, WorldDocument, embeddedFieldOf, embeddedNamesOf } from './document.ts';
 import { assertFolderReference, moveContentsToParent } from './folders.ts';
 import { Hooks } from './hooks.ts';
-import { adaptSourceTo14 } from './foundry-14.ts';
+import { adaptSourceTo14, splitSceneChanges } from './foundry-14.ts';
 import { deepClone, diffObject, expandObject, isPlainObject, mergeInto, type PlainObject } from './objects.ts';
 import { randomDocumentId, type RandomSource } from './random.ts';
+import { firstLevel } from './scenes.ts';
 import { prepareSource, ValidationError } from './schema.ts';
 
 export interface WorldInfo {
@@ -136,8 +137,17 @@ export class Game {
   moduleUserId = '';
   worldTime = 0;
   paused = false;
-  /** World settings the module keeps after pairing (module-protocol.md §3.1). */
-  readonly relaySettings = { clientId: '', pairedRelayUrl: '', serverFingerprint: '' };
+  /** The module's world settings for its connection (module-protocol.md §2.1, §2.6, §3.1), with their defaults. */
+  readonly relaySettings = {
+    wsRelayUrl: 'wss://foundryrestapi.com',
+    clientId: '',
+    pairedRelayUrl: '',
+    serverFingerprint: '',
+    customName: '',
+    pingInterval: 30,
+    reconnectMaxAttempts: 20,
+    reconnectBaseDelay: 1000,
+  };
   serverOrigin = 'http://localhost:30000';
 
   constructor(options: GameOptions) {
@@ -230,9 +240,11 @@ export class Game {
     let rest: string[];
     if (parts[0] === 'Compendium') {
       const pack = this.packs.get(`${parts[1]}.${parts[2]}`);
-      if (!pack || parts[3] !== pack.documentName) return null;
-      document = pack.documents.get(parts[4] ?? '');
-      rest = parts.slice(5);
+      if (!pack) return null;
+      // `Compendium.<pack>.<id>`, the form before v11 named the document type, reads as the pack's type (parseUuid).
+      const path = parts[3] === pack.documentName ? parts.slice(4) : parts.slice(3);
+      document = pack.documents.get(path[0] ?? '');
+      rest = path.slice(1);
     } else {
       document = this.collectionOf(parts[0] ?? '')?.get(parts[1] ?? '');
       rest = parts.slice(2);
@@ -273,8 +285,14 @@ export class Game {
    * changed, which the playlist audio follows. Nothing is applied when any part is invalid.
    */
   updateDocument(document: WorldDocument, changes: PlainObject, options: LifecycleOptions = {}): PlainObject | null {
-    const expanded = expandObject(changes);
+    let expanded = expandObject(changes);
     delete expanded._id;
+    const level = document.documentName === 'Scene' ? firstLevel(document) : undefined;
+    if (level) {
+      const split = splitSceneChanges(expanded);
+      if (Object.keys(split.level).length > 0) this.updateDocument(level, split.level, options);
+      expanded = split.scene;
+    }
     if ('folder' in expanded && !document.parent && !document.pack) {
       const target = { documentName: document.documentName, type: document.type, id: document.id };
       assertFolderReference(this, target, expanded.folder);
@@ -347,7 +365,7 @@ export class Game {
     pack: string | null = null,
   ): WorldDocument {
     const { embeddedData, ownData } = this.#splitEmbedded(documentName, data);
-    const source = prepareSource(documentName, ownData, this.system.id);
+    const source = prepareSource(documentName, ownData, this.system.id, this.foundryMajorVersion);
     if (this.foundryMajorVersion >= 14) adaptSourceTo14(documentName, source, embeddedData);
     if (keepId && typeof data._id === 'string' && !/^[a-zA-Z0-9]{16}$/.test(data._id)) {
       throw new ValidationError(

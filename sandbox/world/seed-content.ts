@@ -1,5 +1,6 @@
 // What the Sandbox Keep contains. References between documents use the keys below; seed.ts turns them into ids.
 // Names are chosen so every search tier shows up for "goblin": exact, prefix, substring and subsequence.
+import { SRD_SPELL_ENTRIES } from './spell-pack.ts';
 
 export interface SeedUser {
   key: string;
@@ -50,6 +51,8 @@ export interface SeedActor {
   saves?: string[];
   currency?: Record<string, number>;
   speed?: number;
+  /** Spell slots left and the most of each level (`spell1`…`spell9`, `pact`), the maximum kept as dnd5e's override. */
+  spellSlots?: Record<string, { value: number; max: number }>;
 }
 export interface SeedToken {
   key: string;
@@ -327,6 +330,7 @@ export const ACTORS: SeedActor[] = [
     skills: { arc: 1, his: 1, inv: 1 },
     saves: ['int', 'wis'],
     currency: { pp: 1, gp: 42 },
+    spellSlots: { spell1: { value: 3, max: 4 }, spell2: { value: 2, max: 3 } },
     items: [
       {
         name: 'Fire Bolt',
@@ -637,7 +641,7 @@ function monster(hp: number, ac: number, cr: number, type: string, scores: numbe
   };
 }
 
-/** Small copies of the packs the dnd5e system ships (`dnd5e.monsters`, `dnd5e.items`, `dnd5e.spells`). */
+/** The packs the dnd5e system ships: small copies of `dnd5e.monsters` and `dnd5e.items`, and the SRD's spells. */
 const DND5E_PACKS: SeedPack[] = [
   {
     collection: 'dnd5e.monsters',
@@ -741,56 +745,7 @@ const DND5E_PACKS: SeedPack[] = [
       },
     ],
   },
-  {
-    collection: 'dnd5e.spells',
-    title: 'Spells (SRD)',
-    documentName: 'Item',
-    entries: [
-      {
-        id: 'srdSpellFireball',
-        name: 'Fireball',
-        type: 'spell',
-        img: 'icons/magic/fire/explosion-fireball-large-red-orange.webp',
-        system: {
-          level: 3,
-          school: 'evo',
-          properties: ['vocal', 'somatic', 'material'],
-          range: { value: 150, units: 'ft' },
-        },
-      },
-      {
-        id: 'srdSpellMageHand',
-        name: 'Mage Hand',
-        type: 'spell',
-        img: 'icons/magic/fire/flame-burning-hand-purple.webp',
-        system: { level: 0, school: 'con', properties: ['vocal', 'somatic'], range: { value: 30, units: 'ft' } },
-      },
-      {
-        id: 'srdSpellSleep000',
-        name: 'Sleep',
-        type: 'spell',
-        img: 'icons/magic/control/sleep-bubble-purple.webp',
-        system: {
-          level: 1,
-          school: 'enc',
-          properties: ['vocal', 'somatic', 'material'],
-          range: { value: 90, units: 'ft' },
-        },
-      },
-      {
-        id: 'srdSpellDetectMg',
-        name: 'Detect Magic',
-        type: 'spell',
-        img: 'icons/magic/perception/eye-ringed-glow-yellow.webp',
-        system: {
-          level: 1,
-          school: 'div',
-          properties: ['vocal', 'somatic', 'ritual', 'concentration'],
-          range: { units: 'self' },
-        },
-      },
-    ],
-  },
+  { collection: 'dnd5e.spells', title: 'Spells (SRD)', documentName: 'Item', entries: SRD_SPELL_ENTRIES },
 ];
 
 export const PACKS: SeedPack[] = [

@@ -45,7 +45,7 @@ class SeedKeys {
   }
 }
 
-export function seedWorld(game: Game): void {
+export function seedWorld(game: Game, options: { encounters: boolean }): void {
   const keys = new SeedKeys(game);
   game.statusEffects = statusEffectsFor(game.system.id);
   game.modules.push(...MODULES);
@@ -74,7 +74,7 @@ export function seedWorld(game: Game): void {
   seedPacks(game);
   const courtyard = game.scenes.get(keys.id('courtyard'))!;
   game.canvas.viewedSceneId = courtyard.id;
-  seedCombat(game, courtyard, keys);
+  if (options.encounters) seedCombat(game, courtyard, keys);
   seedChat(game, keys);
 }
 
@@ -158,6 +158,13 @@ function dnd5eSystem(actor: SeedActor): PlainObject {
     abilities: abilitiesOf(actor),
     skills,
     currency,
+    ...(actor.spellSlots
+      ? {
+          spells: Object.fromEntries(
+            Object.entries(actor.spellSlots).map(([slot, { value, max }]) => [slot, { value, override: max }]),
+          ),
+        }
+      : {}),
     ...(character
       ? {
           resources: {

@@ -49,7 +49,9 @@ describe('API keys', () => {
   it.each(SCOPE_OF_ENDPOINT)('%s %s answers 401 without a key', async (method, path) => {
     const answer = await harness.api(undefined, method, path);
     expect(answer.status).toBe(401);
-    expect(answer.body).toEqual({ error: 'API key is required' });
+    expect(answer.body).toEqual({
+      error: 'API key is required: send it in the x-api-key header, or as Authorization: Bearer <key>',
+    });
   });
 
   it.each(SCOPE_OF_ENDPOINT)('%s %s answers 401 with an unknown key', async (method, path) => {

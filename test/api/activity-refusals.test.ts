@@ -2,9 +2,9 @@
 // the key's name when the key is known, over HTTP and /ws/api alike, and never any key material. A flood of refused
 // calls grows neither the log nor the admin feed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActivityEntry } from '../../relay/admin/activity.ts';
+import type { ActivityEntry } from '../../relay/activity/activity-log.ts';
 import { readAdminFeed } from '../harness/admin-feed.ts';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import { call } from '../harness/http.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 
@@ -46,7 +46,7 @@ describe('refused HTTP calls in the activity log', () => {
       method: 'POST',
       path: '/roll',
       status: 401,
-      reason: 'API key is required',
+      reason: 'API key is required: send it in the x-api-key header, or as Authorization: Bearer <key>',
     });
     for (const unknown of [UNKNOWN_KEY, UNKNOWN_PLAIN]) {
       const entry = await entryFor(() => harness.api(unknown, 'POST', '/roll', { body: { formula: '1d20' } }));

@@ -61,6 +61,27 @@ describe('GET /admin/login with a used or expired link', () => {
     });
   });
 
+  it('opened again in the browser it signed in, goes on to the settings', async () => {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    const link = relay.relay.createAdminLoginUrl();
+    await page.goto(link);
+    expect(new URL(page.url()).pathname).toBe('/admin/');
+    const again = await page.goto(link);
+    expect([200, 304]).toContain(again!.status());
+    expect(new URL(page.url()).pathname).toBe('/admin/');
+    expect(await page.title()).not.toContain('Sign-in link not valid');
+    await context.close();
+  });
+
+  it('opened again without a session of the relay, a planted cookie included, is refused', async () => {
+    const answer = await fetch(await usedLink(), {
+      redirect: 'manual',
+      headers: { accept: 'text/html', cookie: `ttr_admin=${'0'.repeat(64)}` },
+    });
+    expect(answer.status).toBe(401);
+  });
+
   it('a used link signs no one in, whatever the caller accepts', async () => {
     const answer = await fetch(await usedLink(), { redirect: 'manual', headers: { accept: 'text/html' } });
     expect(answer.status).toBe(401);

@@ -113,7 +113,11 @@ describe('player invitations: the exchange', () => {
     const key = (await harness.admin('GET', '/admin/keys')).body.keys.find(
       (candidate: { name: string }) => candidate.name === "Bob's phone",
     );
-    expect(key).toMatchObject({ userId: playerNamed('Bob').id, worldIds: [harness.clientId] });
+    expect(key).toMatchObject({
+      userId: playerNamed('Bob').id,
+      worldIds: [harness.clientId],
+      invitationId: created.body.id,
+    });
     const listed = (await harness.admin('GET', '/admin/invitations')).body.invitations;
     expect(listed.find((invitation: { id: string }) => invitation.id === created.body.id)).toMatchObject({
       status: 'used',
@@ -123,6 +127,31 @@ describe('player invitations: the exchange', () => {
     const again = await exchange(secret);
     expect(again.status).toBe(410);
     expect(again.body.error).toBe('This invitation was already used: ask the GM for a new invitation');
+  });
+
+  it('POST /auth/invitation/status says whose an open invitation is without using it, and why a spent one gives nothing', async () => {
+    const status = (secret: string) =>
+      callFrom(`127.0.0.${device}`, harness.baseUrl, 'POST', '/auth/invitation/status', { secret });
+    const created = await invite('Carol');
+    const secret = secretOf(created.body.url);
+    const open = await status(secret);
+    expect(open.status).toBe(200);
+    expect(open.headers.get('cache-control')).toBe('no-store');
+    expect(open.body).toEqual({
+      status: 'open',
+      userName: 'Carol',
+      worldTitle: created.body.worldTitle,
+      clientId: harness.clientId,
+      expiresAt: created.body.expiresAt,
+    });
+    expect((await status(secret)).status).toBe(200);
+    expect((await exchange(secret)).status).toBe(201);
+    const used = await status(secret);
+    expect(used.status).toBe(410);
+    expect(used.body).toEqual({ error: 'This invitation was already used: ask the GM for a new invitation' });
+    const unknown = await status(`ttr_inv_${'A'.repeat(43)}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatch(/^This invitation link is not valid/);
   });
 
   it('the key works at once, and every call acts as the invited player', async () => {

@@ -75,3 +75,17 @@ export function launch(target: string, home: Home): LaunchedApp {
 export function adminToken(home: Home): string {
   return (JSON.parse(readFileSync(join(home.userData, 'relay', 'admin-token'), 'utf8')) as { token: string }).token;
 }
+
+/** The admin API of the app's relay, with the admin token from its data folder, as a script of the GM's calls it. */
+export function adminApi(home: Home, relayUrl: string): (method: string, path: string, body?: unknown) => Promise<any> {
+  return async (method, path, body) => {
+    const response = await fetch(`${relayUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken(home)}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+    return JSON.parse(text);
+  };
+}

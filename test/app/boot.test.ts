@@ -1,11 +1,12 @@
 // The compiled desktop app, started as Electron starts it (electron-stand-in/), used through its tray as a GM would.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSandbox, createSandboxWorld, exchangePairingCode, type SandboxLink } from '../../sandbox/index.ts';
 import type { LaunchedApp } from './electron-stand-in/client.ts';
+import { compiledCli } from '../harness/cli.ts';
 import type { StandInState, TrayView } from './electron-stand-in/control.ts';
 import { transform } from 'esbuild';
 import {
@@ -324,6 +325,36 @@ describe('the desktop app when it cannot start', () => {
       expect(app.output).not.toContain('Unhandled promise rejection');
       expect(readFileSync(join(home.userData, 'logs', 'main.log'), 'utf8')).toContain('ERROR The app could not start');
     } finally {
+      removeHome(home);
+    }
+  });
+});
+
+describe('the desktop app beside serve', () => {
+  it("when serve was given the app's data folder, says which process holds it in a dialog and exits with 1", async () => {
+    const home = freshHome();
+    const dataDir = join(home.userData, 'relay');
+    const port = await freePort();
+    const serve = spawn(process.execPath, [
+      await compiledCli(),
+      'serve',
+      '--port',
+      String(port),
+      '--data-dir',
+      dataDir,
+    ]);
+    let served = '';
+    serve.stdout.on('data', (chunk: Buffer) => (served += chunk.toString()));
+    try {
+      await expect.poll(() => served, { timeout: 15_000 }).toContain('Press Ctrl+C');
+      const app = launch(appFolder, home);
+      expect(await app.exitWithin()).toEqual({ code: 1, signal: null });
+      expect(app.output).toContain('Tabletop Relay could not start');
+      expect(app.output).toContain(
+        `Another Tabletop Relay (npm run serve, process ${serve.pid}, at http://127.0.0.1:${port}) already uses the data directory ${dataDir}. Stop it, then start Tabletop Relay again`,
+      );
+    } finally {
+      serve.kill();
       removeHome(home);
     }
   });

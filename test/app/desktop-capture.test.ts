@@ -10,7 +10,7 @@ import { SHEET_SWATCH } from '../../sandbox/web/flavour.ts';
 import { startSandboxWebClient, type SandboxWebClient } from '../../sandbox/web/server.ts';
 import { decodePng, type DecodedPng } from '../capture/png.ts';
 import {
-  adminToken,
+  adminApi,
   buildPrivateApp,
   freePort,
   freshHome,
@@ -36,16 +36,7 @@ let relayUrl: string;
 let apiKey: string;
 let thorin: { uuid: string; box: { width: number; height: number } };
 
-async function admin(method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${relayUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken(home)}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text);
-}
+const admin = (method: string, path: string, body?: unknown) => adminApi(home, relayUrl)(method, path, body);
 
 async function sheet(query: Record<string, string | number>): Promise<{ response: Response; bytes: Buffer }> {
   const url = new URL('/sheet', relayUrl);

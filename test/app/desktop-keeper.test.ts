@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSandbox, createSandboxWorld, exchangePairingCode, type SandboxLink } from '../../sandbox/index.ts';
 import { startSandboxWebClient, type SandboxWebClient } from '../../sandbox/web/server.ts';
 import {
-  adminToken,
+  adminApi,
   buildPrivateApp,
   freePort,
   freshHome,
@@ -32,16 +32,7 @@ let gmToken: string;
 let gm: SandboxLink | undefined;
 let switchLabel: string;
 
-async function admin(method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${relayUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken(home)}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  return JSON.parse(text);
-}
+const admin = (method: string, path: string, body?: unknown) => adminApi(home, relayUrl)(method, path, body);
 
 const trayMenu = (state: StandInState) => state.trays[0]?.menu ?? [];
 const keeperWindows = (state: StandInState) =>

@@ -3,20 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { trayIconFor } from '../../main/tray-icon.ts';
 import type { TrayStatus } from '../../main/tray-status.ts';
+import { relaySnapshot, trayStatus } from './tray-fixtures.ts';
 
 const TRAY_ASSETS = join(import.meta.dirname, '..', '..', 'assets', 'tray');
-const base = { startAtLogin: false, checkForUpdates: true, update: { phase: 'unpackaged' as const }, now: new Date() };
-const relay = {
-  worlds: [],
-  pairRequests: [],
-  keyRequests: [],
-  eventStreams: 0,
-  callsLastMinute: 0,
-  url: 'http://127.0.0.1:3010',
-  port: 3010,
-  lan: { enabled: false, urls: [] },
-  paused: false,
-};
+const base = trayStatus(new Date(), { relay: undefined });
+const relay = relaySnapshot();
 const world = { clientId: 'fvtt_a', connectedSince: new Date().toISOString() };
 
 const STATES: [string, TrayStatus, string][] = [

@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { durationSince, menuFor, sameMenu, statusText, type TrayMenuItem } from '../../main/tray-menu.ts';
-import type { RelaySnapshot, TrayStatus } from '../../main/tray-status.ts';
+import type { TrayStatus } from '../../main/tray-status.ts';
+import { relaySnapshot, trayStatus } from './tray-fixtures.ts';
 import type { KeeperView, WorldKeeping } from '../../contracts/keeper.ts';
 
 const NOW = new Date('2026-03-01T20:00:00Z');
 
-function relay(overrides: Partial<RelaySnapshot> = {}): RelaySnapshot {
-  return {
-    worlds: [],
-    pairRequests: [],
-    keyRequests: [],
-    eventStreams: 0,
-    callsLastMinute: 0,
-    url: 'http://127.0.0.1:3010',
-    port: 3010,
-    lan: { enabled: false, urls: [] },
-    paused: false,
-    ...overrides,
-  };
-}
+const relay = relaySnapshot;
 
 const WORLD = {
   clientId: 'fvtt_abc',
@@ -31,14 +19,7 @@ const WORLD = {
 };
 
 function status(overrides: Partial<TrayStatus> = {}): TrayStatus {
-  return {
-    relay: relay(),
-    startAtLogin: false,
-    checkForUpdates: true,
-    update: { phase: 'unpackaged' },
-    now: NOW,
-    ...overrides,
-  };
+  return trayStatus(NOW, overrides);
 }
 
 const labels = (items: TrayMenuItem[]) => items.map((item) => ('label' in item ? item.label : '---'));

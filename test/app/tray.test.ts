@@ -3,7 +3,8 @@
 import { EventEmitter } from 'node:events';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TrayHandlers } from '../../main/tray.ts';
-import type { RelaySnapshot, TrayStatus } from '../../main/tray-status.ts';
+import type { TrayStatus } from '../../main/tray-status.ts';
+import { relaySnapshot, trayStatus } from './tray-fixtures.ts';
 
 const calls: string[] = [];
 let trays: RecordingTray[] = [];
@@ -41,26 +42,8 @@ vi.mock('electron', () => ({
 const { AppTray } = await import('../../main/tray.ts');
 
 const NOW = new Date('2026-03-01T20:00:00Z');
-const relay = (overrides: Partial<RelaySnapshot> = {}): RelaySnapshot => ({
-  worlds: [],
-  pairRequests: [],
-  keyRequests: [],
-  eventStreams: 0,
-  callsLastMinute: 0,
-  url: 'http://127.0.0.1:3010',
-  port: 3010,
-  lan: { enabled: false, urls: [] },
-  paused: false,
-  ...overrides,
-});
-const status = (overrides: Partial<TrayStatus> = {}): TrayStatus => ({
-  relay: relay(),
-  startAtLogin: false,
-  checkForUpdates: true,
-  update: { phase: 'unpackaged' },
-  now: NOW,
-  ...overrides,
-});
+const relay = relaySnapshot;
+const status = (overrides: Partial<TrayStatus> = {}): TrayStatus => trayStatus(NOW, overrides);
 const WORLD = { clientId: 'fvtt_a', worldTitle: 'The Keep', connectedSince: '2026-03-01T19:00:00Z' };
 
 function handlers(): TrayHandlers & { opened: number } {

@@ -15,6 +15,7 @@ import {
 } from '../../main/updates/update-policy.ts';
 import { menuFor } from '../../main/tray-menu.ts';
 import type { TrayStatus } from '../../main/tray-status.ts';
+import { trayStatus } from './tray-fixtures.ts';
 
 const NOW = new Date('2026-11-26T20:00:00Z');
 const QUIET: TableState = { worldsOnline: 0, keepersRunning: 0 };
@@ -179,7 +180,8 @@ describe('the desktop updater', () => {
     expect(log.warn).toHaveBeenCalledWith('Update failed: sha512 checksum mismatch, expected abc');
     updater.nextCheck = () =>
       updater.emit('error', new Error('New version 0.2.0 is not signed by the application owner'));
-    await desktop.checkIfDue(new Date(NOW.getTime() + CHECK_INTERVAL_MS));
+    // The failure is dated by the clock, so the next check is due a full interval after now.
+    await desktop.checkIfDue(new Date(Date.now() + CHECK_INTERVAL_MS));
     expect(desktop.state.error).toBe("the update's signature was refused, so it was not installed");
     await desktop.restartToUpdate();
     expect(updater.installs).toEqual([]);
@@ -187,23 +189,7 @@ describe('the desktop updater', () => {
 });
 
 describe('the tray’s updates', () => {
-  const tray = (update: UpdateState, checkForUpdates = true): TrayStatus => ({
-    startAtLogin: false,
-    checkForUpdates,
-    update,
-    now: NOW,
-    relay: {
-      worlds: [],
-      pairRequests: [],
-      keyRequests: [],
-      eventStreams: 0,
-      callsLastMinute: 0,
-      url: 'http://127.0.0.1:3010',
-      port: 3010,
-      lan: { enabled: false, urls: [] },
-      paused: false,
-    },
-  });
+  const tray = (update: UpdateState, checkForUpdates = true) => trayStatus(NOW, { update, checkForUpdates });
   const labels = (status: TrayStatus) => menuFor(status).flatMap((item) => ('label' in item ? [item.label] : []));
 
   it('has a Check for updates switch, ticked as the setting is', () => {

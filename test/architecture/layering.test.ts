@@ -17,7 +17,17 @@ interface LayerRule {
 }
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const SOURCE_FOLDERS = ['relay', 'cli', 'contracts', 'sandbox', 'main', 'renderer/src', 'overlays', 'integrations'];
+const SOURCE_FOLDERS = [
+  'relay',
+  'cli',
+  'contracts',
+  'sandbox',
+  'main',
+  'renderer/src',
+  'overlays',
+  'play',
+  'integrations',
+];
 
 /**
  * The module names a file imports: static imports and `export ... from` (type-only ones too) and dynamic `import()`.
@@ -76,6 +86,7 @@ const LAYERS = {
   // The one package the settings UI bundles: it draws a player invitation's QR code, and needs nothing itself.
   renderer: { files: 'renderer', refuses: onlyFrom('renderer', 'contracts', 'qrcode-generator') },
   overlays: { files: 'overlays', refuses: onlyFrom('overlays', 'contracts') },
+  play: { files: 'play', refuses: onlyFrom('play', 'contracts') },
   contracts: { files: 'contracts', refuses: onlyFrom('contracts') },
   errors: { files: 'relay/errors.ts', refuses: () => 'the bottom of the relay imports nothing' },
   // The deck integrations reach the relay over HTTP only; their packages (Elgato's SDK) are theirs to import.
@@ -85,7 +96,73 @@ const LAYERS = {
   },
   // The client core runs in any host on Node's own fetch: no package, no built-in module.
   integrationsClient: { files: 'integrations/client', refuses: onlyFrom('integrations/client', 'contracts') },
+  // The kernel is transport-free: the adapters and the route tables build on it, never the other way.
+  routing: { files: 'relay/routing', refuses: refusing('relay/http', 'relay/ws-api', 'relay/admin', 'relay/api') },
+  // The tabletop link (/relay) is an upgrade the gate lets through; the HTTP adapter is not its business.
+  tabletop: { files: 'relay/tabletop', refuses: refusing('relay/http') },
 } satisfies Record<string, LayerRule>;
+
+/**
+ * The rooms of relay/, lowest first: a room imports only the rooms below it. Rooms on one line stand side by side and
+ * import neither. The files directly in relay/ are its floor (errors, log, the services' types…), which any room
+ * imports, but for the composition files, which no room imports.
+ */
+const RELAY_ROOMS: readonly (readonly string[])[] = [
+  ['storage'],
+  ['activity'],
+  ['gate'],
+  ['auth'],
+  ['tabletop'],
+  ['world-data'],
+  ['events'],
+  ['routing'],
+  ['capture'],
+  ['keeper'],
+  ['overlays'],
+  ['play'],
+  ['discovery'],
+  ['http'],
+  ['ws-api'],
+  ['api', 'admin'],
+  ['mcp'],
+];
+const RELAY_COMPOSITION = ['relay/relay.ts', 'relay/routes.ts', 'relay/key-changes.ts', 'relay/index.ts'];
+
+/**
+ * The imports inside relay/ that go against the rooms' order, each with the reason it may (docs/ARCHITECTURE.md lists
+ * them too): a new one fails the test until it is justified here, and there may be four at most.
+ */
+const UPWARD_IMPORTS: Record<string, string> = {
+  'relay/overlays/sheet.ts imports relay/api/sheet.ts':
+    "the character card's sheet variant runs GET /sheet's own route entry, so the overlay and the route cannot drift",
+  'relay/world-data/player-sorts.ts imports relay/routing/route.ts':
+    "the sorts are route entries' `playerView`, typed by the kernel's PlayerView; a type-only import",
+};
+const MOST_UPWARD_IMPORTS = 4;
+
+/** The room of a file under relay/: its first folder, or undefined for a file of the floor. */
+function roomOf(file: string): string | undefined {
+  const parts = file.split('/');
+  return parts.length > 2 ? parts[1] : undefined;
+}
+
+function rankOf(room: string): number {
+  return RELAY_ROOMS.findIndex((rooms) => rooms.includes(room));
+}
+
+/** Each import between files of relay/ that goes to a room not below its own, or to a composition file, as one line. */
+function upwardImports(imports: Import[]): string[] {
+  const lines = imports.flatMap(({ from, to }) => {
+    if (!isUnder(from, 'relay') || !isUnder(to, 'relay') || RELAY_COMPOSITION.includes(from)) return [];
+    const fromRoom = roomOf(from);
+    if (fromRoom === undefined) return [];
+    const toRoom = roomOf(to);
+    const upward =
+      toRoom === undefined ? RELAY_COMPOSITION.includes(to) : toRoom !== fromRoom && rankOf(toRoom) >= rankOf(fromRoom);
+    return upward ? [`${from} imports ${to}`] : [];
+  });
+  return [...new Set(lines)].sort();
+}
 
 /** Each import the rule refuses, as one readable line. */
 function breaches(imports: Import[], rule: LayerRule): string[] {
@@ -205,6 +282,10 @@ describe('layering of the source folders', () => {
     expect(breaches(imports, LAYERS.overlays)).toEqual([]);
   });
 
+  it("play/ imports only play/ and contracts/: the player page is one small bundle that reaches the relay's API", () => {
+    expect(breaches(imports, LAYERS.play)).toEqual([]);
+  });
+
   it('contracts/ imports only contracts/', () => {
     expect(breaches(imports, LAYERS.contracts)).toEqual([]);
   });
@@ -219,6 +300,34 @@ describe('layering of the source folders', () => {
 
   it('integrations/client/ imports only itself and contracts/: no package, no Electron, no built-in module', () => {
     expect(breaches(imports, LAYERS.integrationsClient)).toEqual([]);
+  });
+
+  it('relay/routing/ imports nothing from http/, ws-api/, admin/ or api/: the kernel knows no transport and no table', () => {
+    expect(breaches(imports, LAYERS.routing)).toEqual([]);
+  });
+
+  it('relay/tabletop/ (the /relay socket) imports nothing from http/', () => {
+    expect(breaches(imports, LAYERS.tabletop)).toEqual([]);
+  });
+
+  it('places every folder of relay/ among the ranked rooms', () => {
+    const rooms = new Set(sourceFiles().flatMap((file) => (isUnder(file, 'relay') ? [roomOf(file)] : [])));
+    rooms.delete(undefined);
+    expect([...rooms].filter((room) => rankOf(room as string) < 0)).toEqual([]);
+  });
+
+  it(`has no upward import inside relay/ but the ${Object.keys(UPWARD_IMPORTS).length} listed with their reasons`, () => {
+    expect(upwardImports(imports)).toEqual(Object.keys(UPWARD_IMPORTS).sort());
+    expect(Object.keys(UPWARD_IMPORTS).length).toBeLessThanOrEqual(MOST_UPWARD_IMPORTS);
+  });
+
+  it('names each upward import in docs/ARCHITECTURE.md', () => {
+    const architecture = readFileSync(join(ROOT, 'docs', 'ARCHITECTURE.md'), 'utf8');
+    const unnamed = Object.keys(UPWARD_IMPORTS).filter((line) => {
+      const [from, to] = line.split(' imports ').map((file) => `\`${file.slice('relay/'.length)}\``);
+      return !architecture.includes(`${from} → ${to}`);
+    });
+    expect(unnamed).toEqual([]);
   });
 });
 
@@ -285,13 +394,31 @@ describe('the layering checks', () => {
     expect(importCircles(graphWithin(imports, 'relay'))).toEqual([]);
   });
 
+  it('count an import to a room not below its own, or to a composition file, as upward, and no other', () => {
+    const imports = [
+      { from: 'relay/routing/call.ts', to: 'relay/http/body.ts' },
+      { from: 'relay/api/pairing.ts', to: 'relay/admin/routes.ts' },
+      { from: 'relay/ws-api/session.ts', to: 'relay/routes.ts' },
+      { from: 'relay/http/app.ts', to: 'relay/routing/pipeline.ts' },
+      { from: 'relay/routing/call.ts', to: 'relay/routing/route.ts' },
+      { from: 'relay/routing/call.ts', to: 'relay/errors.ts' },
+      { from: 'relay/routing/call.ts', to: 'contracts/world-protocol.ts' },
+      { from: 'relay/relay.ts', to: 'relay/api/pairing.ts' },
+    ];
+    expect(upwardImports(imports)).toEqual([
+      'relay/api/pairing.ts imports relay/admin/routes.ts',
+      'relay/routing/call.ts imports relay/http/body.ts',
+      'relay/ws-api/session.ts imports relay/routes.ts',
+    ]);
+  });
+
   it('refuse each import that points out of its layer, and allow the others', () => {
     const imports = [
       { from: 'relay/demo.ts', to: 'sandbox/world.ts' },
       { from: 'relay/tray.ts', to: 'electron' },
       { from: 'relay/ok.ts', to: 'contracts/world-protocol.ts' },
       { from: 'sandbox/link.ts', to: 'main/ipc.ts' },
-      { from: 'sandbox/link.ts', to: 'relay/world-link/tabletop.ts' },
+      { from: 'sandbox/link.ts', to: 'relay/tabletop/tabletop.ts' },
       { from: 'sandbox/ok.ts', to: 'ws' },
       { from: 'sandbox/ok.ts', to: 'contracts/world-protocol.ts' },
       { from: 'renderer/src/page.ts', to: 'main/ipc.ts' },
@@ -307,7 +434,7 @@ describe('the layering checks', () => {
       'relay/demo.ts imports sandbox/world.ts (sandbox/)',
       'relay/tray.ts imports electron (Electron)',
       'sandbox/link.ts imports main/ipc.ts (main/)',
-      'sandbox/link.ts imports relay/world-link/tabletop.ts (relay/)',
+      'sandbox/link.ts imports relay/tabletop/tabletop.ts (relay/)',
       'renderer/src/page.ts imports main/ipc.ts (outside its folders)',
       'renderer/src/page.ts imports zod (outside its folders)',
       'overlays/dice.ts imports renderer/src/dom.ts (outside its folders)',

@@ -2,7 +2,7 @@
 // its code and its own integration tests (docs/spec/reference-relay-http-api.md §1.12, §1.22, §3), and checked through
 // real sockets against the sandbox world, over HTTP and /ws/api. Each 400 still names the parameter it is about.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
 import { transports, type Transport, type TransportName } from '../contract/transports.ts';
 

@@ -1,6 +1,6 @@
 // Issue 17, item 7: a sandbox world that imitates Foundry 14 (14.366) with the module 3.4.1 answers through the relay
 // as that world does: scenes keep their background on Levels, CONFIG.statusEffects is keyed by id, measured templates
-// are gone, effect changes are typed and chat messages carry a messageMode.
+// are gone, effect changes are typed in system.changes and chat messages carry a messageMode.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
 
@@ -43,10 +43,10 @@ describe('a Foundry 14 world', () => {
     expect(regions.status).toBe(200);
   });
 
-  it('fails the status-effect listing as module 3.4.1 does there, while /kill still works', async () => {
+  it('fails the status-effect listing as module 3.4.1 does there, said as a 501, while /kill still works', async () => {
     const list = await harness.get('/effects/list');
-    expect(list.status).toBe(400);
-    expect(list.body.error).toBe('CONFIG.statusEffects.map is not a function');
+    expect(list.status).toBe(501);
+    expect(list.body.error).toMatch(/\(the world answered: CONFIG\.statusEffects\.map is not a function\)$/);
     const goblin = await uuidOf(harness, 'Goblin');
     const killed = await harness.post('/kill', { uuid: goblin });
     expect(killed.status).toBe(200);
@@ -58,7 +58,15 @@ describe('a Foundry 14 world', () => {
     expect(actor.body.data.effects.flatMap((effect: { statuses: string[] }) => effect.statuses)).not.toContain('dead');
   });
 
-  it('stores effect changes as typed change objects', async () => {
+  it("declares the relay's words for the module's failures in the OpenAPI document", async () => {
+    const document = (await harness.api(undefined, 'GET', '/openapi.json')).body;
+    expect(document.paths['/effects/list'].get.responses['501'].description).toMatch(
+      /^On Foundry 14, CONFIG\.statusEffects is an object/,
+    );
+    expect(document.paths['/chat'].post.responses['400'].description).toMatch(/leave chatType out$/);
+  });
+
+  it("keeps effect changes typed in system.changes, where the module's listing does not look", async () => {
     const thorin = await uuidOf(harness, 'Thorin Ironfoot');
     const effectData = {
       name: 'Shield of Faith',
@@ -68,7 +76,10 @@ describe('a Foundry 14 world', () => {
     expect(added.status).toBe(200);
     const listed = await harness.get('/effects', { uuid: thorin });
     const effect = listed.body.data.effects.find((each: { id: string }) => each.id === added.body.data.effect.id);
-    expect(effect.changes).toEqual([
+    expect(effect.changes).toEqual([]);
+    const actor = await harness.get('/get', { uuid: thorin });
+    const stored = actor.body.data.effects.find((each: { _id: string }) => each._id === added.body.data.effect.id);
+    expect(stored.system.changes).toEqual([
       { key: 'system.attributes.ac.bonus', type: 'add', value: '2', phase: 'initial', priority: 20 },
     ]);
   });

@@ -313,11 +313,10 @@ describe('item 13: module settings in the demo, and the game scripts see', () =>
     });
     expect(readModuleSettings('allow-macro-write,allow-everything')).toEqual({ unknown: 'allow-everything' });
     const relay = await startTestRelay({ capture: false });
-    const demo = await startDemoWorld(relay.relay, 42, [
-      'allow-macro-write',
-      'allow-macro-execute',
-      'allow-execute-js',
-    ]);
+    const demo = await startDemoWorld(relay.relay, {
+      seed: 42,
+      moduleSettings: ['allow-macro-write', 'allow-macro-execute', 'allow-execute-js'],
+    });
     try {
       const ran = await relay.api(demo.apiKey, 'POST', '/execute-js', {
         body: { script: 'return game.settings.get("foundry-rest-api", "allowMacroWrite")' },
@@ -337,7 +336,7 @@ describe('item 13: module settings in the demo, and the game scripts see', () =>
 
   it('the demo ships with the settings off, as the module does', async () => {
     const relay = await startTestRelay({ capture: false });
-    const demo = await startDemoWorld(relay.relay, 42);
+    const demo = await startDemoWorld(relay.relay, { seed: 42 });
     try {
       expect((await relay.api(demo.apiKey, 'POST', '/execute-js', { body: { script: 'return 1' } })).status).toBe(403);
       const macro = await relay.api(demo.apiKey, 'POST', '/create', {

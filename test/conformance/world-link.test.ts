@@ -3,9 +3,10 @@
 // raw world, and with the sandbox world's link, which reacts to close codes as the module does.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { EVENT_CHANNELS, type EventChannel } from '../../contracts/world-protocol.ts';
+import { EVENT_CHANNELS, type EventChannel } from '../../contracts/streams.ts';
+import { MAX_REFUSED_PAGE_SOCKETS } from '../../relay/gate/socket-limits.ts';
 import { connectSandbox, createSandboxWorld, type SandboxLink, type SandboxWorld } from '../../sandbox/index.ts';
-import { within } from '../harness/client-api.ts';
+import { within } from '../harness/caller-api.ts';
 import { connectRawWorld, RawWorld } from '../harness/raw-world.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { EventStream } from '../harness/sse.ts';
@@ -171,7 +172,9 @@ describe('§2.4: a second GM tab of the same world', () => {
     const old = await connectRawWorld(harness.wsUrl, CLIENT_ID, token);
     old.socket.pause();
 
-    const key = (await harness.admin('POST', '/admin/world-links', { clientId: CLIENT_ID })).body.key;
+    const key = (
+      await harness.admin('POST', '/admin/world-links', { clientId: CLIENT_ID, foundryUrl: 'http://localhost:30000' })
+    ).body.key;
     const legacy = new RawWorld(harness.wsUrl, { id: CLIENT_ID, token: key }, { path: '/' });
     expect(await within(legacy.closed, 1000, 'the 2.x refusal')).toEqual({
       code: 4004,
@@ -202,5 +205,89 @@ describe('§2.4: a second GM tab of the same world', () => {
     const taken = await within(second, 2000, 'the second tab getting in');
     expect(taken.connected).toBe(true);
     expect(await worldAnswering(worlds)).toBe(1);
+  });
+});
+
+describe('§2.3: a credential the relay no longer knows is told so with 1008, from any page', () => {
+  const PAGED_CLIENT_ID = 'fvtt_pagedworld0000';
+  const FOUNDRY = 'http://localhost:30000';
+  const UNRELATED = 'http://unrelated.example';
+
+  /** Opens /relay as a page of `origin` (or a program, without one), sends the token and says how the relay ended it. */
+  async function endingFor(credential: string, origin: string | undefined): Promise<{ code: number; reason: string }> {
+    const world = new RawWorld(harness.wsUrl, { id: PAGED_CLIENT_ID }, { origin });
+    await world.opened;
+    world.send({ type: 'auth', token: credential });
+    const ending = await within(world.closed, 2000, `the end of ${origin ?? 'a program'}'s socket`);
+    expect(world.received).toEqual([]);
+    return ending;
+  }
+
+  it('a revoked token gets 1008 from the page it was paired on, from another page and from a program alike', async () => {
+    const { token: paired, record } = harness.relay.services.connectionTokens.issue(
+      PAGED_CLIENT_ID,
+      'GM browser',
+      'pairing',
+      FOUNDRY,
+    );
+    expect((await harness.admin('DELETE', `/admin/connection-tokens/${record.id}`)).status).toBe(200);
+    for (const origin of [FOUNDRY, UNRELATED, undefined]) {
+      expect({ origin, ending: await endingFor(paired, origin) }).toEqual({
+        origin,
+        ending: { code: 1008, reason: 'Authentication failed' },
+      });
+    }
+  });
+
+  it('a valid token from a page its world was not paired on is still refused, with 4403, which the module retries on', async () => {
+    const { token: paired } = harness.relay.services.connectionTokens.issue(
+      PAGED_CLIENT_ID,
+      'GM browser',
+      'pairing',
+      FOUNDRY,
+    );
+    expect(await endingFor(paired, UNRELATED)).toEqual({
+      code: 4403,
+      reason: "This page may not connect this world: allow its origin in Tabletop Relay's settings (Access)",
+    });
+    const fromItsPage = new RawWorld(harness.wsUrl, { id: PAGED_CLIENT_ID }, { origin: FOUNDRY });
+    await fromItsPage.opened;
+    fromItsPage.send({ type: 'auth', token: paired });
+    await fromItsPage.next((message) => message.type === 'auth-success');
+    fromItsPage.close();
+  });
+
+  it('a revoked 2.x key gets 1008 from its Foundry page, where the module stops for good', async () => {
+    const link = await harness.admin('POST', '/admin/world-links', { clientId: PAGED_CLIENT_ID, foundryUrl: FOUNDRY });
+    expect((await harness.admin('DELETE', `/admin/keys/${link.body.id}`)).status).toBe(200);
+    for (const origin of [FOUNDRY, UNRELATED]) {
+      const legacy = new RawWorld(harness.wsUrl, { id: PAGED_CLIENT_ID, token: link.body.key }, { origin, path: '/' });
+      expect({ origin, ending: await within(legacy.closed, 2000, 'the 2.x refusal') }).toEqual({
+        origin,
+        ending: { code: 1008, reason: 'Invalid API key' },
+      });
+    }
+  });
+
+  it('pages its world was not paired on wait in places of their own, so they keep no world out', async () => {
+    const { token: paired } = harness.relay.services.connectionTokens.issue(
+      PAGED_CLIENT_ID,
+      'GM browser',
+      'pairing',
+      FOUNDRY,
+    );
+    const strangers = Array.from(
+      { length: MAX_REFUSED_PAGE_SOCKETS },
+      () => new RawWorld(harness.wsUrl, { id: PAGED_CLIENT_ID }, { origin: UNRELATED }),
+    );
+    await Promise.all(strangers.map((stranger) => stranger.opened));
+    const oneMore = new RawWorld(harness.wsUrl, { id: PAGED_CLIENT_ID }, { origin: UNRELATED });
+    await expect(oneMore.opened).rejects.toThrow(/503/);
+    const world = new RawWorld(harness.wsUrl, { id: PAGED_CLIENT_ID }, { origin: FOUNDRY });
+    await world.opened;
+    world.send({ type: 'auth', token: paired });
+    await world.next((message) => message.type === 'auth-success');
+    world.close();
+    for (const stranger of strangers) stranger.close();
   });
 });

@@ -3,7 +3,7 @@
 // data (docs/spec/reference-relay-http-api.md §1.22, §4.3, §5.8, and its server.go fan-out and client_api.go), and
 // checked through real sockets against the sandbox world.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import type { EventStream } from '../harness/sse.ts';
 import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
 

@@ -1,7 +1,7 @@
 // One contract, two transports: every case runs over HTTP and over /ws/api and expects the same answer, because both
 // are adapters on the one call pipeline. A rule added to one transport only fails here over the other.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActivityEntry } from '../../relay/admin/activity.ts';
+import type { ActivityEntry } from '../../relay/activity/activity-log.ts';
 import { connectRawWorld, type RawWorld } from '../harness/raw-world.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import {

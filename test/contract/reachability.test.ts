@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../relay/routes.ts';
 import { scopeOf, type Route } from '../../relay/routing/route.ts';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 import { channelOf, operationOf, transports, type Transport, type TransportName } from './transports.ts';
 

@@ -1,9 +1,9 @@
 // The two ways a caller reaches the relay's API, behind one interface, so one suite of cases runs over both:
 // `http` (a request per call, Server-Sent Events for streams) and `ws` (/ws/api: a frame per call, subscribe frames).
-import { STREAM_CHANNEL } from '../../relay/events/streams.ts';
+import { STREAMS } from '../../contracts/streams.ts';
 import { allRoutes } from '../../relay/routes.ts';
 import type { Route } from '../../relay/routing/route.ts';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import { EventStream } from '../harness/sse.ts';
 
 export type TransportName = 'http' | 'ws';
@@ -64,7 +64,7 @@ export function operationOf(route: Route): string | undefined {
 }
 
 export function channelOf(route: Route): string | undefined {
-  return route.kind === 'stream' ? STREAM_CHANNEL[route.stream] : undefined;
+  return route.kind === 'stream' ? STREAMS[route.stream].channel : undefined;
 }
 
 export function httpTransport(baseUrl: string, defaultKey: string): Transport {

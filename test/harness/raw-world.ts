@@ -8,10 +8,14 @@ export class RawWorld {
   readonly closed: Promise<{ code: number; reason: string }>;
   private waiters: Array<() => void> = [];
 
-  constructor(wsBase: string, query: Record<string, string>, options: { localAddress?: string; path?: string } = {}) {
+  constructor(
+    wsBase: string,
+    query: Record<string, string>,
+    options: { localAddress?: string; path?: string; origin?: string } = {},
+  ) {
     const url = new URL(options.path ?? '/relay', wsBase);
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-    this.socket = new WebSocket(url, { localAddress: options.localAddress });
+    this.socket = new WebSocket(url, { localAddress: options.localAddress, origin: options.origin });
     this.opened = new Promise((resolve, reject) => {
       this.socket.once('open', () => resolve());
       this.socket.once('error', reject);

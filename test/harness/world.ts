@@ -4,6 +4,7 @@ import {
   type ConnectOptions,
   type SandboxLink,
   type SandboxWorld,
+  type SystemInfo,
 } from '../../sandbox/index.ts';
 import type { RelayOptions } from '../../relay/relay.ts';
 import type { Scope } from '../../relay/auth/scopes.ts';
@@ -39,6 +40,8 @@ export async function startRelayWithWorld(
   options: {
     seed?: number;
     foundryVersion?: string;
+    /** The world's game system: dnd5e unless given. */
+    system?: SystemInfo;
     relay?: Partial<RelayOptions>;
     /** How the world's link comes back after the relay went away: by default it does not. */
     link?: Pick<ConnectOptions, 'reconnect' | 'reconnectBaseDelayMs'>;
@@ -48,6 +51,7 @@ export async function startRelayWithWorld(
   const world = createSandboxWorld({
     seed: options.seed ?? 7,
     foundryVersion: options.foundryVersion ?? FOUNDRY_VERSION,
+    system: options.system,
   });
   const { token } = relay.relay.services.connectionTokens.issue(SANDBOX_CLIENT_ID, 'Sandbox world', 'demo');
   const link = await connectSandbox(world, {

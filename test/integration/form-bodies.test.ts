@@ -44,6 +44,38 @@ describe('form bodies', () => {
     expect(answer.body.data.roll.total).toBeLessThanOrEqual(20);
   });
 
+  it('formula=1d20+5 rolls 1d20 plus 5, as a GM types it into a Stream Deck plugin, though + is a space in a form', async () => {
+    let answer = { status: 0, body: undefined as any };
+    const [request] = await requestsSeenDuring(
+      harness,
+      async () => (answer = await send('POST', '/roll', 'formula=1d20+5&createChatMessage=true', FORM)),
+    );
+    expect(request).toMatchObject({ type: 'roll', formula: '1d20+5', createChatMessage: true });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.roll.total).toBeGreaterThanOrEqual(6);
+    expect(answer.body.data.roll.total).toBeLessThanOrEqual(25);
+    const [spaced] = await requestsSeenDuring(harness, () => send('POST', '/roll', 'formula=2d20kh + 3', FORM));
+    expect(spaced).toMatchObject({ formula: '2d20kh + 3' });
+  });
+
+  it("a formula an encoder wrote reads as it meant: its + are spaces, %2B its plus signs, and other fields' + spaces", async () => {
+    const encoded = new URLSearchParams({ formula: '1d20 + 4 - 2[fire damage]', flavor: 'Fire + ice' }).toString();
+    expect(encoded).toBe('formula=1d20+%2B+4+-+2%5Bfire+damage%5D&flavor=Fire+%2B+ice');
+    const [request] = await requestsSeenDuring(harness, () => send('POST', '/roll', encoded, FORM));
+    expect(request).toMatchObject({ formula: '1d20 + 4 - 2[fire damage]', flavor: 'Fire + ice' });
+    const [flavoured] = await requestsSeenDuring(harness, () =>
+      send('POST', '/roll', 'formula=1d20+5&flavor=Attack+roll', FORM),
+    );
+    expect(flavoured).toMatchObject({ formula: '1d20+5', flavor: 'Attack roll' });
+  });
+
+  it("a D&D 5e roll's bonus formula from a form keeps its plus sign too", async () => {
+    const [request] = await requestsSeenDuring(harness, () =>
+      send('POST', '/dnd5e/ability-check', 'actorName=Thorin&ability=str&bonus=1d4+2', FORM),
+    );
+    expect(request).toMatchObject({ type: 'ability-check', bonus: '1d4+2' });
+  });
+
   it('reads a form with a charset parameter the same', async () => {
     const answer = await send('POST', '/roll', 'formula=2d6', `${FORM}; charset=UTF-8`);
     expect(answer.status).toBe(200);

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes, routeGroups } from '../../relay/routes.ts';
 import { toolsOf } from '../../relay/mcp/tools.ts';
 import { callTool, mcpClient } from '../harness/mcp.ts';
+import { userIdsByName } from '../harness/chat-rolls.ts';
 import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
+import type { Scope } from '../../relay/auth/scopes.ts';
 
 let harness: WorldHarness;
 let client: Client;
@@ -49,6 +51,8 @@ interface GroupCase {
   args: () => Promise<Record<string, unknown>> | Record<string, unknown>;
   /** For a tool that changes the world: what it changed. A read is checked to leave the world as it was. */
   changed?: (before: string) => boolean;
+  /** A tool for a key bound to a player: called with such a key, holding the tool's scope, bound to this user. */
+  player?: { name: string; scope: Scope };
 }
 
 const CASES: Record<string, GroupCase> = {
@@ -96,7 +100,15 @@ const CASES: Record<string, GroupCase> = {
     args: async () => ({ actorUuid: await uuidOf(harness, 'Thorin Ironfoot'), details: 'abilities' }),
   },
   User: { tool: 'get_users', args: () => ({}) },
+  'Player page': { tool: 'play_me', args: () => ({}), player: { name: 'Alice', scope: 'entity:read' } },
 };
+
+/** The client a case is called with: the GM's, or one with a key bound to the case's player. */
+async function clientFor({ player }: GroupCase): Promise<Client> {
+  if (!player) return client;
+  const key = await harness.keyWith([player.scope], { userId: userIdsByName(harness)[player.name] });
+  return mcpClient(harness.baseUrl, key, { toolsets: 'prepare' });
+}
 
 describe('/mcp: one tool of every route group', () => {
   it('covers every group that makes tools', () => {
@@ -113,10 +125,13 @@ describe('/mcp: one tool of every route group', () => {
     }
   });
 
-  it.each(Object.entries(CASES))('%s', async (_group, { tool, args, changed }) => {
+  it.each(Object.entries(CASES))('%s', async (_group, groupCase) => {
+    const { tool, args, changed } = groupCase;
     const parameters = await args();
+    const caller = await clientFor(groupCase);
     const before = worldState();
-    const result = await callTool(client, tool, parameters);
+    const result = await callTool(caller, tool, parameters);
+    if (caller !== client) await caller.close();
     expect(result.isError, result.text).toBe(false);
     if (changed) expect(changed(before)).toBe(true);
     else expect(worldState()).toBe(before);

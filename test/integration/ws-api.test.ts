@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;

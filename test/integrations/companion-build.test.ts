@@ -17,7 +17,7 @@ const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
 const outDir = mkdtempSync(join(tmpdir(), 'companion-build-'));
 const unpacked = mkdtempSync(join(tmpdir(), 'companion-package-'));
-const source = JSON.parse(readFileSync(join(root, 'integrations', 'companion', 'package.json'), 'utf8'));
+const source = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const moduleBase = JSON.parse(
   readFileSync(createRequire(import.meta.url).resolve('@companion-module/base/package.json'), 'utf8'),
 );

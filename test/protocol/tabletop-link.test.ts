@@ -200,7 +200,12 @@ describe('module-protocol §2.7: unsolicited messages from the world', () => {
 
 describe('module-protocol §3.7: the 2.x handshake', () => {
   it('accepts a world that puts its "Connect a 2.x module" key in the URL, without an auth frame', async () => {
-    const key = (await harness.admin('POST', '/admin/world-links', { clientId: 'foundry-gm0001' })).body.key;
+    const key = (
+      await harness.admin('POST', '/admin/world-links', {
+        clientId: 'foundry-gm0001',
+        foundryUrl: 'http://localhost:30000',
+      })
+    ).body.key;
     const world = openWorld({ ...metadata, id: 'foundry-gm0001', token: key });
     await world.opened;
     await world.next((m) => m.type === 'auth-success');

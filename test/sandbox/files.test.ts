@@ -151,7 +151,7 @@ describe.each(stores)('file operations on the %s store', (_kind, makeStore) => {
     );
     expect((await ask(world, 'file-system', { userId: 'Dana' })).success).toBe(true);
     expect((await ask(world, 'file-system', { source: 's3' })).error).toBe(
-      'Unsupported file source "s3": the sandbox world serves only "data"',
+      'Unsupported file source "s3": the sandbox world serves "data" and "public"',
     );
     expect((await ask(world, 'file-system', { path: 'nowhere' })).error).toBe(
       'Directory nowhere does not exist or is not accessible in this storage location',

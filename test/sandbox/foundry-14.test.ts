@@ -81,7 +81,7 @@ describe('Foundry 14 scenes', () => {
 });
 
 describe('Foundry 14 effects and chat', () => {
-  it('store effect changes as typed objects, from a v13 mode or a v14 type', () => {
+  it('keep effect changes in system.changes as typed objects, from a v13 mode or a v14 type', () => {
     const world = v14();
     const actor = named(world, 'actors', 'Thorin Ironfoot');
     const effect = world.game.createDocument(
@@ -95,10 +95,21 @@ describe('Foundry 14 effects and chat', () => {
       },
       { parent: actor },
     );
-    expect(effect.source.changes).toEqual([
-      { key: 'system.attributes.ac.bonus', type: 'override', value: '18', phase: 'initial', priority: 50 },
-      { key: 'system.attributes.hp.max', type: 'multiply', value: '2', phase: 'initial', priority: 5 },
-    ]);
+    expect(effect.source).not.toHaveProperty('changes');
+    expect(effect.source.system).toEqual({
+      changes: [
+        { key: 'system.attributes.ac.bonus', type: 'override', value: '18', phase: 'initial', priority: 50 },
+        { key: 'system.attributes.hp.max', type: 'multiply', value: '2', phase: 'initial', priority: 5 },
+      ],
+    });
+    const given14 = world.game.createDocument(
+      'ActiveEffect',
+      { name: 'Typed', system: { changes: [{ key: 'system.attributes.hp.max', type: 'add', value: '5' }] } },
+      { parent: actor },
+    );
+    expect(given14.source.system).toEqual({
+      changes: [{ key: 'system.attributes.hp.max', type: 'add', value: '5', phase: 'initial', priority: 20 }],
+    });
   });
 
   it('give chat messages a messageMode from their whisper and blind fields unless one is given', () => {

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { connectSandboxLegacy, createSandboxWorld } from '../../sandbox/index.ts';
-import { within } from '../harness/client-api.ts';
+import { within } from '../harness/caller-api.ts';
 import { connectRawWorld, RawWorld } from '../harness/raw-world.ts';
 import { startTestRelay, TOOL_SCOPES, type TestRelay } from '../harness/relay.ts';
 
@@ -27,7 +27,7 @@ function legacyWorld(clientId: string, key: string, options: { localAddress?: st
 }
 
 async function linkKey(clientId: string): Promise<{ id: string; key: string }> {
-  const created = await harness.admin('POST', '/admin/world-links', { clientId });
+  const created = await harness.admin('POST', '/admin/world-links', { clientId, foundryUrl: 'http://localhost:30000' });
   expect(created.status).toBe(201);
   return created.body;
 }
@@ -171,7 +171,11 @@ describe('item 01: a 2.x module connects end to end through "Connect a 2.x modul
   it('links with the key and relay URL the admin API answers with, serves API calls, and stops when the key is revoked', async () => {
     const world = createSandboxWorld({ seed: 7 });
     const clientId = `foundry-${world.game.moduleUserId}`;
-    const created = await harness.admin('POST', '/admin/world-links', { clientId, name: 'The Keep (2.x module)' });
+    const created = await harness.admin('POST', '/admin/world-links', {
+      clientId,
+      foundryUrl: 'http://localhost:30000',
+      name: 'The Keep (2.x module)',
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ scopes: ['world:link'], worldIds: [clientId], name: 'The Keep (2.x module)' });
     expect(created.body.settings).toEqual({

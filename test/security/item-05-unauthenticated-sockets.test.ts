@@ -11,7 +11,7 @@ import {
   MAX_UNAUTHENTICATED_PER_ADDRESS,
   MAX_UNAUTHENTICATED_SOCKETS,
   raiseFrameLimit,
-} from '../../relay/http/socket-limits.ts';
+} from '../../relay/gate/socket-limits.ts';
 import { connectRawWorld } from '../harness/raw-world.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { serveOtherOriginPage } from './other-origin-page.ts';
@@ -311,10 +311,13 @@ describe('item 05: sockets that have not authenticated', () => {
       }
     });
 
-    it('refuses /relay to an unrelated page, and admits the world from the Foundry page it was paired on', async () => {
-      expect(await outcome(open(`${relay.wsUrl}/relay?id=${pairedClientId}`, { origin: UNRELATED }))).toMatchObject({
-        status: 403,
-      });
+    it('refuses /relay to an unrelated page even with the paired token (4403), and admits the world from the Foundry page it was paired on', async () => {
+      // The page is heard out so that a dead token learns it must pair again (1008); a valid one never gets in.
+      const stranger = open(`${relay.wsUrl}/relay?id=${pairedClientId}`, { origin: UNRELATED });
+      expect(await outcome(stranger)).toBe('open');
+      stranger.socket.send(JSON.stringify({ type: 'auth', token: pairedToken }));
+      expect(await stranger.closed).toBe(4403);
+      expect(stranger.messages).toEqual([]);
       const world = open(`${relay.wsUrl}/relay?id=${pairedClientId}`, { origin: FOUNDRY });
       expect(await outcome(world)).toBe('open');
       world.socket.send(JSON.stringify({ type: 'auth', token: pairedToken }));
@@ -325,22 +328,34 @@ describe('item 05: sockets that have not authenticated', () => {
     it('refuses both endpoints to a page of another origin in real Chromium', async (context) => {
       if (!chromiumPath()) return context.skip();
       const script = `
-        const settle = (url) => new Promise((resolve) => {
+        const settle = (url, auth) => new Promise((resolve) => {
           const socket = new WebSocket(url);
-          socket.onopen = () => { resolve('open'); socket.close(); };
+          socket.onopen = () => {
+            if (auth) return socket.send(JSON.stringify(auth));
+            resolve('open');
+            socket.close();
+          };
+          socket.onmessage = (event) => {
+            if (JSON.parse(event.data).type !== 'auth-success') return;
+            resolve('authenticated');
+            socket.close();
+          };
           socket.onclose = (event) => resolve('closed ' + event.code);
         });
-        window.outcomes = Promise.all([settle('${relay.wsUrl}/ws/api'), settle('${relay.wsUrl}/relay?id=${pairedClientId}')]);`;
+        window.outcomes = Promise.all([
+          settle('${relay.wsUrl}/ws/api'),
+          settle('${relay.wsUrl}/relay?id=${pairedClientId}', { type: 'auth', token: '${pairedToken}' }),
+        ]);`;
       const page = await serveOtherOriginPage(`<!doctype html><title>Another page</title><script>${script}</script>`);
       let browser: Browser | undefined;
       try {
         browser = await launchChromium();
         const tab = await browser.newPage();
         await tab.goto(page.origin);
-        expect(await tab.evaluate('window.outcomes')).toEqual(['closed 1006', 'closed 1006']);
+        expect(await tab.evaluate('window.outcomes')).toEqual(['closed 1006', 'closed 4403']);
         await relay.admin('PATCH', '/admin/settings', { corsOrigins: [OVERLAY, page.origin] });
         await tab.reload();
-        expect(await tab.evaluate('window.outcomes')).toEqual(['open', 'open']);
+        expect(await tab.evaluate('window.outcomes')).toEqual(['open', 'authenticated']);
       } finally {
         await relay.admin('PATCH', '/admin/settings', { corsOrigins: [OVERLAY] });
         await browser?.close();

@@ -1,7 +1,7 @@
 // Issue 9, item 6: revoking, rotating, re-scoping or re-binding a key left its open SSE streams and /ws/api
 // subscriptions running. They must end at once; other keys' streams carry on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSocket, within } from '../harness/client-api.ts';
+import { ApiSocket, within } from '../harness/caller-api.ts';
 import type { EventStream } from '../harness/sse.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 

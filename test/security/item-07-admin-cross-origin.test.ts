@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminSessions } from '../../relay/admin/admin-sessions.ts';
+import { AdminSessions } from '../../relay/auth/admin-sessions.ts';
 import { adminRoutes } from '../../relay/admin/routes.ts';
 import type { LocalRoute } from '../../relay/routing/route.ts';
 import { buildRenderer, RENDERER_OUT } from '../../scripts/build.ts';

@@ -75,7 +75,7 @@ async function everySurface(host: string): Promise<Record<string, RawAnswer>> {
     adminApi: await send(host, '/admin/status', admin()),
     adminPages: await send(host, '/admin/'),
     relay: await upgrade(host, '/relay?id=fvtt_rebound'),
-    clientApi: await upgrade(host, '/ws/api', { 'x-api-key': apiKey }),
+    callerApi: await upgrade(host, '/ws/api', { 'x-api-key': apiKey }),
   };
 }
 
@@ -92,7 +92,7 @@ function expectAnswered(answers: Record<string, RawAnswer>): void {
   expect(answers.api!.status).toBe(200);
   expect(answers.adminApi!.status).toBe(200);
   expect(answers.relay!.status).toBe(101);
-  expect(answers.clientApi!.status).toBe(101);
+  expect(answers.callerApi!.status).toBe(101);
   for (const [surface, answer] of Object.entries(answers))
     expect({ surface, status: answer.status }).not.toEqual({ surface, status: 421 });
 }

@@ -61,7 +61,10 @@ describe('item 14: only paired worlds are remembered, and the GM can forget one'
       await Promise.all(Array.from({ length: AT_ONCE }, (_, offset) => fakeWorld(start + offset)));
     }
     // A 2.x world the GM linked with a key is admitted, but linking is not pairing: it is not remembered either.
-    const link = await harness.admin('POST', '/admin/world-links', { clientId: 'foundry-linked2x' });
+    const link = await harness.admin('POST', '/admin/world-links', {
+      clientId: 'foundry-linked2x',
+      foundryUrl: 'http://localhost:30000',
+    });
     expect(link.status).toBe(201);
     const linked = new RawWorld(
       harness.wsUrl,

@@ -3,13 +3,14 @@
 // the secret never reaches a log, the activity feed, a server's URL or a Referer.
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
 import type { RelayLog } from '../../relay/log.ts';
 import { callFrom } from '../harness/from-address.ts';
 import { call } from '../harness/http.ts';
 import { readAdminFeed } from '../harness/admin-feed.ts';
 import { startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import { answerBeforeTheBody } from './unfinished-body.ts';
 
 const logLines: string[] = [];
@@ -177,7 +178,7 @@ describe('item 18: player invitations', () => {
 describe('item 18: the invitation page in a browser', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await launchChromium();
+    [browser] = await Promise.all([launchChromium(), buildRenderer()]);
   }, 20_000);
   afterAll(() => browser?.close());
 
@@ -204,17 +205,26 @@ describe('item 18: the invitation page in a browser', () => {
     expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(headers['content-security-policy']).toContain("default-src 'none'");
     expect(page.url()).toBe(`${harness.baseUrl}/invite`);
-    await page.click('#get-key');
-    await page.waitForSelector('main[data-state="done"]');
-    expect(sent.map((request) => new URL(request.url).pathname)).toEqual(['/invite', '/auth/invitation']);
-    expect(sentHeaders.length).toBeGreaterThanOrEqual(2);
+    await page.waitForSelector('main[data-state="ready"]');
+    await Promise.all([page.waitForNavigation(), page.click('#get-key')]);
+    // The key is kept for the player page, which opens next and asks the API with it in a header.
+    expect(page.url()).toBe(`${harness.baseUrl}/play/`);
+    await page.waitForSelector('#character-name');
+    expect(sent.slice(0, 4).map((request) => new URL(request.url).pathname)).toEqual([
+      '/invite',
+      '/auth/invitation/status',
+      '/auth/invitation',
+      '/play/',
+    ]);
+    expect(sentHeaders.length).toBeGreaterThanOrEqual(3);
     for (const request of sent) expect(request.url).not.toContain(secret.slice(8));
     for (const headers of sentHeaders) {
       expect(JSON.stringify(headers)).not.toContain(secret.slice(8));
       expect(Object.keys(headers).map((name) => name.toLowerCase())).not.toContain('referer');
     }
-    // The secret leaves the page once, in the exchange's body.
+    // The secret leaves the page in request bodies only: the look at whether it is still open, and the exchange.
     expect(sent[1]!.body).toBe(JSON.stringify({ secret }));
+    expect(sent[2]!.body).toBe(JSON.stringify({ secret }));
     expect(await page.evaluate(() => location.href + history.length)).not.toContain(secret);
     await page.close();
   });

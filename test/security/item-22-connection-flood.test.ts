@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEPT_FOR_LOOPBACK, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS } from '../../relay/http/connection-limits.ts';
+import { KEPT_FOR_LOOPBACK, MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS } from '../../relay/gate/connection-limits.ts';
 import { HEADERS_TIMEOUT_MS } from '../../relay/http/listener.ts';
 import { compiledCli } from '../harness/cli.ts';
 import { freePort } from '../harness/ports.ts';

@@ -10,7 +10,7 @@ import { openApiDocument } from '../../relay/api/openapi.ts';
 import { allRoutes, routeGroups } from '../../relay/routes.ts';
 import { scopeOf } from '../../relay/routing/route.ts';
 import { postRoll, userIdsByName } from '../harness/chat-rolls.ts';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 
 describe('item 23: one table says what each keyed route gives a player', () => {

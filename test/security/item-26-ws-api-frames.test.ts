@@ -5,7 +5,7 @@ import { connect as connectTcp, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { PLAYER_SCOPES } from '../../relay/auth/scopes.ts';
-import { MAX_SOCKETS_PER_KEY } from '../../relay/ws-api/client-api.ts';
+import { MAX_SOCKETS_PER_KEY } from '../../relay/ws-api/caller-api.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 
 const MiB = 1024 * 1024;

@@ -2,7 +2,7 @@
 // and a paired 3.x world reconnecting with its token got 503. Expected: places kept for this computer and for the
 // addresses and Foundry pages of paired worlds; IPv6 counted per /64, since one machine holds a whole /64.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_UNAUTHENTICATED_PER_ADDRESS, MAX_UNAUTHENTICATED_SOCKETS } from '../../relay/http/socket-limits.ts';
+import { MAX_UNAUTHENTICATED_PER_ADDRESS, MAX_UNAUTHENTICATED_SOCKETS } from '../../relay/gate/socket-limits.ts';
 import { connectRawWorld } from '../harness/raw-world.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { createLanPeer } from '../ui/lan-peer.ts';

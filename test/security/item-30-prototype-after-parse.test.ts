@@ -2,7 +2,7 @@
 // parses it, after the look for prototype keys; the look now reads such text as the schema will parse it, so the key
 // is refused with a 400 over HTTP (body or query) and /ws/api alike, and no request reaches the world.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import { requestsSeenDuring, startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;

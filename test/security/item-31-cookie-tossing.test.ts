@@ -3,7 +3,7 @@
 // once the GM signs in with a fresh link, in real Chromium.
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_COOKIE } from '../../relay/admin/admin-sessions.ts';
+import { ADMIN_COOKIE } from '../../relay/auth/admin-sessions.ts';
 import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';

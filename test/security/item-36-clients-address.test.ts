@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAYER_SCOPES, TOOL_SCOPES } from '../../relay/auth/scopes.ts';
 import { userIdsByName } from '../harness/chat-rolls.ts';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;

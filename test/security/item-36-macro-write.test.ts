@@ -3,7 +3,8 @@
 // UUID, and DELETE /delete-folder of a Macro folder with its contents. The relay refuses before the world is asked to
 // make the change, over HTTP and /ws/api alike, whatever the world would have checked of the scopes it is sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSocket } from '../harness/client-api.ts';
+import { ApiSocket } from '../harness/caller-api.ts';
+import { entityRoutes } from '../../relay/api/entity.ts';
 import { requestsSeenDuring, startRelayWithWorld, uuidOf, type WorldHarness } from '../harness/world.ts';
 
 let harness: WorldHarness;
@@ -93,5 +94,18 @@ describe('item 36: changing a macro needs macro:write on every route', () => {
       body: { uuid: thorin, attribute: 'system.attributes.hp.value', amount: 1 },
     });
     expect(healed.status, healed.text).toBe(200);
+  });
+
+  it('reads a compendium UUID without its type from the world first: a macro there needs macro:write too', async () => {
+    const update = entityRoutes.find((route) => route.path === '/update');
+    if (update?.kind !== 'world' || !update.alsoRequires) throw new Error('PUT /update asks no more scopes');
+    const resolving = (uuid: string | undefined) => async () => ({ data: uuid === undefined ? {} : { uuid } });
+    const short = 'Compendium.world.gm-tools.abc123';
+    const needs = (answer: () => Promise<unknown>) =>
+      update.alsoRequires!({ uuid: short, data: {} } as never, answer as never);
+    expect(await needs(resolving('Compendium.world.gm-tools.Macro.abc123'))).toBe('macro:write');
+    expect(await needs(resolving('Compendium.world.gm-tools.Item.abc123'))).toBeUndefined();
+    expect(await needs(resolving(undefined))).toBe('macro:write');
+    expect(await needs(async () => Promise.reject(new Error('offline')))).toBe('macro:write');
   });
 });

@@ -6,10 +6,12 @@ import { join } from 'node:path';
 import jsQRModule from 'jsqr';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAY_STORAGE_KEY } from '../../contracts/play.ts';
 import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
 import { startRelayWithWorld, type WorldHarness } from '../harness/world.ts';
 import { call } from '../harness/http.ts';
+import { callFrom } from '../harness/from-address.ts';
 import { openSettings } from './browser-page.ts';
 
 const RENDERED = join(import.meta.dirname, 'screenshots');
@@ -21,6 +23,8 @@ const jsQR = jsQRModule.default;
 let harness: WorldHarness;
 let browser: Browser;
 let page: Page;
+/** The key Alice's phone kept from her invitation. */
+let phoneKey: string;
 
 async function waitForText(target: Page, expected: string, timeout = 5000): Promise<void> {
   await target.waitForFunction((wanted) => document.body.innerText.includes(wanted), { timeout }, expected);
@@ -34,6 +38,11 @@ async function decodedQrCode(): Promise<string | undefined> {
     return { width: pixels.width, height: pixels.height, data: Array.from(pixels.data) };
   });
   return jsQR(Uint8ClampedArray.from(image.data), image.width, image.height)?.data;
+}
+
+/** The status GET /admin/invitations gives the newest invitation, the one the test just made. */
+async function newestInvitationStatus(): Promise<string> {
+  return (await harness.admin('GET', '/admin/invitations')).body.invitations.at(-1).status;
 }
 
 async function aliceId(): Promise<string> {
@@ -86,7 +95,7 @@ describe('Players: invite a player', () => {
     if (UPDATE) copyFileSync(shot, join(COMMITTED, 'invitation.png'));
   });
 
-  it("the player's browser opens the link and gets the relay address and a key that works at once", async () => {
+  it("the player's browser opens the link, keeps a key that works at once and lands on the player page", async () => {
     const link = await page.$eval('#invitation-link', (input) => (input as HTMLInputElement).value);
     const player = await browser.createBrowserContext();
     try {
@@ -94,21 +103,81 @@ describe('Players: invite a player', () => {
       await phone.setViewport({ width: 390, height: 760 });
       await phone.goto(link);
       expect(phone.url()).not.toContain('#');
-      await phone.click('#get-key');
-      await phone.waitForSelector('main[data-state="done"]');
-      const relayUrl = await phone.$eval('#relay-url', (input) => (input as HTMLInputElement).value);
-      const key = await phone.$eval('#api-key', (input) => (input as HTMLInputElement).value);
-      expect(relayUrl).toBe(new URL(link).origin);
-      await waitForText(phone, 'You act as Alice in');
+      await phone.waitForSelector('main[data-state="ready"]');
+      await waitForText(phone, 'For Alice in');
+      await waitForText(phone, 'This device then shows your character, rolls your dice and follows the table');
+      // Opening the page uses nothing: only the press does.
+      expect(await newestInvitationStatus()).toBe('open');
+      await Promise.all([phone.waitForNavigation(), phone.click('#get-key')]);
+      expect(phone.url()).toBe(`${new URL(link).origin}/play/`);
+      await phone.waitForSelector('#character-name');
+      expect(await phone.$eval('#character-name', (name) => name.textContent)).toBe('Thorin Ironfoot');
+      const kept = await phone.evaluate(
+        (storageKey) => JSON.parse(localStorage.getItem(storageKey) ?? '{}'),
+        PLAY_STORAGE_KEY,
+      );
+      expect(kept.relayUrl).toBe(new URL(link).origin);
+      expect(kept.userName).toBe('Alice');
       await phone.screenshot({ path: join(RENDERED, 'invitation-phone.png') as `${string}.png` });
-      const roll = await call(relayUrl, 'POST', '/roll', { body: { formula: '1d20' }, headers: { 'x-api-key': key } });
+      const roll = await call(kept.relayUrl, 'POST', '/roll', {
+        body: { formula: '1d20' },
+        headers: { 'x-api-key': kept.key },
+      });
       expect(roll.status).toBe(200);
-      await waitForText(page, 'Opened: Alice\'s key "Alice\'s phone" is on the API keys page');
+      phoneKey = kept.key;
+      await waitForText(page, "Opened: Alice's device \"Alice's phone\" is under Players' devices");
 
+      // Opened again, it says at once that it was used, and offers no button that could not work.
       await phone.goto(link);
-      await phone.click('#get-key');
       await phone.waitForSelector('main[data-state="failed"]');
       await waitForText(phone, 'This invitation was already used: ask the GM for a new invitation');
+      expect(await phone.$eval('#get-key', (button) => (button as HTMLElement).checkVisibility())).toBe(false);
+    } finally {
+      await player.close();
+    }
+  });
+
+  it("lists each player's devices with their last use, and revokes one at once", async () => {
+    // Drawn afresh: the phone used its key after the page last looked.
+    await page.click('a[data-page="keys"]');
+    await page.click('a[data-page="players"]');
+    await page.waitForSelector('#devices tbody tr');
+    const row = await page.$eval('#devices tbody tr', (element) => (element as HTMLElement).innerText);
+    expect(row).toContain('Alice');
+    expect(row).toContain("Alice's phone");
+    expect(row).toContain('just now');
+    await page.$eval('#devices', (card) => card.scrollIntoView());
+    await page.screenshot({ path: join(RENDERED, 'players-devices.png') as `${string}.png` });
+    await page.click('#devices tbody tr .button-danger-outline');
+    await page.waitForSelector('dialog[open] .button-danger');
+    await waitForText(page, 'the player page on that device says it was signed out');
+    await page.click('dialog[open] .button-danger');
+    await page.waitForFunction(() => !document.querySelector('#devices tbody tr'), { timeout: 5000 });
+    const refused = await call(harness.baseUrl, 'GET', '/play/me', { headers: { 'x-api-key': phoneKey } });
+    expect(refused.status).toBe(401);
+  });
+
+  it('shows the key to copy in a browser that keeps nothing for the page', async () => {
+    await page.select('#invite-player', await aliceId());
+    await page.click('#create-invitation');
+    await page.waitForFunction(() => document.querySelector('#invitation-state')?.textContent?.includes('Waiting'));
+    const link = await page.$eval('#invitation-link', (input) => (input as HTMLInputElement).value);
+    const player = await browser.createBrowserContext();
+    try {
+      const phone = await player.newPage();
+      // A private tab that refuses storage.
+      await phone.evaluateOnNewDocument(() => {
+        Storage.prototype.setItem = () => {
+          throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        };
+      });
+      await phone.goto(link);
+      await phone.click('#get-key');
+      await phone.waitForSelector('main[data-state="done"]');
+      expect(phone.url()).toBe(`${new URL(link).origin}/invite`);
+      await waitForText(phone, 'This browser keeps nothing for the page');
+      const key = await phone.$eval('#api-key', (input) => (input as HTMLInputElement).value);
+      expect((await call(harness.baseUrl, 'GET', '/play/me', { headers: { 'x-api-key': key } })).status).toBe(200);
     } finally {
       await player.close();
     }
@@ -128,8 +197,9 @@ describe('Players: invite a player', () => {
     await page.waitForSelector('dialog[open] .button-danger');
     await page.click('dialog[open] .button-danger');
     await page.waitForFunction(() => !document.querySelector('#open-invitations'), { timeout: 5000 });
-    const refused = await call(new URL(link).origin, 'POST', '/auth/invitation', {
-      body: { secret: new URL(link).hash.slice(1) },
+    // From an address of its own: this file's earlier pages spent 127.0.0.1's tries (5, then one every 6 s).
+    const refused = await callFrom('127.0.0.2', new URL(link).origin, 'POST', '/auth/invitation', {
+      secret: new URL(link).hash.slice(1),
     });
     expect(refused.status).toBe(404);
   });

@@ -171,6 +171,7 @@ describe('a key request in the settings UI', () => {
     expect(await page.$eval('#page-title', (title) => title.textContent)).toBe('API keys');
     await page.$eval(`${card(asked.code)} input[name="name"]`, (input) => ((input as HTMLInputElement).value = ''));
     await page.type(`${card(asked.code)} input[name="name"]`, 'Initiative on the TV');
+    await page.evaluate(() => document.getElementById('toasts')?.replaceChildren());
     await page.click(`${card(asked.code)} [data-action="approve"]`);
     await waitForNoCard(asked.code);
     await page.waitForFunction(() => document.body.innerText.includes('Initiative on the TV'), { timeout: 3000 });

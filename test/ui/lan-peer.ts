@@ -3,7 +3,12 @@
 // several machines in one) in its own, and with `ipv6` fd00:7474:N::1 and fd00:7474:N::2, ::3, … in one /64. No traffic
 // leaves the host.
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Browser } from 'puppeteer-core';
+import { chromiumPath, launchChromium } from '../../scripts/chromium.ts';
 
 const run = promisify(execFile);
 
@@ -46,6 +51,11 @@ export interface LanPeer {
    * packages), its stdio piped to this process.
    */
   node(args: string[]): ChildProcessWithoutNullStreams;
+  /**
+   * Chromium on the peer: a phone on the LAN as the relay sees it. Driven over a pipe, since a DevTools port in the
+   * peer's namespace could not be reached from here.
+   */
+  chromium(): Promise<Browser>;
   close(): Promise<void>;
 }
 
@@ -65,7 +75,7 @@ function send({ method = 'GET', url, headers = {}, body, from }) {
   return new Promise((resolve) => {
     const outgoing = request(
       {
-        host: target.hostname, port: target.port, path: target.pathname + target.search, method, localAddress: from,
+        host: target.hostname.replace('[', '').replace(']', ''), port: target.port, path: target.pathname + target.search, method, localAddress: from,
         agent: false, timeout: 3000,
         headers: text === undefined ? headers : { 'content-type': 'application/json', ...headers },
       },
@@ -199,6 +209,17 @@ export async function createLanPeer(options: { machines?: number; ipv6?: boolean
       return answers.map(parsed);
     },
     node: (args) => nodeIn(namespace, args),
+    chromium: () => chromiumIn(namespace),
     close,
   };
+}
+
+async function chromiumIn(namespace: string): Promise<Browser> {
+  const launcher = join(tmpdir(), `${namespace}-chromium.sh`);
+  writeFileSync(launcher, `#!/bin/sh\nexec ip netns exec ${namespace} ${chromiumPath()} "$@"\n`, { mode: 0o755 });
+  try {
+    return await launchChromium({ executablePath: launcher, pipe: true });
+  } finally {
+    rmSync(launcher, { force: true });
+  }
 }

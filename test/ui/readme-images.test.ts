@@ -111,9 +111,7 @@ describe('README screenshots', () => {
     await page.click('#new-key');
     await page.waitForSelector('#key-name');
     await page.type('#key-name', 'Stream Deck');
-    await page.click('[data-preset="none"]');
-    for (const scope of ['roll:execute', 'playlist:control', 'encounter:manage', 'macro:execute'])
-      await page.click(`input[name="scopes"][value="${scope}"]`);
+    await page.click('[data-preset="stream-deck"]');
     await page.click('.key-form button[type="submit"]');
     await page.waitForSelector('#revealed-key');
     expect(await page.$eval('#revealed-key', (input) => (input as HTMLInputElement).value)).toMatch(/^ttr_/);

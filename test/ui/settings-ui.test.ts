@@ -227,7 +227,7 @@ describe('settings UI', () => {
     await page.click('#new-key');
     await page.waitForSelector('#key-name');
     await page.type('#key-name', 'Stream Deck');
-    await page.click('[data-preset="none"]');
+    await page.click('#choose-scopes summary');
     await page.click('input[name="scopes"][value="roll:read"]');
     await page.click('input[name="scopes"][value="search"]');
     expect(await page.$eval('input[value="execute-js"]', (box) => (box as HTMLInputElement).checked)).toBe(false);
@@ -287,6 +287,7 @@ describe('settings UI', () => {
     await page.click('#new-key');
     await page.waitForSelector('#key-name');
     await page.type('#key-name', 'Player handout');
+    await page.click('[data-preset="player"]');
     await page.select('#key-user', player.id);
     await page.click(`input[name="worldIds"][value="${world.clientId}"]`);
     await page.click('.key-form button[type="submit"]');
@@ -306,18 +307,19 @@ describe('settings UI', () => {
     await page.click('#connect-2x-module');
     await page.waitForSelector('#link-client-id');
     await page.type('#link-client-id', clientId);
+    await page.type('#link-foundry-url', 'http://localhost:30000');
     await page.type('#link-name', 'Old campaign');
     await page.click('.link-form button[type="submit"]');
     await page.waitForSelector('#revealed-link-key');
     const relayUrl = await page.$eval('#link-relay-url', (input) => (input as HTMLInputElement).value);
     const key = await page.$eval('#revealed-link-key', (input) => (input as HTMLInputElement).value);
     expect(relayUrl).toBe(`${relay.wsUrl}/relay`);
-    await waitForText(`Links the 2.x module of ${clientId}`);
+    await waitForText(`Links the 2.x module of ${clientId} from http://localhost:30000`);
     await screenshot('keys-2x-module');
     const record = (await relay.admin('GET', '/admin/keys')).body.keys.find(
       (candidate: { name: string }) => candidate.name === 'Old campaign',
     );
-    expect(record).toMatchObject({ scopes: ['world:link'], worldIds: [clientId] });
+    expect(record).toMatchObject({ scopes: ['world:link'], worldIds: [clientId], origin: 'http://localhost:30000' });
     const legacyLink = await connectSandboxLegacy(legacyWorld, { relayUrl, apiKey: key });
     expect(relay.relay.services.tabletop.world(clientId)?.handshake).toBe('legacy-key');
     await legacyLink.close();
@@ -365,7 +367,11 @@ describe('settings UI', () => {
       ['Roll button', "POST /roll 'formula' is required", '400'],
       ['Stream Deck roll', 'POST /roll API key lacks required scope: roll:execute', '403'],
       ['Unknown key', 'POST /roll Invalid API key', '401'],
-      ['No key', 'POST /roll API key is required', '401'],
+      [
+        'No key',
+        'POST /roll API key is required: send it in the x-api-key header, or as Authorization: Bearer <key>',
+        '401',
+      ],
     ]);
     const content = await page.content();
     for (const key of [unknownKey, reader, roller]) expect(content).not.toContain(key.slice(4, 12));

@@ -1,9 +1,9 @@
 // Connected worlds as the routing kernel reads them, without a socket: an id, its players, its metadata, and the
 // registry's lookups and requests. The world link's own tests (test/protocol, test/security) use real sockets.
 import type { PlayerListEntry } from '../../contracts/world-protocol.ts';
-import type { Tabletop } from '../../relay/world-link/tabletop.ts';
-import type { WorldReply } from '../../relay/world-link/pending-requests.ts';
-import type { WorldConnection } from '../../relay/world-link/world-connection.ts';
+import type { Tabletop } from '../../relay/tabletop/tabletop.ts';
+import type { WorldReply } from '../../relay/tabletop/pending-requests.ts';
+import type { WorldConnection } from '../../relay/tabletop/world-connection.ts';
 
 export function fakeWorld(clientId: string, players: PlayerListEntry[] = []): WorldConnection {
   return {

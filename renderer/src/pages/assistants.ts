@@ -4,7 +4,7 @@ import { admin, type AssistantsView, type RelayStatus } from '../admin-api.ts';
 import type { AppState, Page } from '../app-state.ts';
 import { copyButton, h, icon, replaceChildren, toast, toastRevoked } from '../dom.ts';
 import { relativeTime } from '../format.ts';
-import { keyRequestsSection } from './key-requests.ts';
+import { keyRequestsSection } from '../components/key-requests.ts';
 import { ASSISTANT_CLIENTS, assistantConfig, type AssistantClient } from '../../../contracts/assistant-configs.ts';
 import { TOOLSETS } from '../../../contracts/assistants.ts';
 

@@ -1,6 +1,6 @@
 import { admin, ApiError, type CaptureSettings } from '../admin-api.ts';
 import type { Page } from '../app-state.ts';
-import { emptyState, h, replaceChildren, toast } from '../dom.ts';
+import { emptyState, h, replaceChildren, secretInput, toast } from '../dom.ts';
 
 function unavailable(): HTMLElement {
   return h(
@@ -34,14 +34,11 @@ function captureForm(settings: CaptureSettings): HTMLElement {
     placeholder: 'e.g. Capture',
   });
   username.value = settings.username;
-  const password = h('input', {
-    class: 'input',
-    type: 'password',
-    id: 'capture-password',
-    name: 'password',
-    autocomplete: 'new-password',
-    placeholder: settings.passwordSet ? '•••••••• (saved; type to replace)' : 'Password of that user',
-  });
+  const password = secretInput(
+    { id: 'capture-password', name: 'password' },
+    settings.passwordSet,
+    'Password of that user',
+  );
   const save = h('button', { type: 'submit', class: 'button button-primary' }, 'Save');
   const test = h('button', { type: 'button', class: 'button button-secondary', id: 'capture-test' }, 'Test capture');
   const preview = h(

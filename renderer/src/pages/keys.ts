@@ -1,341 +1,13 @@
-import { admin, type ApiKey, type NewKey, type RelayStatus, type WorldLink } from '../admin-api.ts';
+import { admin, type ApiKey, type NewKey, type RelayStatus } from '../admin-api.ts';
 import type { AppState, Page } from '../app-state.ts';
-import { confirmDialog, copyButton, emptyState, h, icon, replaceChildren, toast, toastRevoked } from '../dom.ts';
-import { relativeTime, roleName, shortDate } from '../format.ts';
-import { groupScopes, WORLD_LINK_SCOPE } from '../scopes.ts';
-import { overlayLinksSection } from './overlay-links.ts';
-import { keyRequestsSection } from './key-requests.ts';
-
-interface KeysView {
-  keys: ApiKey[];
-  scopes: string[];
-  defaultScopes: string[];
-}
-
-function revealPanel(created: NewKey, verb: 'created' | 'rotated', onDone: () => void): HTMLElement {
-  const field = h('input', {
-    class: 'input input-mono',
-    readonly: true,
-    'aria-label': `The new key for ${created.name}`,
-    id: 'revealed-key',
-  });
-  field.value = created.key;
-  const done = h('button', { type: 'button', class: 'button button-secondary' }, 'Done');
-  done.addEventListener('click', onDone);
-  return h(
-    'section',
-    { class: 'card card-success reveal', role: 'region', 'aria-labelledby': 'reveal-title' },
-    h(
-      'h2',
-      { id: 'reveal-title' },
-      icon('check'),
-      verb === 'created' ? `Key "${created.name}" created` : `Key "${created.name}" rotated`,
-    ),
-    h(
-      'p',
-      {},
-      h('strong', {}, 'Copy it now: it is shown only this once. '),
-      'The relay keeps only a hash of it.',
-      verb === 'rotated' ? ' The old key stopped working.' : '',
-    ),
-    h(
-      'div',
-      { class: 'reveal-row' },
-      field,
-      copyButton(() => created.key, 'Copy key', { primary: true }),
-      done,
-    ),
-  );
-}
-
-function copyRow(label: string, id: string, value: string, copyLabel: string): HTMLElement {
-  const field = h('input', { class: 'input input-mono', readonly: true, id });
-  field.value = value;
-  return h(
-    'div',
-    { class: 'field' },
-    h('label', { for: id }, label),
-    h(
-      'div',
-      { class: 'reveal-row' },
-      field,
-      copyButton(() => value, copyLabel),
-    ),
-  );
-}
-
-function linkRevealPanel(link: WorldLink, onDone: () => void): HTMLElement {
-  const done = h('button', { type: 'button', class: 'button button-secondary' }, 'Done');
-  done.addEventListener('click', onDone);
-  return h(
-    'section',
-    { class: 'card card-success reveal', role: 'region', 'aria-labelledby': 'link-reveal-title' },
-    h('h2', { id: 'link-reveal-title' }, icon('check'), `2.x module key "${link.name}" created`),
-    h(
-      'p',
-      {},
-      h('strong', {}, 'Copy the key now: it is shown only this once. '),
-      'In Foundry, as the GM: Game Settings → Configure Settings → Foundry REST API. Enter these two values, save, and reload the world.',
-    ),
-    copyRow('WebSocket relay URL', 'link-relay-url', link.settings['foundry-rest-api.wsRelayUrl'], 'Copy URL'),
-    copyRow('API key', 'revealed-link-key', link.settings['foundry-rest-api.apiKey'], 'Copy key'),
-    link.lanRelayUrls.length > 0
-      ? h(
-          'p',
-          { class: 'muted small' },
-          'From another computer: ',
-          ...link.lanRelayUrls.map((url) => h('code', {}, url, ' ')),
-        )
-      : null,
-    h(
-      'p',
-      { class: 'hint' },
-      'The key links only this world and can call no API route. Every player of the world can read it in the module settings: revoke it here if the world moves to the 3.x module.',
-    ),
-    h('div', { class: 'form-actions' }, done),
-  );
-}
-
-function linkForm(onCreated: (link: WorldLink) => void, onCancel: () => void): HTMLFormElement {
-  const clientId = h('input', {
-    class: 'input input-mono',
-    id: 'link-client-id',
-    name: 'clientId',
-    required: true,
-    maxlength: 200,
-    placeholder: 'foundry-…',
-    autocomplete: 'off',
-  });
-  const name = h('input', {
-    class: 'input',
-    id: 'link-name',
-    name: 'name',
-    maxlength: 100,
-    placeholder: 'e.g. The Keep (2.x module)',
-    autocomplete: 'off',
-  });
-  const submit = h('button', { type: 'submit', class: 'button button-primary' }, 'Create link key');
-  const cancel = h('button', { type: 'button', class: 'button button-secondary' }, 'Cancel');
-  cancel.addEventListener('click', onCancel);
-  const form = h(
-    'form',
-    { class: 'card key-form link-form', 'aria-labelledby': 'link-title' },
-    h('h2', { id: 'link-title' }, 'Connect a 2.x module'),
-    h(
-      'p',
-      { class: 'muted' },
-      'Modules before 3.0 cannot pair: they connect with an API key in the URL. This key links one world and grants nothing else. Modules 3.0 and later pair instead (Status page).',
-    ),
-    h(
-      'div',
-      { class: 'field' },
-      h('label', { for: 'link-client-id' }, 'Client id'),
-      clientId,
-      h(
-        'p',
-        { class: 'hint' },
-        'The 2.x module connects as foundry- followed by the Foundry user id of the GM whose browser runs it. In that browser, the console command game.user.id shows it.',
-      ),
-    ),
-    h(
-      'div',
-      { class: 'field' },
-      h('label', { for: 'link-name' }, 'Name'),
-      name,
-      h('p', { class: 'hint' }, 'Optional: how the key is listed.'),
-    ),
-    h('div', { class: 'form-actions' }, cancel, submit),
-  );
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    submit.disabled = true;
-    try {
-      onCreated(
-        await admin.linkWorld({
-          clientId: clientId.value.trim(),
-          ...(name.value.trim() ? { name: name.value.trim() } : {}),
-        }),
-      );
-    } catch (error) {
-      toast((error as Error).message, 'error');
-      submit.disabled = false;
-    }
-  });
-  queueMicrotask(() => clientId.focus());
-  return form;
-}
-
-function playerOptions(status: RelayStatus | undefined): HTMLSelectElement {
-  const select = h(
-    'select',
-    { class: 'input', id: 'key-user', name: 'userId' },
-    h('option', { value: '' }, 'Nobody: each call may name a user'),
-  );
-  for (const world of status?.worlds ?? []) {
-    const group = h('optgroup', { label: world.worldTitle || world.clientId });
-    for (const player of world.players)
-      group.append(h('option', { value: player.id }, `${player.name} · ${roleName(player.role)}`));
-    if (world.players.length > 0) select.append(group);
-  }
-  return select;
-}
-
-function worldChoices(status: RelayStatus | undefined): HTMLElement {
-  const worlds = status?.worlds ?? [];
-  if (worlds.length === 0)
-    return h('p', { class: 'muted small' }, 'No world is connected; the key will reach every world you pair.');
-  return h(
-    'div',
-    { class: 'choices' },
-    ...worlds.map((world) =>
-      h(
-        'label',
-        { class: 'check' },
-        h('input', { type: 'checkbox', name: 'worldIds', value: world.clientId }),
-        h('span', {}, world.worldTitle || world.clientId),
-      ),
-    ),
-  );
-}
-
-function scopeFieldsets(view: KeysView): HTMLElement {
-  const defaults = new Set(view.defaultScopes);
-  return h(
-    'div',
-    { class: 'scope-groups' },
-    ...groupScopes(view.scopes)
-      .filter((group) => !group.worldLink)
-      .map((group) =>
-        h(
-          'fieldset',
-          { class: `scope-group${group.dangerous ? ' scope-group-danger' : ''}` },
-          h('legend', {}, group.dangerous ? icon('warning') : null, group.title),
-          ...group.scopes.map((scope) =>
-            h(
-              'label',
-              { class: 'check' },
-              h('input', {
-                type: 'checkbox',
-                name: 'scopes',
-                value: scope,
-                checked: !group.dangerous && defaults.has(scope),
-              }),
-              h('code', {}, scope),
-              group.dangerous ? h('span', { class: 'danger-note' }, 'Runs any script as the GM') : null,
-            ),
-          ),
-        ),
-      ),
-  );
-}
-
-function createForm(
-  view: KeysView,
-  status: RelayStatus | undefined,
-  onCreated: (key: NewKey) => void,
-  onCancel: () => void,
-): HTMLFormElement {
-  const name = h('input', {
-    class: 'input',
-    id: 'key-name',
-    name: 'name',
-    required: true,
-    maxlength: 100,
-    placeholder: 'e.g. Stream Deck',
-    autocomplete: 'off',
-  });
-  const setAll = (predicate: (scope: string) => boolean) => {
-    for (const box of form.querySelectorAll<HTMLInputElement>('input[name="scopes"]'))
-      box.checked = predicate(box.value);
-  };
-  const preset = (label: string, predicate: (scope: string) => boolean) => {
-    const button = h(
-      'button',
-      { type: 'button', class: 'button button-link', 'data-preset': label.toLowerCase() },
-      label,
-    );
-    button.addEventListener('click', () => setAll(predicate));
-    return button;
-  };
-  const submit = h('button', { type: 'submit', class: 'button button-primary' }, 'Create key');
-  const cancel = h('button', { type: 'button', class: 'button button-secondary' }, 'Cancel');
-  cancel.addEventListener('click', onCancel);
-  const form = h(
-    'form',
-    { class: 'card key-form', 'aria-labelledby': 'new-key-title' },
-    h('h2', { id: 'new-key-title' }, 'New API key'),
-    h(
-      'div',
-      { class: 'field' },
-      h('label', { for: 'key-name' }, 'Name'),
-      name,
-      h('p', { class: 'hint' }, 'What the key is for, so you recognise it in the list and the activity log.'),
-    ),
-    h(
-      'div',
-      { class: 'field' },
-      h(
-        'div',
-        { class: 'field-label-row' },
-        h('span', { class: 'label', id: 'scopes-label' }, 'Scopes'),
-        h(
-          'span',
-          { class: 'presets' },
-          preset('Read-only', (scope) => view.defaultScopes.includes(scope)),
-          preset('All but execute-js', (scope) => scope !== 'execute-js'),
-          preset('None', () => false),
-        ),
-      ),
-      scopeFieldsets(view),
-    ),
-    h(
-      'div',
-      { class: 'field-grid' },
-      h(
-        'div',
-        { class: 'field' },
-        h('label', { for: 'key-user' }, 'Act as tabletop user'),
-        playerOptions(status),
-        h('p', { class: 'hint' }, 'Every call made with the key then acts as this player, with their permissions.'),
-      ),
-      h(
-        'div',
-        { class: 'field' },
-        h('span', { class: 'label' }, 'Worlds'),
-        worldChoices(status),
-        h('p', { class: 'hint' }, 'Tick none to let the key reach every world.'),
-      ),
-    ),
-    h('div', { class: 'form-actions' }, cancel, submit),
-  );
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const data = new FormData(form);
-    const scopes = data.getAll('scopes').map(String);
-    if (scopes.length === 0) {
-      toast('Tick at least one scope', 'error');
-      return;
-    }
-    const userId = String(data.get('userId') ?? '');
-    const worldIds = data.getAll('worldIds').map(String);
-    submit.disabled = true;
-    try {
-      onCreated(
-        await admin.createKey({
-          name: String(data.get('name') ?? '').trim(),
-          scopes,
-          ...(userId ? { userId } : {}),
-          ...(worldIds.length > 0 ? { worldIds } : {}),
-        }),
-      );
-    } catch (error) {
-      toast((error as Error).message, 'error');
-      submit.disabled = false;
-    }
-  });
-  queueMicrotask(() => name.focus());
-  return form;
-}
+import { confirmDialog, emptyState, h, icon, replaceChildren, toast, toastRevoked } from '../dom.ts';
+import { relativeTime, shortDate } from '../format.ts';
+import { WORLD_LINK_SCOPE } from '../scopes.ts';
+import { overlayLinksSection } from '../components/overlay-links.ts';
+import { keyRequestsSection } from '../components/key-requests.ts';
+import { revealPanel, linkRevealPanel } from '../components/key-reveal.ts';
+import { worldLinkForm } from '../components/world-link-form.ts';
+import { newKeyForm, type KeysView } from '../components/key-form.ts';
 
 function bindingText(key: ApiKey, status: RelayStatus | undefined): string {
   const parts: string[] = [];
@@ -343,7 +15,10 @@ function bindingText(key: ApiKey, status: RelayStatus | undefined): string {
     const player = status?.worlds.flatMap((world) => world.players).find((candidate) => candidate.id === key.userId);
     parts.push(`Acts as ${player?.name ?? key.userId}`);
   }
-  if (key.scopes.includes(WORLD_LINK_SCOPE)) return `Links the 2.x module of ${key.worldIds?.join(', ') ?? 'no world'}`;
+  if (key.scopes.includes(WORLD_LINK_SCOPE)) {
+    const page = key.origin ? ` from ${key.origin}` : '';
+    return `Links the 2.x module of ${key.worldIds?.join(', ') ?? 'no world'}${page}`;
+  }
   if (key.worldIds && key.worldIds.length > 0) {
     const titles = key.worldIds.map((id) => status?.worlds.find((world) => world.clientId === id)?.worldTitle ?? id);
     parts.push(`Only ${titles.join(', ')}`);
@@ -384,7 +59,7 @@ export const keysPage: Page = {
     const keyRequests = keyRequestsSection();
     const overlayLinks = overlayLinksSection(state);
     const element = h('div', { class: 'stack' }, keyRequests.element, top, list, overlayLinks.element);
-    let view: KeysView = { keys: [], scopes: [], defaultScopes: [] };
+    let view: KeysView = { keys: [], scopes: [] };
 
     const showReveal = (key: NewKey, verb: 'created' | 'rotated') => {
       replaceChildren(
@@ -503,11 +178,11 @@ export const keysPage: Page = {
     };
     const reload = async () => {
       try {
-        const [{ keys }, { scopes, defaultScopes }] = await Promise.all([
+        const [{ keys }, { scopes }] = await Promise.all([
           admin.keys(),
           view.scopes.length ? Promise.resolve(view) : admin.scopes(),
         ]);
-        view = { keys: [...keys].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), scopes, defaultScopes };
+        view = { keys: [...keys].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), scopes };
         drawList();
       } catch (error) {
         toast((error as Error).message, 'error');
@@ -516,7 +191,7 @@ export const keysPage: Page = {
     newButton.addEventListener('click', () => {
       replaceChildren(
         top,
-        createForm(
+        newKeyForm(
           view,
           state.status.get(),
           (key) => showReveal(key, 'created'),
@@ -527,7 +202,7 @@ export const keysPage: Page = {
     linkButton.addEventListener('click', () => {
       replaceChildren(
         top,
-        linkForm(
+        worldLinkForm(
           (link) => {
             replaceChildren(
               top,

@@ -1,53 +1,14 @@
-import qrcode from 'qrcode-generator';
-import { admin, type Invitation, type NewInvitation, type RelayStatus, type World } from '../admin-api.ts';
+import { admin, type ApiKey, type Invitation, type NewInvitation } from '../admin-api.ts';
 import type { AppState, Page } from '../app-state.ts';
-import { confirmDialog, copyButton, emptyState, h, icon, replaceChildren, toast, toastRevoked } from '../dom.ts';
-import { relativeTime, roleName, shortDate, timeUntil } from '../format.ts';
-
-/** Foundry's ASSISTANT role: from it up a user is a GM, whom the relay never invites. */
-const FIRST_GM_ROLE = 3;
-/** The QR code's width in CSS pixels, drawn at twice that for sharp screens. */
-const QR_SIZE = 216;
-/** Modules of white around the code, as scanners expect. */
-const QUIET_ZONE = 4;
+import { confirmDialog, h, icon, replaceChildren, toast, toastRevoked } from '../dom.ts';
+import { relativeTime, shortDate, timeUntil } from '../format.ts';
+import { inviteForm } from '../components/invite-form.ts';
+import { invitationCard } from '../components/invitation-card.ts';
+import { devicesCard } from '../components/player-devices.ts';
 /** How often the shown invitation is checked, to say when the player has opened it. */
 const USED_CHECK_MS = 2000;
-/** What the GM may choose for how long an unused link works; a week unless they choose. */
-const INVITATION_LIFETIMES: readonly (readonly [number, string])[] = [
-  [1, '1 day'],
-  [3, '3 days'],
-  [7, '1 week'],
-  [30, '30 days'],
-];
-
-/** Draws `text` as a QR code: black modules on white, whatever the page's colour scheme. */
-function drawQrCode(canvas: HTMLCanvasElement, text: string): void {
-  const code = qrcode(0, 'M');
-  code.addData(text);
-  code.make();
-  const modules = code.getModuleCount();
-  const cell = Math.max(1, Math.floor((QR_SIZE * 2) / (modules + QUIET_ZONE * 2)));
-  const size = cell * (modules + QUIET_ZONE * 2);
-  canvas.width = size;
-  canvas.height = size;
-  const context = canvas.getContext('2d');
-  if (!context) return;
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, size, size);
-  context.fillStyle = '#000000';
-  for (let row = 0; row < modules; row += 1)
-    for (let column = 0; column < modules; column += 1)
-      if (code.isDark(row, column))
-        context.fillRect((column + QUIET_ZONE) * cell, (row + QUIET_ZONE) * cell, cell, cell);
-}
-
-function invitablePlayers(world: World | undefined) {
-  return (world?.players ?? []).filter((player) => player.role < FIRST_GM_ROLE);
-}
-
-function worldName(world: { worldTitle?: string; clientId: string }): string {
-  return world.worldTitle || world.clientId;
-}
+/** How often the devices' last use is looked at again while the page is open. */
+const DEVICES_CHECK_MS = 15_000;
 
 /** The banner and button that turn LAN access on: without it no phone reaches the relay. */
 function lanBanner(): HTMLElement {
@@ -82,210 +43,6 @@ function lanBanner(): HTMLElement {
       turnOn,
     ),
   );
-}
-
-function inviteForm(status: RelayStatus | undefined, onCreated: (invitation: NewInvitation) => void): HTMLElement {
-  const worlds = status?.worlds ?? [];
-  if (worlds.length === 0)
-    return h(
-      'section',
-      { class: 'card', id: 'invite-form' },
-      emptyState(
-        'world',
-        'No world is connected',
-        'Start your world in Foundry: you invite a player from the users of a connected world.',
-      ),
-    );
-  const worldSelect = h(
-    'select',
-    { class: 'input', id: 'invite-world', name: 'clientId' },
-    ...worlds.map((world) => h('option', { value: world.clientId }, worldName(world))),
-  );
-  const playerSelect = h('select', { class: 'input', id: 'invite-player', name: 'userId', required: true });
-  const name = h('input', {
-    class: 'input',
-    id: 'invite-name',
-    name: 'name',
-    maxlength: 100,
-    autocomplete: 'off',
-  });
-  const lifetime = h(
-    'select',
-    { class: 'input', id: 'invite-lifetime', name: 'lifetimeDays' },
-    ...INVITATION_LIFETIMES.map(([days, label]) => h('option', { value: days, selected: days === 7 }, label)),
-  );
-  const submit = h('button', { type: 'submit', class: 'button button-primary', id: 'create-invitation' }, 'Invite');
-  const fillPlayers = () => {
-    const players = invitablePlayers(worlds.find((world) => world.clientId === worldSelect.value));
-    replaceChildren(
-      playerSelect,
-      ...players.map((player) => h('option', { value: player.id }, `${player.name} · ${roleName(player.role)}`)),
-    );
-    submit.disabled = players.length === 0;
-    name.placeholder = players[0] ? `Invitation for ${players[0].name}` : '';
-  };
-  worldSelect.addEventListener('change', fillPlayers);
-  playerSelect.addEventListener('change', () => {
-    name.placeholder = `Invitation for ${playerSelect.selectedOptions[0]?.textContent?.split(' · ')[0] ?? ''}`;
-  });
-  fillPlayers();
-  const form = h(
-    'form',
-    { class: 'card', id: 'invite-form', 'aria-labelledby': 'invite-title' },
-    h(
-      'div',
-      { class: 'card-header' },
-      h('h2', { id: 'invite-title' }, 'Invite a player'),
-      h(
-        'p',
-        { class: 'muted' },
-        'The player scans a QR code with their phone or tablet and gets a key of their own: it acts as them in one world, reads the world, rolls dice and chats, with their permissions in Foundry. Revoke it on the API keys page whenever you like.',
-      ),
-    ),
-    h(
-      'div',
-      { class: 'field-grid' },
-      h('div', { class: 'field' }, h('label', { for: 'invite-world' }, 'World'), worldSelect),
-      h(
-        'div',
-        { class: 'field' },
-        h('label', { for: 'invite-player' }, 'Player'),
-        playerSelect,
-        h('p', { class: 'hint' }, 'Users of the world who are not GMs.'),
-      ),
-    ),
-    h(
-      'div',
-      { class: 'field-grid' },
-      h(
-        'div',
-        { class: 'field' },
-        h('label', { for: 'invite-name' }, 'Key name'),
-        name,
-        h('p', { class: 'hint' }, 'Optional: how the key is listed, e.g. "Alice\'s phone".'),
-      ),
-      h(
-        'div',
-        { class: 'field' },
-        h('label', { for: 'invite-lifetime' }, 'Link works for'),
-        lifetime,
-        h('p', { class: 'hint' }, 'Unused by then, it stops working: make a new one.'),
-      ),
-    ),
-    h('div', { class: 'form-actions' }, submit),
-  );
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    submit.disabled = true;
-    try {
-      onCreated(
-        await admin.createInvitation({
-          clientId: worldSelect.value,
-          userId: playerSelect.value,
-          lifetimeDays: Number(lifetime.value),
-          ...(name.value.trim() ? { name: name.value.trim() } : {}),
-        }),
-      );
-    } catch (error) {
-      toast((error as Error).message, 'error');
-    } finally {
-      submit.disabled = false;
-    }
-  });
-  return form;
-}
-
-/** The link on the address the GM picked: the secret stays in the fragment whatever the address. */
-function linkOn(invitation: NewInvitation, base: string): string {
-  return `${base}${new URL(invitation.url).pathname}${new URL(invitation.url).hash}`;
-}
-
-/** The new invitation: its QR code, its link with Copy, and whether the player has opened it yet. */
-function invitationCard(invitation: NewInvitation, status: RelayStatus | undefined, onDone: () => void) {
-  const bases = status?.lan.enabled && status.lan.urls.length > 0 ? status.lan.urls : [new URL(invitation.url).origin];
-  let link = linkOn(invitation, bases[0]!);
-  const canvas = h('canvas', {
-    class: 'qr-code',
-    id: 'invitation-qr',
-    role: 'img',
-    'aria-label': `QR code of the invitation link for ${invitation.userName}`,
-  });
-  const field = h('input', { class: 'input input-mono', readonly: true, id: 'invitation-link' });
-  const show = (base: string) => {
-    link = linkOn(invitation, base);
-    field.value = link;
-    drawQrCode(canvas, link);
-  };
-  show(bases[0]!);
-  const addressChoice =
-    bases.length > 1
-      ? h(
-          'div',
-          { class: 'field' },
-          h('label', { for: 'invitation-address' }, 'Address'),
-          (() => {
-            const select = h(
-              'select',
-              { class: 'input', id: 'invitation-address' },
-              ...bases.map((base) => h('option', { value: base }, base.replace(/^https?:\/\//, ''))),
-            );
-            select.addEventListener('change', () => show(select.value));
-            return select;
-          })(),
-          h(
-            'p',
-            { class: 'hint' },
-            'This computer has several network addresses: pick the one on the players’ network.',
-          ),
-        )
-      : null;
-  const state = h(
-    'span',
-    { class: 'pill pill-waiting', id: 'invitation-state' },
-    h('span', { class: 'dot dot-warning' }),
-    `Waiting for ${invitation.userName} to open it`,
-  );
-  const done = h('button', { type: 'button', class: 'button button-secondary' }, 'Done');
-  done.addEventListener('click', onDone);
-  const element = h(
-    'section',
-    { class: 'card invitation', id: 'invitation', 'aria-labelledby': 'invitation-title' },
-    h('div', { class: 'qr-frame' }, canvas),
-    h(
-      'div',
-      { class: 'invitation-body' },
-      h('h2', { id: 'invitation-title' }, `Invitation for ${invitation.userName}`),
-      h(
-        'p',
-        { class: 'muted' },
-        `Scan it with ${invitation.userName}'s phone or tablet, or send them the link. It works once: the first device that opens it gets a key that acts as ${invitation.userName} in ${invitation.worldTitle ?? invitation.clientId}.`,
-      ),
-      state,
-      addressChoice,
-      h(
-        'div',
-        { class: 'field' },
-        h('label', { for: 'invitation-link' }, 'Invitation link'),
-        h(
-          'div',
-          { class: 'reveal-row' },
-          field,
-          copyButton(() => link, 'Copy link'),
-        ),
-        h('p', { class: 'hint' }, 'Shown only now: the relay keeps a hash of it. Send it only to this player.'),
-      ),
-      h('div', { class: 'form-actions form-actions-start' }, done),
-    ),
-  );
-  const markUsed = () => {
-    state.className = 'pill pill-success';
-    replaceChildren(
-      state,
-      h('span', { class: 'dot dot-success' }),
-      `Opened: ${invitation.userName}'s key "${invitation.name}" is on the API keys page`,
-    );
-  };
-  return { element, markUsed };
 }
 
 /** When an invitation stops working, or that it did: an expired one stays listed until the GM removes it. */
@@ -360,15 +117,17 @@ function openInvitationsCard(invitations: Invitation[], revoke: (invitation: Inv
 export const playersPage: Page = {
   id: 'players',
   title: 'Players',
-  subtitle: 'Invite players: each gets a key of their own on their phone or tablet',
+  subtitle: 'Invite players: each plays from their phone or tablet with a key of their own',
   icon: 'players',
   render(state: AppState) {
     const banner = h('div', {});
     const form = h('div', {});
     const shown = h('div', {});
     const list = h('div', {});
-    const element = h('div', { class: 'stack' }, banner, shown, form, list);
+    const deviceList = h('div', {});
+    const element = h('div', { class: 'stack' }, banner, shown, form, deviceList, list);
     let invitations: Invitation[] = [];
+    let devices: ApiKey[] = [];
     let current: { id: string; markUsed: () => void } | undefined;
     let checking: ReturnType<typeof setInterval> | undefined;
 
@@ -377,10 +136,18 @@ export const playersPage: Page = {
         list,
         openInvitationsCard(invitations, (invitation) => void revoke(invitation)),
       );
+    const drawDevices = () =>
+      replaceChildren(
+        deviceList,
+        devicesCard(devices, state.status.get(), (device, player) => void revokeDevice(device, player)),
+      );
     const reload = async () => {
       try {
-        invitations = (await admin.invitations()).invitations;
+        const [open, keys] = await Promise.all([admin.invitations(), admin.keys()]);
+        invitations = open.invitations;
+        devices = keys.keys.filter((key) => key.invitationId !== undefined);
         drawList();
+        drawDevices();
         if (current && invitations.find((invitation) => invitation.id === current?.id)?.status === 'used') {
           current.markUsed();
           clearInterval(checking);
@@ -408,6 +175,22 @@ export const playersPage: Page = {
         toast((error as Error).message, 'error');
       }
     };
+    const revokeDevice = async (device: ApiKey, player: string) => {
+      const sure = await confirmDialog({
+        title: `Revoke ${player}'s device "${device.name}"?`,
+        message:
+          'Its key stops working at once, and the player page on that device says it was signed out. To play from it again, the player needs a new invitation.',
+        confirm: 'Revoke device',
+        danger: true,
+      });
+      if (!sure) return;
+      try {
+        toastRevoked(`${player}'s device "${device.name}" was revoked`, await admin.revokeKey(device.id));
+        await reload();
+      } catch (error) {
+        toast((error as Error).message, 'error');
+      }
+    };
     const closeShown = () => {
       clearInterval(checking);
       current = undefined;
@@ -424,6 +207,7 @@ export const playersPage: Page = {
     let drawnFor = '';
     const stopStatus = state.status.follow((status) => {
       replaceChildren(banner, status && !status.lan.enabled ? lanBanner() : null);
+      drawDevices();
       // The form is drawn again only when the worlds or their users changed, so a choice in progress stays.
       const worlds = JSON.stringify(
         status?.worlds.map((world) => [
@@ -437,11 +221,13 @@ export const playersPage: Page = {
       replaceChildren(form, inviteForm(status, showInvitation));
     });
     void reload();
+    const refreshing = setInterval(() => void reload(), DEVICES_CHECK_MS);
     return {
       element,
       dispose: () => {
         stopStatus();
         clearInterval(checking);
+        clearInterval(refreshing);
       },
     };
   },

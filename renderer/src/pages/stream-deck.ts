@@ -2,7 +2,7 @@ import { admin, type IntegrationPackage, type NewKey, type RelayStatus } from '.
 import type { AppState, Page } from '../app-state.ts';
 import { copyButton, h, icon, replaceChildren, toast } from '../dom.ts';
 import { relativeTime } from '../format.ts';
-import { keyRequestsSection } from './key-requests.ts';
+import { keyRequestsSection } from '../components/key-requests.ts';
 import {
   DEFAULT_RELAY_URL,
   DECK_SCOPES,

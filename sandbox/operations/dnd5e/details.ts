@@ -38,7 +38,7 @@ function stats(actor: WorldDocument): PlainObject {
     uuid: actor.uuid,
     level: characterLevel(actor),
     profBonus: proficiencyBonus(actor),
-    ac: (system(actor, 'attributes.ac.value') as number | undefined) ?? 10,
+    ac: (system(actor, 'attributes.ac.value') ?? system(actor, 'attributes.ac.flat') ?? 10) as number,
     hp: { value: hp.value, max: hp.max, temp: hp.temp ?? 0 },
     speed: (system(actor, 'attributes.movement.walk') as number | undefined) ?? 0,
     exhaustion: (system(actor, 'attributes.exhaustion') as number | undefined) ?? 0,

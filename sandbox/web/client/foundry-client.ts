@@ -16,6 +16,8 @@ export interface ClientConfig {
   relayUrl: string;
   /** Whether the foundry-rest-api module is enabled in the world (Foundry's Manage Modules). */
   moduleEnabled: boolean;
+  /** The world setting `foundry-rest-api.apiKey` of a 2.x module, which then runs instead of the 3.x one. */
+  legacyApiKey?: string;
 }
 
 /** A client setting of Foundry's `core` namespace, which Foundry keeps in the page's localStorage as JSON. */

@@ -1,8 +1,15 @@
 // The game page's script: the sandbox world core and its protocol peer running in the browser. Like the module,
 // it connects to the relay only in a full Gamemaster's browser holding a connection token in localStorage.
-import { connectSandbox, type SandboxLink } from '../../link.ts';
+import {
+  connectSandbox,
+  connectSandboxLegacy,
+  RelayConnectionError,
+  relaySocketUrl,
+  type SandboxLink,
+} from '../../link.ts';
 import { createSandboxWorld, type SandboxWorldOptions } from '../../sandbox-world.ts';
 import { FLAVOUR_VERSIONS } from '../flavour.ts';
+import { notifyError, openConnectionDialog } from './connection-dialog.ts';
 import { FoundryClient, type ClientConfig } from './foundry-client.ts';
 
 interface PageConfig extends ClientConfig {
@@ -23,18 +30,28 @@ function readToken(): string | undefined {
   }
 }
 
+/** The module's answer to a refused token: an error notification, this browser's token cleared, the Connection dialog. */
+function forgetToken(relayUrl: string, code: number, reason: string): void {
+  localStorage.setItem(TOKEN_KEY, JSON.stringify(''));
+  notifyError(`The relay refused this browser's connection (${code}${reason ? `: ${reason}` : ''}). Pair again.`);
+  openConnectionDialog(relayUrl);
+}
+
 async function connectModule(client: FoundryClient): Promise<SandboxLink | undefined> {
   const { config, world } = client;
   const user = world.game.users.get(config.userId);
+  if (Number(user?.source.role) < FULL_GM_ROLE || !config.moduleEnabled || !config.relayUrl) return undefined;
+  const relayUrl = relaySocketUrl(config.relayUrl.replace(/^http/, 'ws'));
+  // A 2.x module: the API key of its world settings in the URL, connecting as foundry-<the GM's user id>.
+  if (config.legacyApiKey) return connectSandboxLegacy(world, { relayUrl, apiKey: config.legacyApiKey });
   const token = readToken();
-  if (Number(user?.source.role) < FULL_GM_ROLE || !config.moduleEnabled) return undefined;
-  if (!token || !config.clientId || !config.relayUrl) return undefined;
-  world.game.relaySettings.clientId = config.clientId;
+  if (!token || !config.clientId) return undefined;
   return connectSandbox(world, {
-    relayUrl: config.relayUrl.replace(/^http/, 'ws'),
+    relayUrl,
     clientId: config.clientId,
     token,
     reconnect: true,
+    onTokenRefused: (code, reason) => forgetToken(relayUrl, code, reason),
   });
 }
 
@@ -71,13 +88,18 @@ async function main(): Promise<void> {
   const game = page.game as Parameters<typeof stayInTouch>[0] & { ready: boolean };
   game.ready = true;
   stayInTouch(game);
-  const status = { connected: false, error: '' };
+  const status = { connected: false, error: '', closeCode: 0 };
   page.sandboxModule = status;
   const link = await connectModule(client).catch((error: unknown) => {
     status.error = error instanceof Error ? error.message : String(error);
+    if (error instanceof RelayConnectionError) status.closeCode = error.code;
     return undefined;
   });
   status.connected = link !== undefined;
+  void link?.closed.then(({ code }) => {
+    status.connected = false;
+    status.closeCode = code;
+  });
   addEventListener('pagehide', () => void link?.close());
 }
 
