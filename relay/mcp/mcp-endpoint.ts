@@ -16,16 +16,18 @@ import { corsAllows } from '../gate/request-gate.ts';
 import { httpCallContext, writeJson } from '../http/write-answer.ts';
 import type { Route } from '../routing/route.ts';
 import type { RelayServices } from '../services.ts';
-import { assistantCallOf, assistantOf, authInfoOf } from './assistant.ts';
+import { assistantCallOf, assistantOf, authInfoOf, type Assistant } from './assistant.ts';
 import { requestServer, sessionServer, type AssistantSession } from './assistant-server.ts';
 import { offeredToolsets, toolsFor, toolsOf, type RouteTool } from './tools.ts';
 import { MCP_PATH, PROTECTED_RESOURCE_PATH } from './paths.ts';
+import { sessionToolCallOf, type SessionToolCall } from './session-tool-calls.ts';
 
 /** How many sessions one key may hold: an assistant needs one, a few restarts leave a few. */
 const MAX_SESSIONS_PER_KEY = 16;
 
 interface Session extends AssistantSession {
   keyId: string;
+  assistant: Assistant;
   transport: WebStandardStreamableHTTPServerTransport;
 }
 
@@ -108,10 +110,10 @@ export class McpEndpoint {
     offeredToolsets(key, toolsets);
     const authInfo = authInfoOf(key, { presentedKey: presentedKey!, call, toolsets });
     const body = request.method === 'POST' ? await readJsonBody(request, this.bodyLimitOf(key)) : undefined;
-    const webRequest = webRequestOf(request);
     // Only the earlier revisions have sessions: a request in one needs no telling apart.
     const sessionId = request.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') return this.inSession(sessionId, key, { webRequest, body, authInfo }, response);
+    if (typeof sessionId === 'string') return this.inSession(sessionId, key, { request, body, authInfo }, response);
+    const webRequest = webRequestOf(request);
     if (!(await isLegacyRequest(webRequest, body)))
       return writeResponse(await this.current.fetch(webRequest, { authInfo, parsedBody: body }), request, response);
     if (request.method !== 'POST')
@@ -129,7 +131,7 @@ export class McpEndpoint {
   private async inSession(
     sessionId: string,
     key: ApiKeyRecord,
-    given: SessionRequest,
+    { request, body, authInfo }: { request: IncomingMessage; body: unknown; authInfo: AuthInfo },
     response: ServerResponse,
   ): Promise<void> {
     const session = this.sessions.get(sessionId);
@@ -139,7 +141,9 @@ export class McpEndpoint {
         404,
         'Unknown MCP session: it ended (its key changed, or the relay restarted); initialize again',
       );
-    await answerWith(session.transport, given, response);
+    const toolCall = sessionToolCallOf(request, body);
+    if (toolCall) return answerToolCall(session, sessionId, toolCall, authInfo, response);
+    await answerWith(session.transport, { webRequest: webRequestOf(request), body, authInfo }, response);
   }
 
   private async openSession(
@@ -148,16 +152,17 @@ export class McpEndpoint {
     given: SessionRequest,
     response: ServerResponse,
   ): Promise<void> {
-    const assistant = sessionServer(this.assistantFor(key, askedToolsets));
+    const assistant = this.assistantFor(key, askedToolsets);
+    const server = sessionServer(assistant);
     if ((this.sessionsPerKey().get(key.id) ?? 0) >= MAX_SESSIONS_PER_KEY) this.endOldestSessionOf(key.id);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomBytes(24).toString('base64url'),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { ...assistant, keyId: key.id, transport });
+        this.sessions.set(id, { ...server, assistant, keyId: key.id, transport });
       },
       onsessionclosed: (id) => this.endSession(id),
     });
-    await assistant.server.connect(transport);
+    await server.server.connect(transport);
     await answerWith(transport, given, response);
   }
 
@@ -250,6 +255,19 @@ function webRequestOf(request: IncomingMessage): Request {
     method: request.method,
     headers,
   });
+}
+
+/** A session's tool call, answered as the SDK's handler would, as one JSON-RPC answer in one write. */
+async function answerToolCall(
+  session: Session,
+  sessionId: string,
+  toolCall: SessionToolCall,
+  authInfo: AuthInfo,
+  response: ServerResponse,
+): Promise<void> {
+  const result = await session.assistant.callTool(toolCall.name, toolCall.arguments, assistantCallOf(authInfo));
+  response.setHeader('Mcp-Session-Id', sessionId);
+  writeJson(response, 200, { jsonrpc: '2.0', id: toolCall.id, result });
 }
 
 /** Hands one request of a session to the SDK's transport, and writes its answer. */

@@ -2,6 +2,7 @@
 // 14): the tools a key's scopes and toolsets allow, one tool of every toolset changing the world (or not, for reads),
 // errors in the relay's words, and a revoked key ending the session.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -171,6 +172,55 @@ describe('/mcp: the current protocol revision (2026-07-28), without sessions', (
     }
   });
 });
+
+describe('/mcp on the wire, in a session', () => {
+  /** A raw POST in the client's session, as an assistant's transport sends one. */
+  async function postInSession(client: Client, key: string, body: unknown, headers: Record<string, string> = {}) {
+    const transport = client.transport as StreamableHTTPClientTransport;
+    return fetch(`${harness.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': transport.sessionId!,
+        'mcp-protocol-version': transport.protocolVersion!,
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    });
+  }
+  const lastRoll = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'last_roll' } });
+
+  it("a tool call is answered as one JSON-RPC answer in JSON, with the result of the SDK's own handler", async () => {
+    const key = await harness.keyWith(['roll:read']);
+    const client = await connect(key);
+    const answer = await postInSession(client, key, lastRoll(7));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    const message = await answer.json();
+    expect(message).toMatchObject({ jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text' }] } });
+    // The same call in a batch is not one plain tool call: the SDK's server answers it, on a stream.
+    const batch = await postInSession(client, key, [lastRoll(8)]);
+    expect(batch.headers.get('content-type')).toBe('text/event-stream');
+    const streamed = JSON.parse(/^data: (.*)$/m.exec(await batch.text())![1]!);
+    expect(streamed).toMatchObject({ jsonrpc: '2.0', id: 8 });
+    expect(withoutRequestId(message.result)).toEqual(withoutRequestId(streamed.result));
+  });
+
+  it('what the protocol refuses stays refused: an Accept without event streams, an unknown revision', async () => {
+    const key = await harness.keyWith(['roll:read']);
+    const client = await connect(key);
+    expect((await postInSession(client, key, lastRoll(1), { accept: 'application/json' })).status).toBe(406);
+    expect((await postInSession(client, key, lastRoll(2), { 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
+  });
+});
+
+/** A tool's result with the world's request id left out: every call has its own. */
+function withoutRequestId(result: { content: Array<{ text?: string }> }) {
+  const { requestId: _requestId, ...answer } = JSON.parse(result.content[0]!.text!);
+  return answer;
+}
 
 describe('/mcp: resources', () => {
   it('lists the world and the active scene, reads them and an actor by uuid through their routes', async () => {
