@@ -14,6 +14,7 @@ import { answerFor, HttpError, UNEXPECTED_ANSWER } from '../errors.ts';
 import { largestBodyFor, readJsonBody } from '../http/body.ts';
 import { corsAllows } from '../gate/request-gate.ts';
 import { httpCallContext, writeJson } from '../http/write-answer.ts';
+import { presentedKey } from '../routing/access.ts';
 import type { Route } from '../routing/route.ts';
 import type { RelayServices } from '../services.ts';
 import { assistantCallOf, assistantOf, authInfoOf, type Assistant } from './assistant.ts';
@@ -61,9 +62,9 @@ export class McpEndpoint {
     this.uploadLimitBytes = options.uploadLimitBytes;
     this.current = createMcpHandler(
       ({ authInfo }) => {
-        const { presentedKey, toolsets } = assistantCallOf(authInfo);
-        const key = services.keys.verify(presentedKey)!;
-        return requestServer(this.assistantFor(key, toolsets));
+        const assistantCall = assistantCallOf(authInfo);
+        const key = services.keys.verify(assistantCall.presentedKey)!;
+        return requestServer(this.assistantFor(key, assistantCall.toolsets));
       },
       { legacy: 'reject' },
     );
@@ -101,14 +102,14 @@ export class McpEndpoint {
   private async serve(request: IncomingMessage, response: ServerResponse, query: URLSearchParams): Promise<void> {
     const call = httpCallContext(request);
     this.refuseOtherPages(request, call.relayOrigin);
-    const presentedKey = presentedKeyOf(request);
-    const key = this.verifiedKey(presentedKey, call.relayOrigin);
+    const presented = presentedKey(request.headers);
+    const key = this.verifiedKey(presented, call.relayOrigin);
     if (this.services.network.paused())
       throw new HttpError(503, 'Tabletop Relay is paused; resume it from the tray menu');
     const toolsets = query.get('toolsets') ?? undefined;
     // An unknown toolset is a 400 that names it, before either revision's server is made.
     offeredToolsets(key, toolsets);
-    const authInfo = authInfoOf(key, { presentedKey: presentedKey!, call, toolsets });
+    const authInfo = authInfoOf(key, { presentedKey: presented!, call, toolsets });
     const body = request.method === 'POST' ? await readJsonBody(request, this.bodyLimitOf(key)) : undefined;
     // Only the earlier revisions have sessions: a request in one needs no telling apart.
     const sessionId = request.headers['mcp-session-id'];
@@ -231,15 +232,6 @@ export class McpEndpoint {
       `A page from ${origin} may not use /mcp: add its origin to the allowed origins in Tabletop Relay's settings (Access)`,
     );
   }
-}
-
-/** The key as sent: `Authorization: Bearer <key>` (what MCP clients send) or `x-api-key`. */
-function presentedKeyOf(request: IncomingMessage): string | undefined {
-  const authorization = request.headers.authorization ?? '';
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-  const header = request.headers['x-api-key'];
-  const key = bearer ?? (typeof header === 'string' ? header : undefined);
-  return key === '' ? undefined : key;
 }
 
 /** The headers the SDK's transports read besides MCP's own; the relay has read the rest (key, origin, body) already. */
