@@ -92,6 +92,8 @@ export async function runBridge(options: BridgeOptions): Promise<void> {
   const closed = new Promise<void>((resolve) => {
     local.onclose = () => resolve();
   });
+  // The SDK's transport never hears its input end: an assistant that quits closes our standard input, and only that.
+  process.stdin.once('end', () => void local.close());
   await local.start();
   const key = storedKey(options) ?? (await askForKey(options));
   storeKey(options, key);

@@ -64,11 +64,17 @@ describe('tabletop-relay mcp: the stdio bridge', () => {
     expect(activity[0]).toMatchObject({ keyName: 'Claude Desktop', method: 'MCP', path: 'roll' });
   });
 
-  it('the next run uses the kept key: no new key request', async () => {
+  it('the next run uses the kept key: no new key request; it ends its session and exits when the assistant quits', async () => {
     const { client, transport } = bridge();
     await client.connect(transport);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('roll');
     expect((await harness.admin('GET', '/admin/key-requests')).body.keyRequests).toEqual([]);
+    const keyId = (await harness.admin('GET', '/admin/keys')).body.keys.find(
+      (key: { name: string }) => key.name === 'Claude Desktop',
+    ).id;
+    expect(harness.relay.services.assistantSessions().get(keyId)).toBe(1);
+    // The assistant quits by closing the bridge's input; a bridge that stayed would be killed, its session left open.
     await client.close();
+    expect(harness.relay.services.assistantSessions().get(keyId)).toBeUndefined();
   });
 });
