@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -5,6 +6,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Most files wait on sockets, Chromium and timers rather than the CPU: one worker more than the cores keeps both busy.
+    maxWorkers: availableParallelism() + 1,
     projects: [
       // The kernel's modules on their own, on fakes, in seconds: `npm run test:unit` runs only these.
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },

@@ -52,6 +52,26 @@ const SEARCH_JSON = JSON.stringify(
   })),
 );
 
+/**
+ * The one actor a journaled write touches, about the size of a monster with its attacks: read whole (`entity`) before and
+ * after each `update`, which moves its hit points, so every write is a change the journal records.
+ */
+const ACTOR = {
+  _id: 'actor0',
+  name: 'Goblin',
+  type: 'npc',
+  img: 'icons/svg/mystery-man.svg',
+  system: { attributes: { hp: { value: 7, max: 7 }, ac: { flat: 15 } }, details: { cr: 0.25 } },
+  items: ['Scimitar', 'Shortbow', 'Nimble Escape', 'Hide Armor', 'Shield'].map((name, index) => ({
+    _id: `item${index}`,
+    name,
+    type: 'weapon',
+    system: { description: { value: `<p>${name}. ${'A goblin carries it into every ambush. '.repeat(12)}</p>` } },
+  })),
+  effects: [],
+  flags: {},
+};
+
 /** The canned body of each operation's reply, after `type` and `requestId`. */
 const ANSWERS: Record<string, string> = {
   rolls: `"data":${ROLLS_JSON}`,
@@ -69,7 +89,13 @@ export function connectPeer(options: PeerOptions): Promise<Peer> {
   socket.on('message', (data) => {
     const message = JSON.parse(data.toString()) as { type: string; requestId?: unknown };
     if (typeof message.requestId !== 'string') return;
-    const body = message.type === 'sheet-screenshot' ? sheetAnswer : (ANSWERS[message.type] ?? '"data":{}');
+    if (message.type === 'update') ACTOR.system.attributes.hp.value += 1;
+    const body =
+      message.type === 'sheet-screenshot'
+        ? sheetAnswer
+        : message.type === 'entity' || message.type === 'update'
+          ? `"data":${JSON.stringify(ACTOR)}`
+          : (ANSWERS[message.type] ?? '"data":{}');
     socket.send(`{"type":"${message.type}-result","requestId":${JSON.stringify(message.requestId)},${body}}`);
   });
 

@@ -1,4 +1,4 @@
-// `npm run bench:profile -- [--bare] [GET /rolls | GET /clients | POST /roll]`: runs the relay process (or, with --bare,
+// `npm run bench:profile -- [--bare] [GET /rolls | GET /clients | POST /roll | PUT /update]`: runs the relay process (or, with --bare,
 // the bare forwarder's) under --cpu-prof while autocannon drives one route at 50 connections (PROFILE_SECONDS, default
 // 10), then prints where the CPU time went:
 // the functions with the most self time, and the self time of each module (relay file, npm package, Node module).
@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { measureLoad } from './load.ts';
 import { fixed, RESULTS_DIR } from './report.ts';
-import { BENCH_SCENARIOS } from './scenarios.ts';
+import { BENCH_SCENARIOS, JOURNALED_WRITE } from './scenarios.ts';
 import { startServerProcess } from './server-process.ts';
 
 interface ProfileNode {
@@ -28,9 +28,9 @@ const routeName =
     .slice(2)
     .filter((argument) => argument !== '--bare')
     .join(' ') || 'GET /rolls';
-const scenario = BENCH_SCENARIOS.find((candidate) => candidate.name === routeName);
-if (!scenario)
-  throw new Error(`Unknown route '${routeName}'; one of: ${BENCH_SCENARIOS.map((s) => s.name).join(', ')}`);
+const scenarios = [...BENCH_SCENARIOS, JOURNALED_WRITE];
+const scenario = scenarios.find((candidate) => candidate.name === routeName);
+if (!scenario) throw new Error(`Unknown route '${routeName}'; one of: ${scenarios.map((s) => s.name).join(', ')}`);
 const seconds = Number(process.env.PROFILE_SECONDS ?? 10);
 const profileDir = fileURLToPath(new URL('./profiles/', RESULTS_DIR));
 rmSync(profileDir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ export interface Scenario {
   name: string;
   /** What the figure says about the server: a world round trip, or work the server does alone. */
   measures: 'world round trip' | 'relay only';
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   body?: string;
 }
@@ -24,6 +24,15 @@ export const SEARCH: Scenario = {
   measures: 'world round trip',
   method: 'GET',
   path: '/search?query=goblin&limit=20',
+};
+
+/** A write the change journal records: read before, stored, sent, read again (bench/journal.ts). */
+export const JOURNALED_WRITE: Scenario = {
+  name: 'PUT /update',
+  measures: 'world round trip',
+  method: 'PUT',
+  path: '/update',
+  body: JSON.stringify({ uuid: 'Actor.actor0', data: { 'system.attributes.hp.value': 7 } }),
 };
 
 export const BENCH_SCENARIOS = [ROUND_TRIP, RELAY_ONLY, POST_WITH_BODY];

@@ -32,12 +32,15 @@ export interface ServerProcess {
 export interface StartOptions {
   /** Write a V8 CPU profile of the child to this folder when it stops. */
   cpuProfileDir?: string;
+  /** Variables the child sees besides this process's own (BENCH_JOURNAL=off). */
+  env?: Record<string, string>;
 }
 
 export async function startServerProcess(kind: ServerKind, options: StartOptions = {}): Promise<ServerProcess> {
   const execArgv = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
   const child = fork(await entryOf(kind, options.cpuProfileDir !== undefined), [], {
     execArgv,
+    env: { ...process.env, ...options.env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await firstMessage(child);

@@ -50,6 +50,8 @@ export interface RelayStatus {
   pairRequests: PairRequestView[];
   /** Tools' key requests waiting for the GM (POST /auth/key-request). */
   keyRequests: KeyRequestView[];
+  /** Changes of keys that ask before changes, waiting for the GM to approve or deny them. */
+  confirmations: ConfirmationView[];
   /** Addresses whose pair and key requests the GM denied as a whole, until allowed again or the relay restarts. */
   deniedAddresses: string[];
   eventStreams: number;
@@ -58,11 +60,12 @@ export interface RelayStatus {
 }
 
 /**
- * The admin feed's `status` event: the status without the pair and key requests, sent only when it changed. The
- * requests come as `pair-requests` / `key-requests` (the whole waiting list, once when the feed opens) and `pair-request`
- * / `key-request` (one request that appeared or changed; any status but pending takes it off the list).
+ * The admin feed's `status` event: the status without the pair and key requests and the held changes, sent only when it
+ * changed. The requests come as `pair-requests` / `key-requests` / `confirmations` (the whole waiting list, once when
+ * the feed opens) and `pair-request` / `key-request` / `confirmation` (one that appeared or changed; any status but
+ * pending takes it off the list).
  */
-export type LiveStatus = Omit<RelayStatus, 'pairRequests' | 'keyRequests'>;
+export type LiveStatus = Omit<RelayStatus, 'pairRequests' | 'keyRequests' | 'confirmations'>;
 
 /** The admin feed's `counters` event: sent when either changed (calls age out of the minute too), checked every second. */
 export type LiveCounters = Pick<RelayStatus, 'eventStreams' | 'callsLastMinute'>;
@@ -100,6 +103,14 @@ export interface RelaySettings {
   allowedHosts: string[];
   /** The port to listen on (1024–65535); changing it moves the relay at once, and the worlds' modules must follow. */
   port: number;
+  /** Record every change tools make to a world, with what undoes it (the Changes view); off, writes go unrecorded. */
+  journalChanges: boolean;
+  /** The most changes the journal keeps; the oldest go first. */
+  journalMaxChanges: number;
+  /** Changes older than this many days leave the journal. */
+  journalMaxDays: number;
+  /** How long a change of a key that asks before changes waits for the GM before its caller is refused. */
+  confirmationTimeoutSeconds: number;
 }
 
 /**
@@ -134,6 +145,8 @@ export interface ApiKeyView<ScopeName extends string = string> {
   origin?: string;
   /** Made for an AI assistant: the toolsets the GM gave it over MCP, and whether it only reads (relay/mcp/). */
   assistant?: AssistantGrant;
+  /** Each change this key asks of a world waits for the GM to approve it in the settings (a card and a notification). */
+  askBeforeChanges?: boolean;
   createdAt: string;
   lastUsedAt?: string;
 }
@@ -283,4 +296,109 @@ export interface KeyRequestApproval {
   toolsets?: ToolsetName[];
   /** An AI assistant's key only reads. */
   readOnly?: AssistantGrant['readOnly'];
+  /** Each change the key asks of a world then waits for the GM's approval (an AI assistant's, say). */
+  askBeforeChanges?: boolean;
+}
+
+/** One field a change set: `before` or `after` absent means the field was not there on that side. */
+export interface FieldChangeView {
+  /** Dotted, e.g. `system.attributes.hp.value`. */
+  path: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/**
+ * What a change did to one document: made it, deleted it (its whole data with the documents embedded in it), or
+ * changed fields of it; each embedded document changed is a change of its own.
+ */
+export interface DocumentChangeView {
+  uuid: string;
+  documentName: string;
+  name?: string;
+  kind: 'created' | 'deleted' | 'changed';
+  /** created: the document as made; deleted: the document as it was. */
+  document?: Record<string, unknown>;
+  /** changed: each field, before and after. */
+  fields?: FieldChangeView[];
+}
+
+/**
+ * One change a tool made to a world (GET /admin/changes): who asked, what, what the world answered, and what it did to
+ * each document it touched, read from the world just before and just after.
+ */
+export interface ChangeView {
+  /** Ordered by time: a later change has a greater id. */
+  id: string;
+  /** ISO time the call came. */
+  at: string;
+  clientId: string;
+  worldTitle?: string;
+  /** The key that asked (a tool, an overlay's or an assistant's), or the GM for an undo. */
+  by: { keyId?: string; name: string };
+  /** The tabletop user the call acted as; absent: the GM. */
+  userId?: string;
+  method: string;
+  path: string;
+  /** The route's summary, e.g. "Update a document". */
+  summary: string;
+  /** The parameters as asked; long texts and file bytes shortened. */
+  asked: Record<string, unknown>;
+  /**
+   * `pending`: the world has not answered yet; `done`: answered and read again; `unknown`: the relay stopped or the
+   * world went silent before the relay could see what the call did (its `before` is kept: a forced undo restores it).
+   */
+  state: 'pending' | 'done' | 'unknown';
+  /** The world's answer, without its type and request id; shortened when large. */
+  answer?: unknown;
+  changes: DocumentChangeView[];
+  /** The documents the call touched as they were before it, kept while its outcome is not known. */
+  before?: DocumentStateView[];
+  /** Why this change cannot be undone; absent when it can. */
+  notUndoable?: string;
+  /** The change this one undid. */
+  undoes?: string;
+  /** The change that undid this one. */
+  undoneBy?: string;
+}
+
+/** A document as it was at one moment; without `document` it did not exist. */
+export interface DocumentStateView {
+  uuid: string;
+  documentName: string;
+  name?: string;
+  document?: Record<string, unknown>;
+}
+
+/** 409 from POST /admin/changes/{id}/undo: the documents changed again since; `differences` says how. */
+export interface UndoRefusal {
+  error: string;
+  /** What changed since the change, from the state it left to the state now. */
+  differences: DocumentChangeView[];
+}
+
+/**
+ * A change held for the GM (a key that asks before changes): the call, what it would change where the relay can tell,
+ * and until when it waits. The caller is answered when the GM approves (the change is made), denies (403) or the time
+ * is up (408).
+ */
+export interface ConfirmationView {
+  /** Short and readable, like a key request's. */
+  code: string;
+  status: 'pending' | 'approved' | 'denied' | 'expired';
+  keyName: string;
+  keyId: string;
+  clientId: string;
+  worldTitle?: string;
+  userId?: string;
+  method: string;
+  path: string;
+  summary: string;
+  asked: Record<string, unknown>;
+  /** What the call would change, as a dry run answers it; absent where only the world can tell. */
+  changes?: DocumentChangeView[];
+  /** Why it cannot be undone once made; absent when it can. */
+  notUndoable?: string;
+  createdAt: string;
+  expiresAt: string;
 }

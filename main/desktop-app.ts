@@ -8,7 +8,9 @@ import { DataDirTakenError, lockDataDir, type DataDirLock } from '../relay/stora
 import { createAutostart } from './autostart.ts';
 import { electronLauncher } from './capture/electron-browser.ts';
 import { registerDesktopBridge } from './desktop-bridge.ts';
-import { KeyRequestNotices, keyRequestPage } from './key-request-notices.ts';
+import { keyRequestNotice, keyRequestPage } from './key-request-notices.ts';
+import { confirmationNotice, confirmationPage } from './confirmation-notices.ts';
+import { WaitingNotices, type ShowNotice } from './waiting-notices.ts';
 import { keepOnline } from './keep-online.ts';
 import { showNotification } from './notification.ts';
 import { createFileLogger } from './logger.ts';
@@ -190,15 +192,19 @@ export async function startDesktopApp(): Promise<StartedApp> {
   // Windows shows an app's notifications only under its Application User Model ID, the installer's shortcut's
   // (https://www.electronjs.org/docs/latest/tutorial/notifications#windows).
   if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
-  const keyRequestNotices = new KeyRequestNotices(
-    (notice, onClick) => showNotification(notice, onClick, iconPath),
-    (code) => settingsWindow.open(keyRequestPage(code)),
+  const notify: ShowNotice = (notice, onClick) => showNotification(notice, onClick, iconPath);
+  const keyRequestNotices = new WaitingNotices(notify, keyRequestNotice, (code) =>
+    settingsWindow.open(keyRequestPage(code)),
+  );
+  const confirmationNotices = new WaitingNotices(notify, confirmationNotice, (code) =>
+    settingsWindow.open(confirmationPage(code)),
   );
 
   function refreshTray(): void {
     const status = statusNow();
     tray.update(status);
     keyRequestNotices.update(status.relay?.keyRequests ?? []);
+    confirmationNotices.update(status.relay?.confirmations ?? []);
   }
   relay.services.changes.on('status', refreshTray);
   updates.start();
@@ -224,6 +230,7 @@ export async function startDesktopApp(): Promise<StartedApp> {
     event.preventDefault();
     stopped = true;
     keyRequestNotices.close();
+    confirmationNotices.close();
     updates.stop();
     tray.destroy();
     relay

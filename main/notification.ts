@@ -1,5 +1,5 @@
 import { Notification } from 'electron';
-import type { Notice, ShownNotice } from './key-request-notices.ts';
+import type { Notice, ShownNotice } from './waiting-notices.ts';
 
 /**
  * Shows a notice as a system notification (https://www.electronjs.org/docs/latest/api/notification). A Notification is

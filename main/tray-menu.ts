@@ -96,14 +96,24 @@ function keepOnlineItems(status: TrayStatus): TrayMenuItem[] {
   ];
 }
 
-/** "1 key request waiting", "2 pairing requests waiting", "3 requests waiting"; undefined when none waits. */
+/**
+ * "1 key request waiting", "2 pairing requests waiting", "1 change waiting", "3 requests waiting"; undefined when none
+ * waits.
+ */
 export function waitingText(relay: RelaySnapshot): string | undefined {
-  const pairing = relay.pairRequests.length;
-  const keys = relay.keyRequests.length;
-  if (pairing + keys === 0) return undefined;
-  if (pairing === 0) return `${plural(keys, 'key request', 'key requests')} waiting`;
-  if (keys === 0) return `${plural(pairing, 'pairing request', 'pairing requests')} waiting`;
-  return `${plural(pairing + keys, 'request', 'requests')} waiting`;
+  const kinds: [count: number, one: string, many: string][] = [
+    [relay.pairRequests.length, 'pairing request', 'pairing requests'],
+    [relay.keyRequests.length, 'key request', 'key requests'],
+    [relay.confirmations.length, 'change', 'changes'],
+  ];
+  const waiting = kinds.filter(([count]) => count > 0);
+  if (waiting.length === 0) return undefined;
+  if (waiting.length === 1) return `${plural(...waiting[0]!)} waiting`;
+  return `${plural(
+    waiting.reduce((total, [count]) => total + count, 0),
+    'request',
+    'requests',
+  )} waiting`;
 }
 
 function relayText(status: TrayStatus): string {

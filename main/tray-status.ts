@@ -1,5 +1,5 @@
 // What the tray shows: the relay's /admin/status body and the app's own state. No Electron here.
-import type { KeyRequestView, RelayStatus, StatusWorld } from '../contracts/admin-api.ts';
+import type { ConfirmationView, KeyRequestView, RelayStatus, StatusWorld } from '../contracts/admin-api.ts';
 import type { PlayerListEntry } from '../contracts/world-protocol.ts';
 import type { WorldKeeping } from '../contracts/keeper.ts';
 import type { UpdateState } from './updates/update-policy.ts';
@@ -16,10 +16,14 @@ export interface RelaySnapshot extends Pick<
   keeping?: WorldKeeping[];
   pairRequests: unknown[];
   keyRequests: TrayKeyRequest[];
+  confirmations: TrayConfirmation[];
 }
 
 /** A tool's key request as the tray and its notification name it. */
 export type TrayKeyRequest = Pick<KeyRequestView, 'code' | 'appName'>;
+
+/** A change held for the GM's approval, as its notification names it. */
+export type TrayConfirmation = Pick<ConfirmationView, 'code' | 'keyName' | 'summary' | 'worldTitle'>;
 
 export interface TrayStatus {
   /** Undefined until the relay has started, and when it could not start. */
@@ -37,10 +41,10 @@ export interface TrayStatus {
 
 export type TrayState = 'no-world' | 'connected' | 'waiting' | 'error';
 
-/** How many requests wait for the GM: worlds asking to pair and tools asking for a key. */
+/** How many requests wait for the GM: worlds asking to pair, tools asking for a key, changes asking for approval. */
 export function waitingCount(status: TrayStatus): number {
   const { relay } = status;
-  return relay && !status.error ? relay.pairRequests.length + relay.keyRequests.length : 0;
+  return relay && !status.error ? relay.pairRequests.length + relay.keyRequests.length + relay.confirmations.length : 0;
 }
 
 export function trayStateOf(status: TrayStatus): TrayState {

@@ -39,6 +39,8 @@ import { worldKeepersFor } from './keeper/world-keepers.ts';
 import type { KeeperTiming } from './keeper/world-keeper.ts';
 import { followKeyChanges } from './key-changes.ts';
 import { RELAY_PATHS } from './discovery/facts.ts';
+import { ChangeJournal } from './journal/change-journal.ts';
+import { Confirmations } from './journal/confirmations.ts';
 
 export const DEFAULT_PORT = DEFAULT_SETTINGS.port;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -110,6 +112,7 @@ function messageOf(error: unknown): string {
 /** The relay's stores in its data directory, and the settings that win over the stored ones for this run. */
 function openStores(options: RelayOptions, log: RelayLog) {
   const inDataDir = (name: string) => join(options.dataDir, name);
+  const settings = new Settings(inDataDir('settings.json'), options.settings, log);
   return {
     keys: new ApiKeys(inDataDir('api-keys.json'), log),
     overlayLinks: new OverlayLinks(inDataDir('overlay-links.json'), log),
@@ -119,7 +122,12 @@ function openStores(options: RelayOptions, log: RelayLog) {
       log,
       defaultLifetimeMs: options.invitationLifetimeMs,
     }),
-    settings: new Settings(inDataDir('settings.json'), options.settings, log),
+    settings,
+    journal: new ChangeJournal(
+      inDataDir('changes'),
+      () => ({ maxChanges: settings.get().journalMaxChanges, maxDays: settings.get().journalMaxDays }),
+      log,
+    ),
     adminToken: loadAdminToken(inDataDir('admin-token'), log),
   };
 }
@@ -216,8 +224,9 @@ async function stopInOrder(services: RelayServices, network: Network, callerEndp
   for (const endpoint of callerEndpoints) endpoint.close();
   services.tabletop.close();
   services.keyRequests.close();
-  const { keys, overlayLinks, connectionTokens, invitations, knownWorlds } = services;
-  for (const store of [keys, overlayLinks, connectionTokens, invitations, knownWorlds]) store.flush();
+  services.confirmations.close();
+  const { keys, overlayLinks, connectionTokens, invitations, knownWorlds, journal } = services;
+  for (const store of [keys, overlayLinks, connectionTokens, invitations, knownWorlds, journal]) store.flush();
   await network.close();
 }
 
@@ -248,6 +257,8 @@ export function createRelay(options: RelayOptions): Relay {
   });
   const changes = new EventEmitter<{ status: [] }>();
   const statusChanged = () => changes.emit('status');
+  const confirmations = new Confirmations(() => settings.get().confirmationTimeoutSeconds * 1000);
+  confirmations.on('changed', statusChanged);
   const { port, host, nextFreePortIfTaken } = options;
   const network = new Network({ settings, port, host, nextFreePortIfTaken, log, changed: statusChanged });
   for (const event of ['world-connected', 'world-disconnected', 'players'] as const) tabletop.on(event, statusChanged);
@@ -266,6 +277,7 @@ export function createRelay(options: RelayOptions): Relay {
     oauth: new OAuthServer(keyRequests, keys),
     ...toolsets,
     assistantSessions: () => mcp.sessionsPerKey(),
+    confirmations,
     requestSources,
     adminSessions: new AdminSessions(),
     activity: new ActivityLog(),
@@ -284,7 +296,7 @@ export function createRelay(options: RelayOptions): Relay {
   const { authTimeoutMs, bodyLimitBytes: uploadLimitBytes } = options;
   const callerApi = new CallerApi(services, allRoutes, { authTimeoutMs, uploadLimitBytes, unauthenticated });
   const mcp = new McpEndpointLoader(services, { routes: allRoutes, uploadLimitBytes });
-  followKeyChanges({ keys, overlayLinks, sockets: callerApi, assistants: mcp, events, tabletop });
+  followKeyChanges({ keys, overlayLinks, sockets: callerApi, assistants: mcp, events, tabletop, confirmations });
   network.serve({
     request: createRequestListener(allRoutes, services, {
       uploadLimitBytes,

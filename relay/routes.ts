@@ -7,6 +7,7 @@ import { deniedAddressRoutes } from './admin/denied-address-routes.ts';
 import { overlayLinkRoutes } from './admin/overlay-link-routes.ts';
 import { worldLinkRoutes } from './admin/world-link-routes.ts';
 import { worldRoutes } from './admin/world-routes.ts';
+import { changeRoutes } from './admin/change-routes.ts';
 import { invitationRoutes } from './admin/invitation-routes.ts';
 import { invitationPageRoutes } from './api/invitation-page.ts';
 import { canvasRoutes } from './api/canvas.ts';
@@ -56,6 +57,7 @@ export const routeGroups: RouteGroup[] = [
       ...invitationRoutes,
       ...downloadRoutes,
       ...assistantAdminRoutes,
+      ...changeRoutes,
     ],
   },
   { name: 'Clients', routes: clientRoutes },

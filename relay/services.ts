@@ -20,6 +20,8 @@ import type { Tabletop } from './tabletop/tabletop.ts';
 import type { OAuthServer } from './mcp/oauth.ts';
 import type { ToolsetScopes } from './auth/key-requests.ts';
 import type { ToolsetName } from '../contracts/assistants.ts';
+import type { ChangeJournal } from './journal/change-journal.ts';
+import type { Confirmations } from './journal/confirmations.ts';
 
 /** Where the builds put the Stream Deck plugin and the Companion module package; unset or empty: not built. */
 export interface IntegrationPackageFolders {
@@ -83,6 +85,10 @@ export interface RelayServices {
   adminToken: string;
   adminSessions: AdminSessions;
   activity: ActivityLog;
+  /** Every change tools make to a world, with what undoes it (relay/journal/). */
+  journal: ChangeJournal;
+  /** Changes of keys that ask before changes, held for the GM's decision. */
+  confirmations: Confirmations;
   /** Where the relay listens, and the switches the tray flips. */
   network: RelayNetwork;
   /** Says 'status' whenever anything the tray or the settings UI shows may have changed. */

@@ -2,6 +2,7 @@ import type { PairRequest } from '../auth/pairing.ts';
 import type { KeyRequest } from '../auth/key-requests.ts';
 import type { RelayServices } from '../services.ts';
 import type { EventStream } from '../events/event-stream.ts';
+import type { ChangeView, ConfirmationView } from '../../contracts/admin-api.ts';
 import {
   keyRequestView,
   keyRequestViews,
@@ -21,8 +22,8 @@ const ACTIVITY_BATCH = 20;
 
 /**
  * The settings UI's live feed. It sends changes, never the same thing twice: the status (without pair and key requests)
- * when it changed, bursts settled first; the waiting pair and key requests once, then each request that appears or
- * changes on its own;
+ * when it changed, bursts settled first; the waiting pair and key requests and held changes once, then each one that
+ * appears or changes on its own; each change of the journal as it is recorded (`change`) or let go (`change-dropped`);
  * the API calls as they happen, at most one `activity` event per window with the newest calls, so a flood of calls
  * (refused ones cost a caller nothing) keeps the feed to a few KiB a second.
  */
@@ -32,6 +33,7 @@ export function openAdminFeed(services: RelayServices, stream: EventStream): voi
   stream.send('status', lastStatus);
   send('pair-requests', { pairRequests: pairRequestViews(services) });
   send('key-requests', { keyRequests: keyRequestViews(services) });
+  send('confirmations', { confirmations: services.confirmations.pending() });
   let pending: NodeJS.Timeout | undefined;
   const onStatus = () => {
     pending ??= setTimeout(() => {
@@ -44,6 +46,9 @@ export function openAdminFeed(services: RelayServices, stream: EventStream): voi
   };
   const onPairRequest = (request: PairRequest) => send('pair-request', pairRequestView(request, services));
   const onKeyRequest = (request: KeyRequest) => send('key-request', keyRequestView(request));
+  const onConfirmation = (confirmation: ConfirmationView) => send('confirmation', confirmation);
+  const onChange = (change: ChangeView) => send('change', change);
+  const onDropped = (id: string) => send('change-dropped', { id });
   const onActivity = followActivity((calls, skipped) =>
     send('activity', { entries: calls.reverse().map(activityEntryOf), skipped }),
   );
@@ -57,6 +62,9 @@ export function openAdminFeed(services: RelayServices, stream: EventStream): voi
   services.changes.on('status', onStatus);
   services.pairing.on('changed', onPairRequest);
   services.keyRequests.on('changed', onKeyRequest);
+  services.confirmations.on('changed', onConfirmation);
+  services.journal.on('changed', onChange);
+  services.journal.on('dropped', onDropped);
   services.activity.on('entry', onActivity);
   stream.onClose(() => {
     clearTimeout(pending);
@@ -65,6 +73,9 @@ export function openAdminFeed(services: RelayServices, stream: EventStream): voi
     services.changes.off('status', onStatus);
     services.pairing.off('changed', onPairRequest);
     services.keyRequests.off('changed', onKeyRequest);
+    services.confirmations.off('changed', onConfirmation);
+    services.journal.off('changed', onChange);
+    services.journal.off('dropped', onDropped);
     services.activity.off('entry', onActivity);
   });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalShownText, text, textList } from '../routing/parameters.ts';
+import { flag, optionalShownText, text, textList } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
 import { knownScopes, knownToolsets } from '../auth/scope-list.ts';
 import { keyRequestView, keyRequestViews } from './status.ts';
@@ -53,6 +53,9 @@ export const keyRequestAdminRoutes: Route[] = [
         .describe(
           "An AI assistant's key only reads: its scopes are those of its toolsets' reads, and it lists only them",
         ),
+      askBeforeChanges: flag()
+        .optional()
+        .describe("Each change the key asks of a world waits for the GM's approval (an AI assistant's, say)"),
     }),
     handle: ({ parameters: { code, ...grant }, services }) => ({
       body: keyRequestView(services.keyRequests.approve(code, grant)),

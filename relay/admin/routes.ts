@@ -19,6 +19,9 @@ const keyFields = {
   scopes: textList().pipe(knownScopes()).describe('Scopes the key grants; GET /admin/scopes lists them'),
   userId: z.string({ error: 'must be a string' }).max(200).optional().describe('Tabletop user the key always acts as'),
   worldIds: textList().optional().describe('Client ids of the only worlds the key may reach'),
+  askBeforeChanges: flag()
+    .optional()
+    .describe("Each change the key asks of a world waits for the GM's approval in the settings"),
 };
 
 const limitSetting = wholeNumber({ min: 0, max: 1_000_000 });
@@ -93,6 +96,16 @@ export const adminRoutes: Route[] = [
         .describe(
           "Port to listen on; the relay moves at once, and each world's module must then use the new relay URL",
         ),
+      journalChanges: flag()
+        .optional()
+        .describe('Record every change tools make to a world, with what undoes it; off, writes go unrecorded'),
+      journalMaxChanges: wholeNumber({ min: 1, max: 100_000 })
+        .optional()
+        .describe('The most changes the journal keeps; the oldest go first'),
+      journalMaxDays: wholeNumber({ min: 1, max: 3650 }).optional().describe('Days a change stays in the journal'),
+      confirmationTimeoutSeconds: wholeNumber({ min: 10, max: 3600 })
+        .optional()
+        .describe("Seconds a held change waits for the GM's approval before its caller is refused (408)"),
     }),
     handle: async ({ parameters, services }) => {
       const changes = withoutUndefined(parameters);
@@ -254,7 +267,7 @@ export const adminRoutes: Route[] = [
   localRoute({
     method: 'PATCH',
     path: '/admin/keys/{id}',
-    summary: "Change a key's name, scopes or bindings",
+    summary: "Change a key's name, scopes or bindings, or whether its changes wait for the GM",
     access: admin,
     parameters: z.object({
       id: keyId,
@@ -262,6 +275,7 @@ export const adminRoutes: Route[] = [
       scopes: keyFields.scopes.optional(),
       userId: keyFields.userId,
       worldIds: keyFields.worldIds,
+      askBeforeChanges: keyFields.askBeforeChanges,
     }),
     handle: ({ parameters: { id, ...changes }, services }) => ({
       body: services.keys.update(id, changes) ?? notFound('API key'),

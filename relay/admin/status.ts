@@ -97,5 +97,10 @@ export function liveStatus(services: RelayServices): LiveStatus {
 
 /** What the tray menu and the settings UI show about the running relay. */
 export function relayStatus(services: RelayServices): RelayStatus {
-  return { ...liveStatus(services), pairRequests: pairRequestViews(services), keyRequests: keyRequestViews(services) };
+  return {
+    ...liveStatus(services),
+    pairRequests: pairRequestViews(services),
+    keyRequests: keyRequestViews(services),
+    confirmations: services.confirmations.pending(),
+  };
 }

@@ -5,6 +5,50 @@ import { flag, number, record, text } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
 import { GM_ONLY_IN_WORLD, OWNED_IN_WORLD } from '../routing/player-view.ts';
 import { canvasDocumentsSeen, distanceSeen } from '../world-data/player-sorts.ts';
+import { creating, deleting, updating } from '../journal/changes.ts';
+import { sceneOf } from '../journal/touched.ts';
+import { fieldsOf, listOf, textOf } from '../objects.ts';
+import type { WorldAsk } from '../tabletop/world-ask.ts';
+
+function canvasClassOf(documentType: string): string | undefined {
+  return Object.hasOwn(CANVAS_DOCUMENT_CLASSES, documentType)
+    ? CANVAS_DOCUMENT_CLASSES[documentType as CanvasDocumentType]
+    : undefined;
+}
+
+/** The uuid of a scene's embedded document; the scene the module picks when none is named is the active one. */
+async function canvasDocument(
+  p: { documentType: string; sceneId?: string; documentId: string },
+  askWorld: WorldAsk,
+): Promise<string[]> {
+  const className = canvasClassOf(p.documentType);
+  if (!className) return [];
+  return (await sceneOf({ sceneId: p.sceneId, active: true }, askWorld)).map(
+    (scene) => `${scene}.${className}.${p.documentId}`,
+  );
+}
+
+/** The documents a canvas create made, by the scene and ids of the world's answer. */
+function madeOnCanvas(answer: Record<string, unknown>, p: { documentType: string }): string[] {
+  const className = canvasClassOf(p.documentType);
+  const sceneId = textOf(answer.sceneId);
+  return listOf(answer.data).map((document) => `Scene.${sceneId}.${className}.${textOf(document._id)}`);
+}
+
+/** A token by uuid, or by name on the scene it moves on (the active one when none is named). */
+async function tokenNamed(
+  p: { uuid?: string; name?: string; sceneId?: string },
+  askWorld: WorldAsk,
+): Promise<string[]> {
+  if (p.uuid !== undefined) return [p.uuid];
+  const answer = await askWorld('get-canvas-documents', {
+    documentType: 'tokens',
+    className: 'Token',
+    ...(p.sceneId !== undefined ? { sceneId: p.sceneId } : {}),
+  }).catch(() => undefined);
+  const token = listOf(answer?.data).find((document) => fieldsOf(document)?.name === p.name);
+  return token ? [`Scene.${textOf(answer?.sceneId)}.Token.${textOf(token._id)}`] : [];
+}
 
 const DOCUMENT_TYPES = Object.keys(CANVAS_DOCUMENT_CLASSES) as CanvasDocumentType[];
 
@@ -65,6 +109,16 @@ export const canvasRoutes: Route[] = [
     operation: 'create-canvas-document',
     message: withClassName,
     timeoutMs: 30_000,
+    changes: {
+      touches: () => [],
+      made: madeOnCanvas,
+      predict: creating((p) =>
+        (Array.isArray(p.data) ? p.data : [p.data]).map((document) => ({
+          documentName: canvasClassOf(p.documentType) ?? p.documentType,
+          document,
+        })),
+      ),
+    },
   }),
   worldRoute({
     method: 'PUT',
@@ -81,6 +135,7 @@ export const canvasRoutes: Route[] = [
     operation: 'update-canvas-document',
     message: withClassName,
     timeoutMs: 30_000,
+    changes: { touches: canvasDocument, predict: updating((p) => p.data) },
   }),
   worldRoute({
     method: 'DELETE',
@@ -91,6 +146,7 @@ export const canvasRoutes: Route[] = [
     parameters: z.object({ documentType, sceneId, documentId: text().describe('Document id') }),
     operation: 'delete-canvas-document',
     message: withClassName,
+    changes: { touches: canvasDocument, predict: deleting },
   }),
   worldRoute({
     method: 'POST',
@@ -114,6 +170,7 @@ export const canvasRoutes: Route[] = [
       })
       .refine((p) => p.uuid !== undefined || p.name !== undefined, { error: "Either 'uuid' or 'name' is required" }),
     operation: 'move-token',
+    changes: { touches: tokenNamed, predict: updating((p) => ({ x: p.x, y: p.y })) },
   }),
   worldRoute({
     method: 'GET',

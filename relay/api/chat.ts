@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { flag, text, textList, wholeNumber } from '../routing/parameters.ts';
 import { streamRoute, worldRoute, type Route } from '../routing/route.ts';
 import { GM_ONLY_IN_WORLD, WORLD_FILTERS } from '../routing/player-view.ts';
+import { deleting } from '../journal/changes.ts';
+import { chatLog } from '../journal/touched.ts';
 
 const chatType = () => wholeNumber({ min: 0, max: 5 });
 
@@ -36,6 +38,10 @@ export const chatRoutes: Route[] = [
       flavor: z.string({ error: 'must be a string' }).optional().describe('Flavor text'),
     }),
     operation: 'chat-send',
+    changes: {
+      notUndoable:
+        'a message the table has read cannot be taken back; delete it (DELETE /chat/{messageId}) if it must go, which can be undone',
+    },
     moduleFailures: [
       {
         error: /is not a valid type for the ChatMessage Document class/,
@@ -53,6 +59,7 @@ export const chatRoutes: Route[] = [
     playerView: { passes: "the world deletes only the user's own messages" },
     parameters: z.object({ messageId: text().describe('Chat message id') }),
     operation: 'chat-delete',
+    changes: { touches: (p) => [`ChatMessage.${p.messageId}`], predict: deleting },
   }),
   worldRoute({
     method: 'DELETE',
@@ -62,6 +69,7 @@ export const chatRoutes: Route[] = [
     playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({}),
     operation: 'chat-flush',
+    changes: { touches: (_p, askWorld) => chatLog(askWorld), predict: deleting },
   }),
   streamRoute({
     method: 'GET',

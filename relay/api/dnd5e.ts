@@ -3,6 +3,10 @@ import { flag, number, oneOf, record, text, textList } from '../routing/paramete
 import type { PlayerView } from '../routing/route.ts';
 import { worldRoute, type HttpMethod, type Route } from '../routing/route.ts';
 import type { WorldOperation } from '../../contracts/operations.ts';
+import type { WorldChanges } from '../journal/changes.ts';
+import { actorNamed, selectedTokens } from '../journal/touched.ts';
+import type { WorldAsk } from '../tabletop/world-ask.ts';
+import { ROLLED } from './roll.ts';
 
 // D&D 5e routes exist only for worlds running the dnd5e system. The schemas name the parameters the module reads and
 // pass any other field through, as system-specific options vary between module versions.
@@ -30,11 +34,15 @@ const ACTOR_IN_WORLD: PlayerView = {
   passes: 'the world reads only an actor the user observes, and changes only one they own',
 };
 
-/** Whom a route acts on: the parameters that name it, and one rule per party that one of them is given. */
+/** Whom a route acts on: the parameters that name it, one rule per party that one of them is given, and its actors. */
 interface Subject {
   shape: z.ZodRawShape;
   rules: { given: (p: Fields) => boolean; error: string }[];
+  /** The actors a change of the route touches, for the change journal. */
+  actors: (p: Fields, askWorld: WorldAsk) => Promise<string[]>;
 }
+
+const optionalText = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 const namedActor: Subject = {
   shape: actor,
@@ -44,6 +52,7 @@ const namedActor: Subject = {
       error: "Either 'actorUuid' or 'actorName' is required",
     },
   ],
+  actors: (p, askWorld) => actorNamed(optionalText(p.actorUuid), optionalText(p.actorName), askWorld),
 };
 
 // The module's rests and experience take the actor by UUID or as the first selected token's, never by name.
@@ -55,6 +64,8 @@ const actorOrSelected: Subject = {
       error: "Either 'actorUuid' or 'selected' is required",
     },
   ],
+  actors: async (p, askWorld) =>
+    p.actorUuid !== undefined ? [String(p.actorUuid)] : (await selectedTokens(askWorld, true)).slice(0, 1),
 };
 
 const currencyParties: Subject = {
@@ -74,6 +85,10 @@ const currencyParties: Subject = {
       error: "Either 'targetActorUuid' or 'targetActorName' is required",
     },
   ],
+  actors: async (p, askWorld) => [
+    ...(await actorNamed(optionalText(p.sourceActorUuid), optionalText(p.sourceActorName), askWorld)),
+    ...(await actorNamed(optionalText(p.targetActorUuid), optionalText(p.targetActorName), askWorld)),
+  ],
 };
 
 function dnd5eRoute(
@@ -81,9 +96,11 @@ function dnd5eRoute(
   operation: WorldOperation,
   summary: string,
   shape: z.ZodRawShape,
-  options: { path?: string; subject?: Subject } = {},
+  options: { path?: string; subject?: Subject; changes?: WorldChanges } = {},
 ): Route {
   const { path = operation, subject = namedActor } = options;
+  // A route that is not a GET changes its actors (uses, slots, hit dice, coins, death saves), read before and after.
+  const changes = method === 'GET' ? undefined : (options.changes ?? { touches: subject.actors });
   const parameters = subject.rules.reduce<z.ZodType<Fields, Fields>>(
     (schema, rule) => schema.refine(rule.given, { error: rule.error }),
     z.looseObject({ ...subject.shape, ...shape }),
@@ -97,6 +114,7 @@ function dnd5eRoute(
     parameters,
     ...('bonus' in shape ? { formulaFields: ['bonus'] } : {}),
     operation,
+    ...(changes ? { changes } : {}),
   });
 }
 
@@ -145,12 +163,15 @@ export const dnd5eRoutes: Route[] = [
     { newDay: flag().optional().describe('Recover daily uses') },
     { subject: actorOrSelected },
   ),
-  dnd5eRoute('POST', 'skill-check', 'Roll a skill check', {
-    skill: text().describe('Skill id: acr, ath, ste, prc, …'),
-    ...rollOptions,
-  }),
-  dnd5eRoute('POST', 'ability-save', 'Roll an ability saving throw', { ability, ...rollOptions }),
-  dnd5eRoute('POST', 'ability-check', 'Roll an ability check', { ability, ...rollOptions }),
+  dnd5eRoute(
+    'POST',
+    'skill-check',
+    'Roll a skill check',
+    { skill: text().describe('Skill id: acr, ath, ste, prc, …'), ...rollOptions },
+    { changes: ROLLED },
+  ),
+  dnd5eRoute('POST', 'ability-save', 'Roll an ability saving throw', { ability, ...rollOptions }, { changes: ROLLED }),
+  dnd5eRoute('POST', 'ability-check', 'Roll an ability check', { ability, ...rollOptions }, { changes: ROLLED }),
   dnd5eRoute('POST', 'death-save', 'Roll a death saving throw', rollOptions),
   dnd5eRoute('GET', 'get-concentration', 'Whether an actor concentrates, and on what', {}, { path: 'concentration' }),
   dnd5eRoute('POST', 'break-concentration', "End an actor's concentration", {}),

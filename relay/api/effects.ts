@@ -1,7 +1,22 @@
 import { z } from 'zod';
 import { record, text } from '../routing/parameters.ts';
-import { worldRoute, type Route } from '../routing/route.ts';
+import { worldRoute, type Route, type WorldAsk } from '../routing/route.ts';
 import { OWNED_IN_WORLD, WORLD_FILTERS } from '../routing/player-view.ts';
+import { creating } from '../journal/changes.ts';
+import { withActors } from '../journal/touched.ts';
+
+/** The module puts an effect on the actor of a token (module-operations.md §2.3), so both are read. */
+const onActor = (p: { uuid: string }, askWorld: WorldAsk) => withActors([p.uuid], askWorld);
+
+/** The effects of an actor's source without the one that goes: by id, or the first with the status. */
+function withoutEffect(effects: unknown, p: { effectId?: string; statusId?: string }): unknown[] {
+  const list = Array.isArray(effects) ? (effects as Record<string, unknown>[]) : [];
+  const gone =
+    p.effectId !== undefined
+      ? list.find((effect) => effect._id === p.effectId)
+      : list.find((effect) => Array.isArray(effect.statuses) && effect.statuses.includes(p.statusId));
+  return list.filter((effect) => effect !== gone);
+}
 
 const target = { uuid: text().describe('Actor or token UUID') };
 
@@ -49,6 +64,12 @@ export const effectsRoutes: Route[] = [
         error: "Give exactly one of 'statusId' or 'effectData'",
       }),
     operation: 'add-effect',
+    changes: {
+      touches: onActor,
+      predict: creating((p) => [
+        { documentName: 'ActiveEffect', document: p.effectData ?? { name: p.statusId, statuses: [p.statusId] } },
+      ]),
+    },
     moduleFailures: [
       {
         error: /^CONFIG\.statusEffects\.find is not a function$/,
@@ -74,5 +95,18 @@ export const effectsRoutes: Route[] = [
         error: "Give exactly one of 'effectId' or 'statusId'",
       }),
     operation: 'remove-effect',
+    changes: {
+      touches: onActor,
+      predict: (p, before) => ({
+        after: new Map(
+          [...before].map(([uuid, document]) => [
+            uuid,
+            document && Array.isArray(document.effects)
+              ? { ...document, effects: withoutEffect(document.effects, p) }
+              : document,
+          ]),
+        ),
+      }),
+    },
   }),
 ];

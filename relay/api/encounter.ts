@@ -3,6 +3,8 @@ import { flag, text, textList } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
 import { GM_ONLY_IN_WORLD } from '../routing/player-view.ts';
 import { encountersSeen } from '../world-data/player-sorts.ts';
+import { deleting, type UndoableWrite } from '../journal/changes.ts';
+import { combatOf, currentCombats } from '../journal/touched.ts';
 
 // The reference relay sends `encounter` and `tokens`, which the module never reads; callers may use either name and
 // the world receives the module's own `encounterId` and `tokenUuids`.
@@ -15,6 +17,11 @@ const toEncounterId = <T extends { encounterId?: string; encounter?: string }>({
   encounterId: rest.encounterId ?? alias,
 });
 const manage = { scope: 'encounter:manage' } as const;
+
+/** The combat a call names, or the current one: its turn, round and combatants are what change. */
+const inCombat: UndoableWrite<{ encounterId?: string; encounter?: string }> = {
+  touches: (p, askWorld) => combatOf(p.encounterId ?? p.encounter, askWorld),
+};
 
 function navigationRoute(
   operation: 'next-turn' | 'next-round' | 'last-turn' | 'last-round' | 'end-encounter',
@@ -29,6 +36,7 @@ function navigationRoute(
     parameters: z.object(encounter),
     operation,
     message: toEncounterId,
+    changes: operation === 'end-encounter' ? { ...inCombat, predict: deleting } : inCombat,
   });
 }
 
@@ -49,6 +57,7 @@ function combatantsRoute(operation: 'add-to-encounter' | 'remove-from-encounter'
     }),
     operation,
     message: toEncounterId,
+    changes: inCombat,
   });
 }
 
@@ -79,6 +88,11 @@ export const encounterRoutes: Route[] = [
     }),
     operation: 'start-encounter',
     message: ({ tokens, ...rest }) => ({ ...rest, tokenUuids: rest.tokenUuids ?? tokens }),
+    changes: {
+      // The new combat becomes the current one, so the one that was current until then is read too.
+      touches: (_p, askWorld) => currentCombats(askWorld),
+      made: (answer) => (typeof answer.encounterId === 'string' ? [`Combat.${answer.encounterId}`] : []),
+    },
   }),
   navigationRoute('next-turn', 'Advance to the next turn'),
   navigationRoute('next-round', 'Advance to the next round'),

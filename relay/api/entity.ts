@@ -4,6 +4,9 @@ import { worldRoute, type Route, type WorldAsk } from '../routing/route.ts';
 import { fieldsOf } from '../objects.ts';
 import type { Scope } from '../auth/scopes.ts';
 import { OWNED_IN_WORLD, WORLD_FILTERS } from '../routing/player-view.ts';
+import { creating, deleting, updating } from '../journal/changes.ts';
+import { valueAt } from '../journal/documents.ts';
+import { currentCombats, selectedTokens, targetsOf, withActors } from '../journal/touched.ts';
 
 const target = {
   uuid: text().optional().describe('Document UUID'),
@@ -42,7 +45,9 @@ async function changesMacro(p: { uuid?: string }, askWorld: WorldAsk): Promise<S
   return typeof resolved === 'string' && !MACRO_UUID.test(resolved) ? undefined : 'macro:write';
 }
 
+/** increase / decrease: the attribute of each target, moved by the amount. */
 function attributeRoute(operation: 'increase' | 'decrease', summary: string): Route {
+  const sign = operation === 'increase' ? 1 : -1;
   return worldRoute({
     method: 'POST',
     path: `/${operation}`,
@@ -58,6 +63,14 @@ function attributeRoute(operation: 'increase' | 'decrease', summary: string): Ro
       .refine(uuidOrSelected, targetRequired),
     operation,
     alsoRequires: changesMacro,
+    changes: {
+      // With `selected`, the module changes the selected tokens' actors.
+      touches: (p, askWorld) => (p.uuid !== undefined ? [p.uuid] : selectedTokens(askWorld, true)),
+      predict: updating((p, _uuid, before) => {
+        const value = valueAt(before, p.attribute).value;
+        return typeof value === 'number' ? { [p.attribute]: value + sign * p.amount } : {};
+      }),
+    },
   });
 }
 
@@ -88,6 +101,13 @@ export const entityRoutes: Route[] = [
     operation: 'create',
     forwardsScopes: true,
     alsoRequires: (p) => (p.entityType === 'Macro' ? 'macro:write' : undefined),
+    changes: {
+      // `override` with a kept id replaces the document of that id, which is read first.
+      touches: (p) =>
+        p.keepId && p.override && typeof p.data._id === 'string' ? [`${p.entityType}.${p.data._id}`] : [],
+      made: (answer) => (typeof answer.uuid === 'string' ? [answer.uuid] : []),
+      predict: creating((p) => [{ documentName: p.entityType, document: { ...p.data, folder: p.folder ?? null } }]),
+    },
   }),
   worldRoute({
     method: 'PUT',
@@ -99,6 +119,7 @@ export const entityRoutes: Route[] = [
     operation: 'update',
     forwardsScopes: true,
     alsoRequires: changesMacro,
+    changes: { touches: targetsOf, predict: updating((p) => p.data) },
   }),
   worldRoute({
     method: 'DELETE',
@@ -110,6 +131,7 @@ export const entityRoutes: Route[] = [
     operation: 'delete',
     forwardsScopes: true,
     alsoRequires: changesMacro,
+    changes: { touches: targetsOf, predict: deleting },
   }),
   worldRoute({
     method: 'POST',
@@ -126,6 +148,13 @@ export const entityRoutes: Route[] = [
       })
       .refine(hasItem, itemRequired),
     operation: 'give',
+    changes: {
+      // The receiver is the first selected token's actor with `selected`; the giver loses what it gives.
+      touches: async (p, askWorld) => [
+        ...(p.fromUuid !== undefined ? [p.fromUuid] : []),
+        ...(p.selected ? (await selectedTokens(askWorld, true)).slice(0, 1) : p.toUuid !== undefined ? [p.toUuid] : []),
+      ],
+    },
   }),
   worldRoute({
     method: 'POST',
@@ -137,6 +166,14 @@ export const entityRoutes: Route[] = [
       .object({ actorUuid: text().optional().describe('Actor UUID'), selected: target.selected, ...item })
       .refine(hasItem, itemRequired),
     operation: 'remove',
+    changes: {
+      touches: async (p, askWorld) =>
+        p.selected
+          ? (await selectedTokens(askWorld, true)).slice(0, 1)
+          : p.actorUuid !== undefined
+            ? [p.actorUuid]
+            : [],
+    },
   }),
   attributeRoute('increase', 'Add to a numeric attribute'),
   attributeRoute('decrease', 'Subtract from a numeric attribute'),
@@ -150,5 +187,12 @@ export const entityRoutes: Route[] = [
     parameters: z.object({ uuid: target.uuid, selected: target.selected }).refine(uuidOrSelected, targetRequired),
     operation: 'kill',
     alsoRequires: changesMacro,
+    changes: {
+      // Hit points and the dead status live on the actor; the current combat's combatants are marked defeated.
+      touches: async (p, askWorld) => [
+        ...(await withActors(await targetsOf(p, askWorld), askWorld)),
+        ...(await currentCombats(askWorld)),
+      ],
+    },
   }),
 ];

@@ -68,5 +68,10 @@ export const fileRoutes: Route[] = [
     timeoutMs: 30_000,
     rawBodyAsFileData: true,
     takesUploads: true,
+    changes: {
+      notUndoable:
+        "the module can neither delete a file nor give back one it overwrote; remove or replace it in Foundry's file browser",
+      recorded: true,
+    },
   }),
 ];

@@ -23,5 +23,9 @@ export const macroRoutes: Route[] = [
       args: record().optional().describe('Arguments handed to the macro'),
     }),
     operation: 'macro-execute',
+    changes: {
+      notUndoable: 'a macro runs a script that may change anything, so the relay cannot know what to read before it',
+      recorded: true,
+    },
   }),
 ];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RELAY_VERSION } from '../version.ts';
 import { parameterSourceOf, type Route, type RouteGroup } from '../routing/route.ts';
+import { isUndoable } from '../journal/changes.ts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -97,7 +98,7 @@ function operationOf(route: Route, group: string): JsonSchema {
       });
     }
   }
-  parameters.push(...headerParameters(route), ...commonParameters(route, inBody));
+  parameters.push(...headerParameters(route), ...dryRunParameter(route), ...commonParameters(route, inBody));
   const operation: JsonSchema = {
     tags: [group],
     summary: route.summary,
@@ -124,7 +125,7 @@ function operationOf(route: Route, group: string): JsonSchema {
   if (typeof route.access === 'object' && 'scope' in route.access) {
     operation.security = [{ apiKey: [] }, { apiKeyAsBearer: [] }];
     operation['x-required-scope'] = route.access.scope;
-    operation.description = `Needs an API key with the scope \`${route.access.scope}\`. ${playerNote(route)}`;
+    operation.description = `Needs an API key with the scope \`${route.access.scope}\`. ${playerNote(route)}${changeNote(route)}`;
   } else if (typeof route.access === 'object') {
     operation.security = [{ overlayLink: [] }];
     operation['x-overlay'] = route.access.overlay;
@@ -134,6 +135,29 @@ function operationOf(route: Route, group: string): JsonSchema {
     operation.description = 'Admin API: answers only on loopback, with the admin token.';
   }
   return operation;
+}
+
+/** A writing route takes a dry run (relay/routing/world-change.ts). */
+function dryRunParameter(route: Route): JsonSchema[] {
+  if (route.kind !== 'world' || !route.changes) return [];
+  return [
+    {
+      name: 'X-Dry-Run',
+      in: 'header',
+      required: false,
+      description:
+        'Try the call first: 1 or true checks it as the real call, changes nothing, and answers what it would change (dryRun: true over /ws/api)',
+      schema: { type: 'string', enum: ['1', 'true', '0', 'false'] },
+    },
+  ];
+}
+
+/** Whether a writing route's changes can be undone from the change journal, as its `changes` say (relay/journal/). */
+function changeNote(route: Route): string {
+  if (route.kind !== 'world' || !route.changes) return '';
+  if (isUndoable(route.changes))
+    return ' Changes the world: each call is recorded in the change journal, and the GM can undo it.';
+  return ` Changes the world, and cannot be undone: ${route.changes.notUndoable}.`;
 }
 
 /** What a key bound to a player gets from a keyed route, as its `playerView` says (relay/routing/player-view.ts). */

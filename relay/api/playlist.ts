@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { flag, number, text } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
 import { GM_ONLY_IN_WORLD } from '../routing/player-view.ts';
+import type { NotUndoable } from '../journal/changes.ts';
 
 const playlist = {
   playlistId: text().optional().describe('Playlist id'),
@@ -18,6 +19,11 @@ function identified<T extends { playlistId?: string; playlistName?: string }>(pa
 const playlistRequired = { error: "Either 'playlistId' or 'playlistName' is required" };
 
 const scope = { scope: 'playlist:control' } as const;
+
+/** What the table heard cannot be taken back: play, stop or set the volume again instead. */
+const PLAYBACK: NotUndoable = {
+  notUndoable: 'playback: what the table heard cannot be taken back; play, stop or set the volume again instead',
+};
 
 export const playlistRoutes: Route[] = [
   worldRoute({
@@ -40,6 +46,7 @@ export const playlistRoutes: Route[] = [
     playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({ ...playlist, ...sound }).refine(identified, playlistRequired),
     operation: 'playlist-play',
+    changes: PLAYBACK,
   }),
   worldRoute({
     method: 'POST',
@@ -50,6 +57,7 @@ export const playlistRoutes: Route[] = [
     playerView: GM_ONLY_IN_WORLD,
     parameters: z.object(playlist).refine(identified, playlistRequired),
     operation: 'playlist-stop',
+    changes: PLAYBACK,
   }),
   worldRoute({
     method: 'POST',
@@ -59,6 +67,7 @@ export const playlistRoutes: Route[] = [
     playerView: GM_ONLY_IN_WORLD,
     parameters: z.object(playlist).refine(identified, playlistRequired),
     operation: 'playlist-next',
+    changes: PLAYBACK,
   }),
   worldRoute({
     method: 'POST',
@@ -75,6 +84,7 @@ export const playlistRoutes: Route[] = [
       })
       .refine(identified, playlistRequired),
     operation: 'playlist-volume',
+    changes: PLAYBACK,
   }),
   worldRoute({
     method: 'POST',
@@ -85,6 +95,7 @@ export const playlistRoutes: Route[] = [
     playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({ src: text().optional().describe('Audio file path; omit to stop every sound') }),
     operation: 'stop-sound',
+    changes: PLAYBACK,
   }),
   worldRoute({
     method: 'POST',
@@ -98,5 +109,6 @@ export const playlistRoutes: Route[] = [
       loop: flag().default(false).describe('Keep playing until POST /stop-sound'),
     }),
     operation: 'play-sound',
+    changes: PLAYBACK,
   }),
 ];

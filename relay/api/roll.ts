@@ -2,8 +2,15 @@ import { z } from 'zod';
 import { flag, text, textList, wholeNumber } from '../routing/parameters.ts';
 import { streamRoute, worldRoute, type Route } from '../routing/route.ts';
 import { lastRollSeen, recentRollsSeen } from '../world-data/player-sorts.ts';
+import type { NotUndoable } from '../journal/changes.ts';
 
 const MAX_RECENT_ROLLS = 20;
+
+/** A roll is settled once made: rolling again is another roll, not an undo. */
+export const ROLLED: NotUndoable = {
+  notUndoable:
+    'a roll is settled once made, and one posted to the chat has been seen; delete its message (DELETE /chat/{messageId}) if it must go',
+};
 
 export const rollRoutes: Route[] = [
   worldRoute({
@@ -57,6 +64,7 @@ export const rollRoutes: Route[] = [
       whisper: textList().optional().describe('User ids to whisper the roll to'),
     }),
     operation: 'roll',
+    changes: ROLLED,
     reviseReply: (message, { clientId, sentAt, services }) =>
       services.rollIds.reviseRollResult(clientId, message, sentAt),
   }),

@@ -3,6 +3,9 @@ import { flag, number, oneOf, record, text, wholeNumber } from '../routing/param
 import { worldRoute, type Route } from '../routing/route.ts';
 import { GM_ONLY_IN_WORLD, OWNED_IN_WORLD, WORLD_FILTERS } from '../routing/player-view.ts';
 import { sceneImageSeen } from '../world-data/player-sorts.ts';
+import { creating, deleting, updating } from '../journal/changes.ts';
+import { activeScenes, sceneOf } from '../journal/touched.ts';
+import { fieldsOf } from '../objects.ts';
 
 const read = { scope: 'scene:read' } as const;
 const write = { scope: 'scene:write' } as const;
@@ -42,6 +45,14 @@ export const sceneRoutes: Route[] = [
     parameters: z.object({ data: record().describe('Scene data; name is required by Foundry') }),
     operation: 'create-scene',
     timeoutMs: 30_000,
+    changes: {
+      touches: () => [],
+      made: (answer) => {
+        const id = fieldsOf(answer.data)?._id;
+        return typeof id === 'string' ? [`Scene.${id}`] : [];
+      },
+      predict: creating((p) => [{ documentName: 'Scene', document: p.data }]),
+    },
   }),
   worldRoute({
     method: 'PUT',
@@ -54,6 +65,7 @@ export const sceneRoutes: Route[] = [
       .refine((p) => named(p) || p.active === true, { error: "Either 'sceneId', 'name' or 'active' is required" }),
     operation: 'update-scene',
     timeoutMs: 30_000,
+    changes: { touches: sceneOf, predict: updating((p) => p.data) },
   }),
   worldRoute({
     method: 'DELETE',
@@ -63,6 +75,7 @@ export const sceneRoutes: Route[] = [
     playerView: OWNED_IN_WORLD,
     parameters: z.object({ sceneId, name }).refine(named, sceneRequired),
     operation: 'delete-scene',
+    changes: { touches: sceneOf, predict: deleting },
   }),
   worldRoute({
     method: 'POST',
@@ -74,6 +87,8 @@ export const sceneRoutes: Route[] = [
     parameters: z.object({ sceneId, name }).refine(named, sceneRequired),
     operation: 'switch-scene',
     timeoutMs: 30_000,
+    // The scene activated, and the one that was active until then.
+    changes: { touches: async (p, askWorld) => [...(await sceneOf(p, askWorld)), ...(await activeScenes(askWorld))] },
   }),
   worldRoute({
     method: 'GET',

@@ -5,6 +5,8 @@ import { flag, oneOf, text, textList, wholeNumber } from '../routing/parameters.
 import { fieldsOf } from '../objects.ts';
 import { localRoute, worldRoute, type Route, type WorldAsk } from '../routing/route.ts';
 import { GM_ONLY_IN_WORLD, WORLD_FILTERS } from '../routing/player-view.ts';
+import { creating, deleting } from '../journal/changes.ts';
+import { folderWithContents } from '../journal/touched.ts';
 
 const documentTypeList = textList().pipe(
   z.array(oneOf(DOCUMENT_TYPES), { error: `must list document types: ${DOCUMENT_TYPES.join(', ')}` }),
@@ -59,6 +61,13 @@ export const structureRoutes: Route[] = [
       parentFolderId: text().optional().describe('Parent folder id; omit for the root level'),
     }),
     operation: 'create-folder',
+    changes: {
+      touches: () => [],
+      made: (answer) => [fieldsOf(answer.data)?.uuid].filter((uuid): uuid is string => typeof uuid === 'string'),
+      predict: creating((p) => [
+        { documentName: 'Folder', document: { name: p.name, type: p.folderType, folder: p.parentFolderId ?? null } },
+      ]),
+    },
   }),
   worldRoute({
     method: 'DELETE',
@@ -73,6 +82,11 @@ export const structureRoutes: Route[] = [
     operation: 'delete-folder',
     alsoRequires: async (p, askWorld) =>
       p.deleteAll && (await folderTypeOf(p.folderId, askWorld)) === 'Macro' ? 'macro:write' : undefined,
+    changes: {
+      // With deleteAll every document and folder inside goes too; without, the world deletes only an empty folder.
+      touches: (p, askWorld) => (p.deleteAll ? folderWithContents(p.folderId, askWorld) : [`Folder.${p.folderId}`]),
+      predict: deleting,
+    },
   }),
   localRoute({
     method: 'GET',

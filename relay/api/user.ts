@@ -2,6 +2,17 @@ import { z } from 'zod';
 import { record, text, wholeNumber } from '../routing/parameters.ts';
 import { worldRoute, type Route } from '../routing/route.ts';
 import { GM_ONLY_IN_WORLD } from '../routing/player-view.ts';
+import { creating, deleting, updating } from '../journal/changes.ts';
+import { fieldsOf, listOf, textOf } from '../objects.ts';
+import type { WorldAsk } from '../tabletop/world-ask.ts';
+
+/** A user by id, or by name as the world lists them. */
+async function userOf(p: { id?: string; name?: string }, askWorld: WorldAsk): Promise<string[]> {
+  if (p.id !== undefined) return [`User.${p.id}`];
+  const users = listOf((await askWorld('get-users')).data);
+  const user = users.find((row) => row.name === p.name);
+  return user ? [`User.${textOf(user.id)}`] : [];
+}
 
 const read = { scope: 'user:read' } as const;
 const write = { scope: 'user:write' } as const;
@@ -43,6 +54,14 @@ export const userRoutes: Route[] = [
       character: text().optional().describe('Actor id of their character'),
     }),
     operation: 'create-user',
+    changes: {
+      touches: () => [],
+      made: (answer) => {
+        const id = fieldsOf(answer.data)?.id;
+        return typeof id === 'string' ? [`User.${id}`] : [];
+      },
+      predict: creating((p) => [{ documentName: 'User', document: { name: p.name, role: p.role } }]),
+    },
   }),
   worldRoute({
     method: 'PUT',
@@ -52,6 +71,7 @@ export const userRoutes: Route[] = [
     playerView: GM_ONLY_IN_WORLD,
     parameters: z.object({ ...identity, data: record().describe('Changes') }).refine(identified, userRequired),
     operation: 'update-user',
+    changes: { touches: userOf, predict: updating((p) => p.data) },
   }),
   worldRoute({
     method: 'DELETE',
@@ -61,5 +81,6 @@ export const userRoutes: Route[] = [
     playerView: GM_ONLY_IN_WORLD,
     parameters: z.object(identity).refine(identified, userRequired),
     operation: 'delete-user',
+    changes: { touches: userOf, predict: deleting },
   }),
 ];

@@ -24,6 +24,10 @@ export const utilityRoutes: Route[] = [
       all: flag().optional().describe('Select every token on the scene'),
     }),
     operation: 'select',
+    changes: {
+      notUndoable:
+        "a selection lives on the GM's canvas in their browser, not in the world's documents; select again to change it",
+    },
     moduleFailures: [
       {
         error: /^getProperty is not defined$/,
@@ -76,5 +80,10 @@ export const utilityRoutes: Route[] = [
     parameters: z.object({ script: text().describe('An async function body; return a JSON value') }),
     operation: 'execute-js',
     timeoutMs: 20_000,
+    changes: {
+      notUndoable:
+        'a script may change anything, so the relay cannot know what to read before it; it is recorded as it was sent',
+      recorded: true,
+    },
   }),
 ];

@@ -22,6 +22,7 @@ export interface NewApiKey {
   invitationId?: string;
   origin?: string;
   assistant?: AssistantGrant;
+  askBeforeChanges?: boolean;
 }
 
 /** What every API key starts with, and no other credential the relay issues but an invitation's secret. */
@@ -52,6 +53,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
       ...(input.invitationId ? { invitationId: input.invitationId } : {}),
       ...(input.origin ? { origin: input.origin } : {}),
       ...(input.assistant ? { assistant: input.assistant } : {}),
+      ...(input.askBeforeChanges ? { askBeforeChanges: true } : {}),
       createdAt: new Date().toISOString(),
     };
     this.records.add(record);
@@ -77,6 +79,8 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
     if (changes.userId !== undefined) setOptional(updated, 'userId', changes.userId || undefined);
     if (changes.worldIds !== undefined)
       setOptional(updated, 'worldIds', changes.worldIds.length ? changes.worldIds : undefined);
+    if (changes.askBeforeChanges !== undefined)
+      setOptional(updated, 'askBeforeChanges', changes.askBeforeChanges || undefined);
     this.records.replace(record, updated);
     this.emit('changed', id, 'updated');
     return this.viewOf(updated);
@@ -111,7 +115,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
   }
 }
 
-function setOptional<K extends 'userId' | 'worldIds'>(
+function setOptional<K extends 'userId' | 'worldIds' | 'askBeforeChanges'>(
   record: ApiKeyRecord,
   key: K,
   value: ApiKeyRecord[K] | undefined,

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { randomCode, randomSecret } from './secrets.ts';
+import { normalCode, randomSecret, readableCode } from './secrets.ts';
 import type { ApiKeys } from './api-keys.ts';
 import type { Scope } from './scopes.ts';
 import { refuseMixedWorldLink, WORLD_LINK_SCOPE } from './world-link.ts';
@@ -47,6 +47,8 @@ export interface KeyRequestGrant {
   /** For an assistant: the toolsets granted (some of those asked), and whether it may only read. */
   toolsets?: ToolsetName[];
   readOnly?: boolean;
+  /** Each change the key asks of a world waits for the GM's approval. */
+  askBeforeChanges?: boolean;
 }
 
 export interface KeyRequest extends KeyRequestAsk {
@@ -224,6 +226,7 @@ export class KeyRequests extends EventEmitter<{ changed: [KeyRequest] }> {
       userId,
       worldIds: clientIds,
       ...(assistant ? { assistant } : {}),
+      askBeforeChanges: grant.askBeforeChanges,
     });
     held.delivery = { apiKey: key, scopes, clientIds, ...(userId ? { userId } : {}) };
     request.status = 'approved';
@@ -354,17 +357,6 @@ export class KeyRequests extends EventEmitter<{ changed: [KeyRequest] }> {
 /** The asked-for scopes a GM should grant only knowingly. */
 export function riskyScopesOf(scopes: readonly Scope[]): Scope[] {
   return scopes.filter((scope) => RISKY_SCOPES.includes(scope));
-}
-
-function readableCode(): string {
-  const code = randomCode(6);
-  return `${code.slice(0, 3)}-${code.slice(3)}`;
-}
-
-/** `k7p4qx`, `K7P 4QX` and `K7P-4QX` all name the same request. */
-function normalCode(code: string): string {
-  const letters = code.toUpperCase().replace(/[^A-Z0-9]/g, '');
-  return `${letters.slice(0, 3)}-${letters.slice(3)}`;
 }
 
 function sameAsk(a: KeyRequestAsk, b: KeyRequestAsk): boolean {

@@ -25,6 +25,18 @@ export function randomCode(length: number): string {
   return code;
 }
 
+/** A short code to show and read out, e.g. `K7P-4QX`. */
+export function readableCode(): string {
+  const code = randomCode(6);
+  return `${code.slice(0, 3)}-${code.slice(3)}`;
+}
+
+/** `k7p4qx`, `K7P 4QX` and `K7P-4QX` all name the same code. */
+export function normalCode(code: string): string {
+  const letters = code.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return `${letters.slice(0, 3)}-${letters.slice(3)}`;
+}
+
 export function randomHex(bytes: number): string {
   return randomBytes(bytes).toString('hex');
 }

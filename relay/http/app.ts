@@ -116,6 +116,7 @@ function callInput(
     pathParameters,
     readBody: readBody && (() => readBody(request)),
     onRateLimit: (decision) => setRateLimitHeaders(response, decision),
+    dryRun: request.headers['x-dry-run'],
   };
 }
 
@@ -134,7 +135,7 @@ const PAIRING_PATHS = ['/auth/pair', '/api/clients/', '/api/self-unpair', '/api/
 const PREFLIGHT_HEADERS = {
   'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
   'Access-Control-Allow-Headers':
-    'Accept, Authorization, Content-Type, X-API-Key, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
+    'Accept, Authorization, Content-Type, X-API-Key, X-Dry-Run, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
   'Access-Control-Max-Age': '600',
 };
 

@@ -3,7 +3,8 @@
 // asked for, the relay sorts the answer by the rule the API uses for the same data (relay/world-data/).
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import { HttpError } from '../errors.ts';
-import { askWorldAsGm, hasError } from '../routing/call.ts';
+import { askWorldAsGm } from '../routing/call.ts';
+import { hasError } from '../tabletop/world-ask.ts';
 import { playerOf } from '../routing/player-view.ts';
 import type { Player, PlayerSortContext, WorldAsk } from '../routing/route.ts';
 import { resolveWorld } from '../routing/world-resolution.ts';

@@ -8,6 +8,8 @@ import type { WorldReply } from '../tabletop/pending-requests.ts';
 import type { WorldConnection } from '../tabletop/world-connection.ts';
 import { HttpError } from '../errors.ts';
 import { resolveUserId } from './world-resolution.ts';
+import { askingAsGm, hasError } from '../tabletop/world-ask.ts';
+import { WorldDocuments } from '../journal/world-documents.ts';
 
 // What a route call means whatever carries it (HTTP or /ws/api): parameters, the world, the user, the request.
 
@@ -100,10 +102,6 @@ function asParsed(value: unknown): unknown {
   return typeof value === 'string' ? (jsonText(value) ?? value) : value;
 }
 
-export function hasError(message: Fields): boolean {
-  return message.error !== undefined && message.error !== null && message.error !== false;
-}
-
 /**
  * A refusal of the route's parameters, unless the world does not know the user the caller acts as: the module checks
  * the user before any parameter ("User not found: <id>", 400), so that answer comes first, as the reference's does. The
@@ -163,18 +161,14 @@ export async function callWorld(
   };
 }
 
-/**
- * Asks the world an operation for the relay's own use (what a player may see, which scope a change needs), as the GM
- * unless the fields name a user; a refusal is an error, never an answer.
- */
+/** The world's documents as the change journal reads and writes them: as the GM, or as `userId` for a dry run. */
+export function worldDocumentsOf(world: WorldConnection, services: RelayServices, userId?: string): WorldDocuments {
+  return new WorldDocuments(services.tabletop, world, services.timeoutOverrideMs ?? DEFAULT_TIMEOUT_MS, userId);
+}
+
+/** `askingAsGm` with the call's timeout: for the relay's own questions to the caller's world. */
 export function askWorldAsGm(world: WorldConnection, services: RelayServices): WorldAsk {
-  return async (operation, fields = {}) => {
-    const timeoutMs = services.timeoutOverrideMs ?? DEFAULT_TIMEOUT_MS;
-    const { message } = await services.tabletop.request(world, operation, fields, timeoutMs);
-    if (hasError(message))
-      throw new HttpError(502, `The world refused what the relay asked it (${operation}): ${String(message.error)}`);
-    return message;
-  };
+  return askingAsGm(services.tabletop, world, services.timeoutOverrideMs ?? DEFAULT_TIMEOUT_MS);
 }
 
 /**

@@ -32,6 +32,7 @@ import { playerOf, refuseToPlayer } from './player-view.ts';
 import type { WorldConnection } from '../tabletop/world-connection.ts';
 import { tooManyRequests, type RateDecision } from './rate-limit.ts';
 import { worldAnswer, type WorldJsonAnswer } from './world-answer.ts';
+import { changeWorld, dryRunOf } from './world-change.ts';
 
 export type { WorldJsonAnswer };
 
@@ -57,6 +58,8 @@ export interface CallInput {
   readBody?: () => Promise<Fields>;
   /** Told the key's rate-limit figures as soon as they are known, even when the call then fails (HTTP's RateLimit-*). */
   onRateLimit?: (decision: RateDecision) => void;
+  /** Whether the caller asked for a dry run (HTTP's `X-Dry-Run`, /ws/api's `dryRun`), as it sent it. */
+  dryRun?: unknown;
 }
 
 /**
@@ -212,6 +215,7 @@ function answerWith(
   link: PresentedLink | undefined,
 ): CallAnswer | Promise<CallAnswer> {
   const { route } = input;
+  const dryRun = dryRunOf(input.dryRun, route);
   if (route.kind === 'local')
     return route.handle({
       parameters: parseParameters(route, raw),
@@ -233,9 +237,9 @@ function answerWith(
   }
   if (route.kind === 'world' && route.alsoRequires && key)
     return requireAlso(route.alsoRequires, parameters, caller, key, services).then(() =>
-      answerInWorld(route, parameters, caller, key, services),
+      answerInWorld(route, parameters, caller, key, services, dryRun),
     );
-  return answerInWorld(route, parameters, caller, key, services);
+  return answerInWorld(route, parameters, caller, key, services, dryRun);
 }
 
 /** Refuses the call when the key lacks a scope its parameters need besides the route's own. */
@@ -259,12 +263,13 @@ function answerInWorld(
   caller: Caller,
   key: ApiKeyRecord | undefined,
   services: RelayServices,
+  dryRun: boolean,
 ): CallAnswer | Promise<CallAnswer> {
   const world = resolveWorld(services.tabletop, caller.clientId, key);
   const player = playerOf(key, world);
   if (player) refuseToPlayer(route.playerView, player, `${route.method} ${route.path}`);
   if (route.kind === 'stream') return streamAnswer(route, parameters, caller, world, services);
-  return answerFromWorld(route, parameters, caller, world, services, player);
+  return answerFromWorld(route, parameters, caller, world, services, player, dryRun);
 }
 
 /** What the activity entry of a call notes besides its answer (a bound key acting as its user instead of another). */
@@ -289,13 +294,27 @@ async function answerFromWorld(
   world: WorldConnection,
   services: RelayServices,
   player: Player | undefined,
+  dryRun: boolean,
 ): Promise<CallAnswer> {
   if (route.answerInRelay) {
     const own = await route.answerInRelay(parameters, caller, services);
     if (own) return own;
   }
-  const { reply } = await callWorld(route, parameters, caller, world, services, player);
-  return worldAnswer(route, world, reply, parameters);
+  const send = () => callWorld(route, parameters, caller, world, services, player).then(({ reply }) => reply);
+  const { changes } = route;
+  if (!changes || !caller.key) return worldAnswer(route, world, await send(), parameters);
+  const changed = await changeWorld(
+    { ...route, changes },
+    parameters,
+    { ...caller, key: caller.key },
+    world,
+    services,
+    {
+      dryRun,
+      send,
+    },
+  );
+  return 'dryRun' in changed ? { body: changed.dryRun } : worldAnswer(route, world, changed, parameters);
 }
 
 /** Events of one world, from the moment the adapter opens the stream until the caller hangs up or the relay stops. */

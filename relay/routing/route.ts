@@ -8,6 +8,8 @@ import type { StreamFilter } from '../events/streams.ts';
 import { STREAMS, type GmOnlyStreamKind, type StreamKind } from '../../contracts/streams.ts';
 import type { RelayOperation, WorldOperation } from '../../contracts/operations.ts';
 import type { RelayServices } from '../services.ts';
+import type { WorldAsk } from '../tabletop/world-ask.ts';
+import type { WorldChanges } from '../journal/changes.ts';
 
 /** Who calls and for which world and user: the parameters every tabletop route shares. */
 export interface Caller {
@@ -113,6 +115,12 @@ export interface WorldRoute<S extends ParameterSchema = ParameterSchema> extends
    * world that matches is answered with the status and the words given here, the world's own words kept after them.
    */
   moduleFailures?: readonly ModuleFailure[];
+  /**
+   * What a call does to the world, for the change journal (relay/journal/): the documents it touches, read before and
+   * after it so that it can be undone, or why it cannot be. Every route that is not a GET says which; any of them
+   * takes a dry run (`X-Dry-Run: 1`, `dryRun` over /ws/api).
+   */
+  changes?: WorldChanges<z.output<S>>;
   /** Rewrites a successful answer of the world; `sentAt` is `performance.now()` when the request left. */
   reviseReply?: (
     message: Record<string, unknown>,
@@ -130,11 +138,7 @@ export interface ModuleFailure {
   explanation: string;
 }
 
-/** Asks the caller's world an operation with these fields, as the GM unless they name a user; a refusal throws. */
-export type WorldAsk = (
-  operation: WorldOperation,
-  fields?: Record<string, unknown>,
-) => Promise<Record<string, unknown>>;
+export type { WorldAsk };
 
 // What a key bound to a player gets from a keyed route (relay/routing/player-view.ts applies it).
 

@@ -2,7 +2,8 @@ import type { Answer, AnswerHeaders, WorldRoute } from './route.ts';
 import type { WorldReply } from '../tabletop/pending-requests.ts';
 import type { WorldConnection } from '../tabletop/world-connection.ts';
 import { HttpError } from '../errors.ts';
-import { hasError, type Fields } from './call.ts';
+import type { Fields } from './call.ts';
+import { hasError } from '../tabletop/world-ask.ts';
 
 /** The world's JSON answer as it came, already serialised: written as it is, never parsed and serialised again. */
 export interface WorldJsonAnswer {

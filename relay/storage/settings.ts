@@ -13,6 +13,10 @@ export const DEFAULT_SETTINGS: RelaySettings = {
   corsOrigins: [],
   allowedHosts: [],
   port: 3010,
+  journalChanges: true,
+  journalMaxChanges: 1000,
+  journalMaxDays: 30,
+  confirmationTimeoutSeconds: 120,
 };
 
 /** The stored settings over the defaults, with this run's overrides (command line, tests) on top but never stored. */

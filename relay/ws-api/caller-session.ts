@@ -242,7 +242,7 @@ export class CallerSession {
   /** One call of the pipeline: the message's fields are the parameters and, for the routes that declare some, its headers. */
   private async run(route: Route, logged: string, message: Fields): Promise<CallAnswer> {
     // An explicit clientId stays among the fields too: GET /clients reads it as a parameter, as over HTTP's query.
-    const { type: _type, requestId: _requestId, ...fields } = message;
+    const { type: _type, requestId: _requestId, dryRun, ...fields } = message;
     const { clientId } = fields;
     const header = (name: string) => (typeof fields[name] === 'string' ? fields[name] : this.upgrade.header(name));
     try {
@@ -255,6 +255,7 @@ export class CallerSession {
           clientId: clientId ?? this.defaultClientId,
           query: fields,
           readBody: async () => fields,
+          dryRun,
         },
         this.services,
       );

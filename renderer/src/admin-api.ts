@@ -4,6 +4,8 @@ import type {
   ApiKeyView,
   AssistantsView,
   CaptureSettingsView,
+  ChangeView,
+  ConfirmationView,
   DeniedAddressAnswer,
   KeyRequestApproval,
   KeyRequestView,
@@ -26,7 +28,7 @@ import type { InvitationView, NewInvitationAnswer } from '../../contracts/invita
 import type { IntegrationPackageView } from '../../contracts/integration-packages.ts';
 import type { ToolsetName } from '../../contracts/assistants.ts';
 
-export type { ActivityEntry, AssistantsView, RelaySettings, RelayStatus };
+export type { ActivityEntry, AssistantsView, ChangeView, ConfirmationView, RelaySettings, RelayStatus };
 export type Player = PlayerListEntry;
 export type World = StatusWorld;
 export type PairRequest = PairRequestView;
@@ -44,10 +46,13 @@ export type CaptureSettings = CaptureSettingsView;
 
 export class ApiError extends Error {
   readonly status: number;
+  /** The whole answer, for the refusals that say more than their words (an undo's differences). */
+  readonly answer: Record<string, unknown>;
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, answer: Record<string, unknown> = {}) {
     super(message);
     this.status = status;
+    this.answer = answer;
   }
 }
 
@@ -70,7 +75,7 @@ async function send(method: string, path: string, body?: unknown): Promise<Respo
   if (response.status === 401) onSignedOut();
   if (!response.ok) {
     const answer = (await response.json().catch(() => ({}))) as { error?: string };
-    throw new ApiError(response.status, answer.error ?? `The relay answered ${response.status}`);
+    throw new ApiError(response.status, answer.error ?? `The relay answered ${response.status}`, answer);
   }
   return response;
 }
@@ -93,8 +98,15 @@ export const admin = {
   pairingCode: () => call<{ code: string; expiresAt: string; expiresIn: number }>('POST', '/admin/pairing-codes'),
   keys: () => call<{ keys: ApiKey[] }>('GET', '/admin/keys'),
   scopes: () => call<{ scopes: string[]; defaultScopes: string[] }>('GET', '/admin/scopes'),
-  createKey: (key: { name: string; scopes: string[]; userId?: string; worldIds?: string[] }) =>
-    call<NewKey>('POST', '/admin/keys', key),
+  createKey: (key: {
+    name: string;
+    scopes: string[];
+    userId?: string;
+    worldIds?: string[];
+    askBeforeChanges?: boolean;
+  }) => call<NewKey>('POST', '/admin/keys', key),
+  setAskBeforeChanges: (id: string, askBeforeChanges: boolean) =>
+    call<ApiKey>('PATCH', `/admin/keys/${encodeURIComponent(id)}`, { askBeforeChanges }),
   linkWorld: (link: { clientId: string; foundryUrl: string; name?: string }) =>
     call<WorldLink>('POST', '/admin/world-links', link),
   rotateKey: (id: string) => call<NewKey>('POST', `/admin/keys/${encodeURIComponent(id)}/rotate`),
@@ -129,6 +141,18 @@ export const admin = {
   settings: () => call<RelaySettings>('GET', '/admin/settings'),
   updateSettings: (changes: Partial<RelaySettings>) => call<RelaySettings>('PATCH', '/admin/settings', changes),
   activity: () => call<{ entries: ActivityEntry[] }>('GET', '/admin/activity'),
+  /** The journal's changes, newest first; `before` (a change id) pages to older ones. */
+  changes: (before?: string) =>
+    call<{ changes: ChangeView[]; more: boolean }>(
+      'GET',
+      `/admin/changes${before ? `?before=${encodeURIComponent(before)}` : ''}`,
+    ),
+  /** Undoes a change; refused with a 409 whose answer is an `UndoRefusal` when its documents changed since. */
+  undo: (id: string, force = false) =>
+    call<ChangeView>('POST', `/admin/changes/${encodeURIComponent(id)}/undo`, force ? { force } : {}),
+  approveChange: (code: string) =>
+    call<ConfirmationView>('POST', `/admin/confirmations/${encodeURIComponent(code)}/approve`),
+  denyChange: (code: string) => call<ConfirmationView>('POST', `/admin/confirmations/${encodeURIComponent(code)}/deny`),
   capture: () => call<CaptureSettings>('GET', '/admin/capture'),
   saveCapture: (settings: { foundryUrl: string; username: string; password?: string }) =>
     call<CaptureSettings>('PUT', '/admin/capture', settings),

@@ -1,5 +1,5 @@
 import type { ActivityEntry, RelayStatus } from './admin-api.ts';
-import type { LiveConnection } from './live.ts';
+import type { JournalEvent, LiveConnection } from './live.ts';
 import type { DesktopBridge } from '../../contracts/desktop-ipc.ts';
 
 type Listener<T> = (value: T) => void;
@@ -40,6 +40,8 @@ export const MAX_ACTIVITY = 200;
 export interface AppState {
   status: Observable<RelayStatus | undefined>;
   activity: Observable<ActivityEntry[]>;
+  /** The journal's latest news from the admin feed: a change recorded or settled, or one let go. */
+  journal: Observable<JournalEvent | undefined>;
   connection: Observable<LiveConnection>;
   /** Present in the desktop app only. */
   desktop: DesktopBridge | undefined;

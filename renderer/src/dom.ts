@@ -132,12 +132,13 @@ export function copyButton(
   return button;
 }
 
-/** A modal confirmation; resolves true when the GM confirms. */
+/** A modal confirmation, with what it is about below its message; resolves true when the GM confirms. */
 export function confirmDialog(options: {
   title: string;
   message: string;
   confirm: string;
   danger?: boolean;
+  details?: HTMLElement;
 }): Promise<boolean> {
   return new Promise((resolve) => {
     const dialog = h(
@@ -148,6 +149,7 @@ export function confirmDialog(options: {
         { method: 'dialog' },
         h('h2', { id: 'dialog-title' }, options.title),
         h('p', {}, options.message),
+        options.details,
         h(
           'div',
           { class: 'dialog-actions' },

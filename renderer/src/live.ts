@@ -1,12 +1,24 @@
-import { admin, ApiError, type ActivityEntry, type PairRequest, type RelayStatus } from './admin-api.ts';
-import type { KeyRequestView, LiveCounters, LiveStatus } from '../../contracts/admin-api.ts';
+import {
+  admin,
+  ApiError,
+  type ActivityEntry,
+  type ChangeView,
+  type PairRequest,
+  type RelayStatus,
+} from './admin-api.ts';
+import type { ConfirmationView, KeyRequestView, LiveCounters, LiveStatus } from '../../contracts/admin-api.ts';
 
 export type LiveConnection = 'connecting' | 'live' | 'offline';
+
+/** What the admin feed says of the change journal: a change recorded or settled, or one let go. */
+export type JournalEvent = { change: ChangeView } | { dropped: string };
 
 export interface LiveHandlers {
   status(status: RelayStatus): void;
   /** The calls of one `activity` event, newest first, and how many calls it left out (a flood of calls). */
   activity(entries: ActivityEntry[], skipped: number): void;
+  /** A change of the journal as it was recorded or came to its outcome, or the id of one it let go. */
+  journal(event: JournalEvent): void;
   connection(state: LiveConnection): void;
 }
 
@@ -60,19 +72,21 @@ class WaitingList<T extends { code: string; status: string }> {
 
 /**
  * Puts the feed's changes back together into the whole status the pages draw: the last `status` event with the
- * `counters` that came after it, and the waiting pair and key requests kept up to date from `pair-requests` /
- * `pair-request` and `key-requests` / `key-request` events.
+ * `counters` that came after it, and the waiting pair and key requests and held changes kept up to date from
+ * `pair-requests` / `pair-request`, `key-requests` / `key-request` and `confirmations` / `confirmation` events.
  */
 export class LiveState {
   private status: LiveStatus | undefined;
   private readonly pairRequests: WaitingList<PairRequest>;
   private readonly keyRequests: WaitingList<KeyRequestView>;
+  private readonly confirmations: WaitingList<ConfirmationView>;
 
   constructor(initial: RelayStatus) {
-    const { pairRequests, keyRequests, ...status } = initial;
+    const { pairRequests, keyRequests, confirmations, ...status } = initial;
     this.status = status;
     this.pairRequests = new WaitingList(pairRequests);
     this.keyRequests = new WaitingList(keyRequests);
+    this.confirmations = new WaitingList(confirmations);
   }
 
   /** Applies one feed event; returns the whole status when the event changed it. */
@@ -86,13 +100,21 @@ export class LiveState {
     else if (event.event === 'key-requests')
       this.keyRequests.replace((data as { keyRequests: KeyRequestView[] }).keyRequests);
     else if (event.event === 'key-request') this.keyRequests.update(data as KeyRequestView);
+    else if (event.event === 'confirmations')
+      this.confirmations.replace((data as { confirmations: ConfirmationView[] }).confirmations);
+    else if (event.event === 'confirmation') this.confirmations.update(data as ConfirmationView);
     else return undefined;
     return this.current();
   }
 
   current(): RelayStatus | undefined {
     return (
-      this.status && { ...this.status, pairRequests: this.pairRequests.list(), keyRequests: this.keyRequests.list() }
+      this.status && {
+        ...this.status,
+        pairRequests: this.pairRequests.list(),
+        keyRequests: this.keyRequests.list(),
+        confirmations: this.confirmations.list(),
+      }
     );
   }
 }
@@ -102,6 +124,11 @@ function deliver(event: ServerEvent, state: LiveState, handlers: LiveHandlers): 
     if (event.event === 'activity') {
       const { entries, skipped } = JSON.parse(event.data) as { entries: ActivityEntry[]; skipped: number };
       handlers.activity(entries, skipped);
+      return;
+    }
+    if (event.event === 'change' || event.event === 'change-dropped') {
+      const data = JSON.parse(event.data) as ChangeView | { id: string };
+      handlers.journal(event.event === 'change' ? { change: data as ChangeView } : { dropped: data.id });
       return;
     }
     const status = state.apply(event);

@@ -1,7 +1,7 @@
 import { admin, whenSignedOut, type ActivityEntry, type RelayStatus } from './admin-api.ts';
 import { MAX_ACTIVITY, Observable, type AppState, type Page, type PageView } from './app-state.ts';
 import { h, icon, replaceChildren } from './dom.ts';
-import { followRelay, type LiveConnection } from './live.ts';
+import { followRelay, type JournalEvent, type LiveConnection } from './live.ts';
 import { accessPage } from './pages/access.ts';
 import { activityPage } from './pages/activity.ts';
 import { capturePage } from './pages/capture.ts';
@@ -28,6 +28,7 @@ const PAGES: Page[] = [
 const state: AppState = {
   status: new Observable<RelayStatus | undefined>(undefined),
   activity: new Observable<ActivityEntry[]>([]),
+  journal: new Observable<JournalEvent | undefined>(undefined),
   connection: new Observable<LiveConnection>('connecting'),
   desktop: (window as unknown as Record<string, DesktopBridge | undefined>)[BRIDGE_NAME],
 };
@@ -170,7 +171,7 @@ function start(): void {
   state.status.onChange((status) => {
     const badge = document.getElementById('pair-badge');
     if (!badge || !status) return;
-    const waiting = status.pairRequests.length + status.keyRequests.length;
+    const waiting = status.pairRequests.length + status.keyRequests.length + status.confirmations.length;
     badge.hidden = waiting === 0;
     badge.textContent = String(waiting);
     badge.setAttribute('aria-label', `${waiting} waiting`);
@@ -190,6 +191,7 @@ function start(): void {
         );
       else state.activity.set([...entries, ...state.activity.get()].slice(0, MAX_ACTIVITY));
     },
+    journal: (event) => state.journal.set(event),
     connection: (connection) => state.connection.set(connection),
   });
 }

@@ -8,6 +8,7 @@ import { reply, withUser, type OperationTable } from './context.ts';
 import { killDocument } from './entity-kill.ts';
 import { giveItem, removeItem } from './entity-items.ts';
 import { controlledTokens } from './targets.ts';
+import { hasField } from '../world/schema.ts';
 
 /** The permission a non-GM needs to create each document type; types not listed need a GM. */
 const CREATE_PERMISSIONS: Record<string, string> = {
@@ -99,7 +100,9 @@ export const entityOperations: OperationTable = {
       throw new Error(`User '${user.name}' does not have permission to create ${entityType}`);
     }
     assertMacroWrite(game, request, entityType);
-    const data: PlainObject = { ...(isPlainObject(request.data) ? request.data : {}), folder: request.folder || null };
+    const data: PlainObject = { ...(isPlainObject(request.data) ? request.data : {}) };
+    // The module sets `folder` on any type; Foundry's schema drops it where the type has none (a combat, a message).
+    if (hasField(entityType, 'folder')) data.folder = request.folder || null;
     if (entityType === 'Macro') data.author ??= game.moduleUserId;
     const entity = game.createDocument(entityType, data, { keepId: Boolean(request.keepId) });
     return reply(request, { uuid: entity.uuid, entity: entity.toObject() });

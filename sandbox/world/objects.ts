@@ -73,10 +73,20 @@ export function expandObject(flat: PlainObject): PlainObject {
   return expanded;
 }
 
-/** The parts of `changes` that differ from `original` (arrays compared as a whole). */
+/** Foundry's `-=key`: the update removes `key` (`mergeObject` with `performDeletions`). */
+function deletedKey(key: string): string | undefined {
+  return key.startsWith('-=') ? key.slice(2) : undefined;
+}
+
+/** The parts of `changes` that differ from `original` (arrays compared as a whole); a `-=key` only when `key` is there. */
 export function diffObject(original: PlainObject, changes: PlainObject): PlainObject {
   const diff: PlainObject = {};
   for (const [key, value] of safeEntries(changes)) {
+    const deleted = deletedKey(key);
+    if (deleted !== undefined) {
+      if (Object.hasOwn(original, deleted)) diff[key] = null;
+      continue;
+    }
     const before = original[key];
     if (isPlainObject(value) && isPlainObject(before)) {
       const inner = diffObject(before, value);
@@ -90,7 +100,9 @@ export function diffObject(original: PlainObject, changes: PlainObject): PlainOb
 
 export function mergeInto(target: PlainObject, changes: PlainObject): void {
   for (const [key, value] of safeEntries(changes)) {
-    if (isPlainObject(value) && isPlainObject(target[key])) mergeInto(target[key] as PlainObject, value);
+    const deleted = deletedKey(key);
+    if (deleted !== undefined) delete target[deleted];
+    else if (isPlainObject(value) && isPlainObject(target[key])) mergeInto(target[key] as PlainObject, value);
     else target[key] = deepClone(value);
   }
 }

@@ -26,6 +26,11 @@ const SYSTEM_MIGRATIONS: Record<string, (documentName: string, source: PlainObje
 
 export class ValidationError extends Error {}
 
+/** Whether documents of this type have the field in their schema (Foundry drops a field the schema lacks). */
+export function hasField(documentName: string, field: string): boolean {
+  return Object.hasOwn(CORE_DEFAULTS[documentName] ?? {}, field);
+}
+
 /**
  * The source of a new document: `data` over the system's defaults for its type over Foundry's core defaults, as
  * Foundry `generation` (13, 14) migrates and validates it.

@@ -64,6 +64,20 @@ describe('GET /openapi.json', () => {
     expect(document.paths['/admin/keys'].post.security).toEqual([{ adminToken: [] }]);
     expect(document.paths['/sheet'].get.responses['200'].content).toHaveProperty('image/png');
   });
+
+  it('tells a tool which routes change the world, whether their changes can be undone, and how to try them first', async () => {
+    const document = (await call(harness.baseUrl, 'GET', '/openapi.json')).body;
+    const dryRun = (operation: { parameters: { name: string }[] }) =>
+      operation.parameters.find((parameter) => parameter.name === 'X-Dry-Run');
+    const update = document.paths['/update'].put;
+    expect(dryRun(update)).toMatchObject({ in: 'header', required: false });
+    expect(update.description).toContain('recorded in the change journal, and the GM can undo it');
+    const roll = document.paths['/roll'].post;
+    expect(dryRun(roll)).toBeDefined();
+    expect(roll.description).toMatch(/cannot be undone: a roll is settled once made/);
+    expect(dryRun(document.paths['/get'].get)).toBeUndefined();
+    expect(document.paths['/get'].get.description).not.toContain('Changes the world');
+  });
 });
 
 describe('overlay access in the OpenAPI document', () => {

@@ -233,6 +233,11 @@ describe('the desktop app, started as Electron starts it', () => {
     expect(app.output).not.toMatch(/update/i);
     await app.call('clickMenuItem', 'Check for updates');
     await app.waitFor('the ticked Check for updates item', (state) => checked(state) === true);
+    const shown = await app.call('screenshotTrayMenu', join(SCREENSHOTS, 'tray-menu.png'));
+    expect(shown).toContain('✓ Check for updates');
+    // The world's system is named with an `&`, which the tray doubles so Electron shows it once.
+    expect(shown).toContainEqual(expect.stringMatching(/^\s*Dungeons & Dragons Fifth Edition .* \(greyed\)$/));
+    expect(shown.filter((line) => /update/i.test(line))).toEqual(['✓ Check for updates']);
   });
 
   it('brings the first copy forward when started again; the second copy exits', async () => {

@@ -6,6 +6,7 @@ export function relaySnapshot(overrides: Partial<RelaySnapshot> = {}): RelaySnap
     worlds: [],
     pairRequests: [],
     keyRequests: [],
+    confirmations: [],
     eventStreams: 0,
     callsLastMinute: 0,
     url: 'http://127.0.0.1:3010',

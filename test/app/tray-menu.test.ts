@@ -174,6 +174,13 @@ describe('statusText', () => {
     expect(statusText(status({ relay: relay({ paused: true, pairRequests: [{}], keyRequests: [key, key] }) }))).toBe(
       'Tabletop Relay is paused · 3 requests waiting',
     );
+    const held = { code: 'M2D-9RT', keyName: 'Assistant', summary: 'Delete a document' };
+    expect(statusText(status({ relay: relay({ worlds: [WORLD], confirmations: [held] }) }))).toBe(
+      'Tabletop Relay: Curse of Strahd connected · 1 change waiting',
+    );
+    expect(statusText(status({ relay: relay({ keyRequests: [key], confirmations: [held, held] }) }))).toBe(
+      'Tabletop Relay: no world connected · 3 requests waiting',
+    );
   });
 
   it('falls back to the client id for a world without a title', () => {

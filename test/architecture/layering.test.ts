@@ -115,6 +115,7 @@ const RELAY_ROOMS: readonly (readonly string[])[] = [
   ['tabletop'],
   ['world-data'],
   ['events'],
+  ['journal'],
   ['routing'],
   ['capture'],
   ['keeper'],

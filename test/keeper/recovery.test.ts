@@ -20,8 +20,11 @@ function commandLine(pid: number): string {
   }
 }
 
+// The grace before taking over is the default's 5 s in takeover.test.ts; here it only makes each test wait.
+const QUICK_TAKEOVER = { keeperTiming: { graceMs: 1000, retryBaseMs: 500 } };
+
 async function keptWorld(): Promise<KeeperHarness> {
-  const started = await startKeeperHarness();
+  const started = await startKeeperHarness({ relay: QUICK_TAKEOVER });
   harness = started;
   expect((await keepOnline(started)).status).toBe(200);
   await started.untilPhase('kept', 15_000);

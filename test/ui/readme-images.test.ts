@@ -1,5 +1,5 @@
 // The README's screenshots, made by the settings UI in real Chromium: a world asking to pair, a tool asking for a key,
-// and a key just made.
+// a key just made, and the changes tools made to the world.
 // Each run renders them into test/ui/screenshots/; UPDATE_README_IMAGES=1 also writes them to docs/images/, the committed
 // copies the README shows (a pairing code, a key and a port differ on every run, so a plain test run leaves git clean).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
@@ -8,7 +8,13 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRenderer } from '../../scripts/build.ts';
 import { launchChromium } from '../../scripts/chromium.ts';
-import { connectSandbox, createSandboxWorld, pairSandbox, type SandboxLink } from '../../sandbox/index.ts';
+import {
+  connectSandbox,
+  createSandboxWorld,
+  pairSandbox,
+  type SandboxLink,
+  type SandboxWorld,
+} from '../../sandbox/index.ts';
 import { startTestRelay, type TestRelay } from '../harness/relay.ts';
 import { openSettings } from './browser-page.ts';
 
@@ -23,6 +29,7 @@ let relay: TestRelay;
 let browser: Browser;
 let page: Page;
 let link: SandboxLink | undefined;
+let world: SandboxWorld;
 
 async function capture(name: string): Promise<string> {
   await page.evaluate(() => document.getElementById('toasts')?.replaceChildren());
@@ -65,7 +72,7 @@ afterAll(async () => {
 
 describe('README screenshots', () => {
   it('a world asking to pair, with Approve, on the Status page', async () => {
-    const world = createSandboxWorld({ seed: 42 });
+    world = createSandboxWorld({ seed: 42 });
     const paired = pairSandbox(world, { httpBase: relay.baseUrl, pollIntervalMs: 50, timeoutMs: 15_000 });
     await page.waitForSelector('.pair-request [data-action="approve"]', { timeout: 5000 });
     expect(await page.evaluate(() => document.body.innerText)).toContain(world.metadata.worldTitle);
@@ -120,9 +127,34 @@ describe('README screenshots', () => {
     expectReadmeImage('api-keys');
   });
 
+  it('the Changes view: what tools changed, document by document, each with Undo', async () => {
+    const actor = (name: string) => world.game.actors.find((candidate) => candidate.name === name)!.uuid;
+    const asKey = async (name: string, method: string, path: string, body: Record<string, unknown>) => {
+      const answer = await relay.api(await relay.createKey({ name }), method, path, { body });
+      expect(answer.status, answer.text).toBe(200);
+    };
+    const hp = 'system.attributes.hp.value';
+    await asKey('Discord bot', 'POST', '/give', {
+      fromUuid: actor('Thorin Ironfoot'),
+      toUuid: actor('Lyra Moonwhisper'),
+      itemName: 'Battleaxe',
+    });
+    await asKey('Assistant', 'PUT', '/update', {
+      uuid: actor('Goblin'),
+      data: { name: 'Goblin Boss', 'system.attributes.ac.flat': 17 },
+    });
+    await asKey('Stream Deck', 'POST', '/decrease', { uuid: actor('Pip Thistledown'), attribute: hp, amount: 4 });
+    await page.click('a[data-page="activity"]');
+    await page.click('a.tab[href="#activity/changes"]');
+    await page.waitForFunction(() => document.querySelectorAll('.change').length >= 3, { timeout: 5000 });
+    expect(await page.$eval('.changes', (list) => (list as HTMLElement).innerText)).toMatch(/Pip Thistledown/);
+    pngSize(await capture('changes'));
+    expectReadmeImage('changes');
+  });
+
   it('are the ones the README shows', () => {
     const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-    for (const name of ['pair-request', 'key-request', 'api-keys'])
+    for (const name of ['pair-request', 'key-request', 'api-keys', 'changes'])
       expect(readme).toContain(`](docs/images/${name}.png)`);
   });
 });

@@ -100,6 +100,25 @@ function scopeSummary(summary: HTMLElement, ticked: string[]): void {
   );
 }
 
+/** "Ask before changes": for a tool the GM wants to watch (an AI assistant), each change waits for their approval. */
+export function askFirstField(): HTMLElement {
+  return h(
+    'div',
+    { class: 'field' },
+    h(
+      'label',
+      { class: 'check' },
+      h('input', { type: 'checkbox', name: 'askBeforeChanges' }),
+      h('span', {}, 'Ask me before each change'),
+    ),
+    h(
+      'p',
+      { class: 'hint' },
+      'Each change the key asks of a world waits on the Status page (and a desktop notification) until you approve it. Reads go through at once.',
+    ),
+  );
+}
+
 export function newKeyForm(
   view: KeysView,
   status: RelayStatus | undefined,
@@ -170,6 +189,7 @@ export function newKeyForm(
         h('p', { class: 'hint' }, 'Tick none to let the key reach every world.'),
       ),
     ),
+    askFirstField(),
     h('div', { class: 'form-actions' }, cancel, submit),
   );
   form.addEventListener('change', (event) => {
@@ -189,6 +209,7 @@ export function newKeyForm(
     }
     const userId = String(data.get('userId') ?? '');
     const worldIds = data.getAll('worldIds').map(String);
+    const askBeforeChanges = data.get('askBeforeChanges') === 'on';
     submit.disabled = true;
     try {
       onCreated(
@@ -197,6 +218,7 @@ export function newKeyForm(
           scopes,
           ...(userId ? { userId } : {}),
           ...(worldIds.length > 0 ? { worldIds } : {}),
+          ...(askBeforeChanges ? { askBeforeChanges } : {}),
         }),
       );
     } catch (error) {

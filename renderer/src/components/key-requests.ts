@@ -6,6 +6,7 @@ import { countdown, roleName } from '../format.ts';
 import { presetPicker } from '../key-presets.ts';
 import { isWriteScope, scopeWords } from '../scopes.ts';
 import { denyAddressButton } from './denied-addresses.ts';
+import { askFirstField } from './key-form.ts';
 import type { KeyRequestApproval } from '../../../contracts/admin-api.ts';
 import { DEFAULT_TOOLSETS, TOOLSETS, type ToolsetName } from '../../../contracts/assistants.ts';
 
@@ -198,11 +199,13 @@ function approvalOf(form: HTMLFormElement, request: KeyRequest): KeyRequestAppro
   if (request.clientIds.length > 0 && clientIds.length === 0) return 'Tick at least one of the worlds it asked for';
   const name = String(data.get('name') ?? '').trim();
   const userId = String(data.get('userId') ?? '');
+  const askBeforeChanges = data.get('askBeforeChanges') === 'on';
   return {
     name: name || request.appName,
     ...(request.toolsets ? { toolsets, readOnly: data.get('readOnly') === 'true' } : { scopes }),
     ...(userId ? { userId } : {}),
     ...(clientIds.length > 0 ? { clientIds } : {}),
+    ...(askBeforeChanges ? { askBeforeChanges } : {}),
   };
 }
 
@@ -290,6 +293,7 @@ function requestCard(request: KeyRequest, status: RelayStatus): HTMLElement {
           request.clientIds.length > 0 ? 'It asked for these worlds only.' : 'None ticked: every world.',
         ),
       ),
+      askFirstField(),
     ),
     h(
       'div',

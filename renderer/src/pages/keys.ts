@@ -1,6 +1,6 @@
 import { admin, type ApiKey, type NewKey, type RelayStatus } from '../admin-api.ts';
 import type { AppState, Page } from '../app-state.ts';
-import { confirmDialog, emptyState, h, icon, replaceChildren, toast, toastRevoked } from '../dom.ts';
+import { confirmDialog, emptyState, h, icon, replaceChildren, toast, toastRevoked, toggle } from '../dom.ts';
 import { relativeTime, shortDate } from '../format.ts';
 import { WORLD_LINK_SCOPE } from '../scopes.ts';
 import { overlayLinksSection } from '../components/overlay-links.ts';
@@ -24,6 +24,19 @@ function bindingText(key: ApiKey, status: RelayStatus | undefined): string {
     parts.push(`Only ${titles.join(', ')}`);
   }
   return parts.join(' · ') || 'Any user, every world';
+}
+
+/** Whether the key's changes wait for the GM; a 2.x module's link key changes nothing itself. */
+function askFirstSwitch(key: ApiKey): HTMLElement | null {
+  if (key.scopes.includes(WORLD_LINK_SCOPE)) return null;
+  return toggle(`ask-${key.id}`, 'Ask me first', key.askBeforeChanges === true, async (on) => {
+    await admin.setAskBeforeChanges(key.id, on);
+    toast(
+      on
+        ? `${key.name}: each change waits for your approval on the Status page`
+        : `${key.name}: changes go through without asking`,
+    );
+  });
 }
 
 function scopeChips(scopes: string[]): HTMLElement {
@@ -124,6 +137,7 @@ export const keysPage: Page = {
             ' · ',
             bindingText(key, state.status.get()),
           ),
+          h('div', { class: 'key-ask' }, askFirstSwitch(key)),
         ),
         h('td', {}, scopeChips(key.scopes)),
         h(

@@ -4,6 +4,7 @@ import { copyButton, emptyState, h, icon, replaceChildren, toast } from '../dom.
 import { countdown, durationSince } from '../format.ts';
 import { pairedWorldsSection } from '../components/paired-worlds.ts';
 import { keyRequestsSection } from '../components/key-requests.ts';
+import { confirmationsSection } from '../components/confirmations.ts';
 import { deniedAddressesSection } from '../components/denied-addresses.ts';
 import { worldSocketUrl } from '../../../contracts/world-protocol.ts';
 import { pairRequestsSection } from '../components/pair-requests.ts';
@@ -144,14 +145,26 @@ export const statusPage: Page = {
   subtitle: 'Your worlds and who is asking to connect',
   icon: 'status',
   render(state: AppState) {
-    // Drawn again on every change, apart from the key requests, whose cards keep what the GM ticked and typed.
+    // Drawn again on every change, apart from the key requests, whose cards keep what the GM ticked and typed, and the
+    // held changes, whose cards stay put while the GM reads them.
     const alerts = h('div', { class: 'stack' });
+    const confirmations = confirmationsSection();
     const keyRequests = keyRequestsSection();
     const live = h('div', { class: 'stack' });
     const codeSection = pairingCodeSection();
     const pairedWorlds = pairedWorldsSection(state);
-    const element = h('div', { class: 'stack' }, alerts, keyRequests.element, live, codeSection, pairedWorlds.element);
+    const element = h(
+      'div',
+      { class: 'stack' },
+      alerts,
+      confirmations.element,
+      keyRequests.element,
+      live,
+      codeSection,
+      pairedWorlds.element,
+    );
     const draw = (status: RelayStatus | undefined) => {
+      confirmations.update(status);
       keyRequests.update(status);
       if (!status) {
         replaceChildren(alerts);
@@ -199,6 +212,7 @@ export const statusPage: Page = {
       for (const node of element.querySelectorAll<HTMLElement>('[data-since]'))
         node.textContent = durationSince(node.dataset.since!);
       keyRequests.tick();
+      confirmations.tick();
     }, 1000);
     return {
       element,

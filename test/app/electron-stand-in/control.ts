@@ -4,7 +4,8 @@ import type { Page } from 'puppeteer-core';
 import { app } from './app.ts';
 import { notifications, trays, type Menu } from './desktop.ts';
 import { runtime } from './runtime.ts';
-import { BrowserWindow } from './web.ts';
+import { pictureMenu } from './menu-picture.ts';
+import { browser, BrowserWindow } from './web.ts';
 
 export interface MenuItemView {
   label: string;
@@ -111,6 +112,12 @@ export const commands = {
   },
   async screenshot(windowId: number, path: string): Promise<void> {
     await (await windowPage(windowId)).screenshot({ path: path as `${string}.png` });
+  },
+  /** Opens the tray's menu, as a right click does, and saves a picture of it; answers the lines it shows. */
+  async screenshotTrayMenu(path: string): Promise<string[]> {
+    const menu = onlyTray().contextMenu;
+    if (!menu) throw new Error('the tray has no menu');
+    return pictureMenu(await browser(), menu, path);
   },
   /** The user closes the window with its frame's close button. */
   closeWindow(windowId: number): void {

@@ -22,7 +22,8 @@ import { IPC_BINDING, IPC_DELIVER, IPC_REPLY, ISOLATED_WORLD, preloadScripts } f
 import { electronEvent, requireReady, type ElectronEvent } from './runtime.ts';
 
 let chromium: Promise<Browser> | undefined;
-function browser(): Promise<Browser> {
+/** The stand-in's one Chromium, launched at first use: every window's page and every drawn menu are pages of it. */
+export function browser(): Promise<Browser> {
   chromium ??= launchChromium().then((launched) => {
     encodeWithChromium(launched.wsEndpoint());
     return launched;

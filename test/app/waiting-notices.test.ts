@@ -1,7 +1,9 @@
-// The desktop notification for a tool's key request, without Electron: one notice per request, from its arrival until
-// the GM decides it, and a click opens the settings on that request.
+// The desktop notifications of what waits for the GM (a tool's key request, a change held for approval), without
+// Electron: one notice per request, from its arrival until the GM decides it, and a click opens the settings on it.
 import { describe, expect, it } from 'vitest';
-import { KeyRequestNotices, keyRequestNotice, keyRequestPage, type Notice } from '../../main/key-request-notices.ts';
+import { keyRequestNotice, keyRequestPage } from '../../main/key-request-notices.ts';
+import { confirmationNotice, confirmationPage } from '../../main/confirmation-notices.ts';
+import { WaitingNotices, type Notice } from '../../main/waiting-notices.ts';
 
 interface Shown extends Notice {
   click(): void;
@@ -11,12 +13,13 @@ interface Shown extends Notice {
 function recorder() {
   const shown: Shown[] = [];
   const opened: string[] = [];
-  const notices = new KeyRequestNotices(
+  const notices = new WaitingNotices(
     (notice, onClick) => {
       const entry: Shown = { ...notice, click: onClick, closed: false };
       shown.push(entry);
       return { close: () => void (entry.closed = true) };
     },
+    keyRequestNotice,
     (code) => opened.push(code),
   );
   return { notices, shown, opened };
@@ -39,7 +42,7 @@ describe('keyRequestNotice', () => {
   });
 });
 
-describe('KeyRequestNotices', () => {
+describe('WaitingNotices', () => {
   it('shows one notice per request when it arrives, never again while it waits', () => {
     const { notices, shown } = recorder();
     notices.update([]);
@@ -79,12 +82,24 @@ describe('KeyRequestNotices', () => {
 
   it('keeps following requests where the system shows no notifications', () => {
     const opened: string[] = [];
-    const notices = new KeyRequestNotices(
+    const notices = new WaitingNotices(
       () => undefined,
+      keyRequestNotice,
       (code) => opened.push(code),
     );
     notices.update([STREAM_DECK]);
     notices.update([]);
     expect(opened).toEqual([]);
+  });
+});
+
+describe('confirmationNotice', () => {
+  it('names the key and the change, and says nothing changes until the GM decides', () => {
+    const held = { code: 'K7P-4QX', keyName: 'Assistant', summary: 'Delete a document', worldTitle: 'Curse of Strahd' };
+    expect(confirmationNotice(held)).toEqual({
+      title: 'Assistant asks to change your world',
+      body: 'Delete a document in Curse of Strahd. Open Tabletop Relay to approve or deny it; nothing changes until you do.',
+    });
+    expect(confirmationPage('K7P-4QX')).toBe('status/confirmation/K7P-4QX');
   });
 });
