@@ -121,7 +121,13 @@ export function assistantOf(
     const route = kind && byOperation.get(kind.operation);
     return route !== undefined && key.scopes.includes(scopeOf(route)!);
   };
-  const run = (assistantCall: AssistantCall, route: Route, logged: string, fields: Fields): Promise<CallAnswer> =>
+  const run = (
+    assistantCall: AssistantCall,
+    route: Route,
+    logged: string,
+    fields: Fields,
+    dryRun?: unknown,
+  ): Promise<CallAnswer> =>
     runCall(
       {
         route,
@@ -131,6 +137,7 @@ export function assistantOf(
         clientId: fields.clientId,
         query: fields,
         readBody: async () => fields,
+        dryRun,
       },
       services,
     );
@@ -143,10 +150,13 @@ export function assistantOf(
       const found = byName.get(name);
       if (!found) return toolError(`Unknown tool: ${name}. The tools this key may call are listed by tools/list`);
       const { route } = found;
+      // The pipeline reads a dry run as /ws/api's `dryRun`: tried first where the route changes a world, refused elsewhere.
+      const { dryRun, ...parameters } = fields;
       // A download comes back as the world's JSON (a data URL and the file's name), as over /ws/api.
-      const withFormat = route.kind === 'world' && route.reply === 'file' ? { format: 'base64', ...fields } : fields;
+      const withFormat =
+        route.kind === 'world' && route.reply === 'file' ? { format: 'base64', ...parameters } : parameters;
       try {
-        return toolResultOf(await run(assistantCall, route, name, withFormat));
+        return toolResultOf(await run(assistantCall, route, name, withFormat, dryRun));
       } catch (error) {
         return toolErrorOf(error);
       }

@@ -36,13 +36,28 @@ export function toolsOf(routes: readonly Route[]): RouteTool[] {
   });
 }
 
+/** The tool's own input beside the route's parameters: a world change may be tried first, as X-Dry-Run does over HTTP. */
+const DRY_RUN_PARAMETER = {
+  dryRun: {
+    type: 'boolean',
+    description:
+      'Try it first: answer what the call would change in the world, changing nothing, so the GM can see the plan',
+  },
+};
+
+/** Whether a tool's calls may be tried first: those of routes that change a world. */
+export function triesFirst(route: Route): boolean {
+  return route.kind === 'world' && !reads(route);
+}
+
 function toolOf(route: Route, operation: string): Tool {
   const { properties, required } = parameterSchema(route);
   const callerProperties = route.kind === 'local' ? {} : CALLER_PARAMETERS;
+  const dryRun = triesFirst(route) ? DRY_RUN_PARAMETER : {};
   return {
     name: toolNameOf(operation),
     description: `${route.summary}. (${route.method} ${route.path}, scope ${scopeOf(route)})`,
-    inputSchema: { type: 'object', properties: { ...properties, ...callerProperties }, required },
+    inputSchema: { type: 'object', properties: { ...properties, ...callerProperties, ...dryRun }, required },
     annotations: annotationsOf(route),
   };
 }

@@ -95,6 +95,31 @@ describe('/mcp: one tool of every toolset, and the world changes (or not)', () =
     expect(JSON.stringify(harness.world.game.actors.contents.map((actor) => actor.name))).toBe(before);
   });
 
+  it('Prepare: a change tried first changes nothing and answers what the call then changes', async () => {
+    const client = await connect(harness.key);
+    const tools = (await client.listTools()).tools;
+    expect(tools.find((tool) => tool.name === 'update')?.inputSchema.properties).toHaveProperty('dryRun');
+    expect(tools.find((tool) => tool.name === 'entity')?.inputSchema.properties).not.toHaveProperty('dryRun');
+    const uuid = await uuidOf(harness, 'Thorin Ironfoot');
+    const asked = { uuid, data: { name: 'Thorin the Tried' } };
+    const tried = await callTool(client, 'update', { ...asked, dryRun: true });
+    expect(tried.isError, tried.text).toBe(false);
+    expect(tried.json).toMatchObject({ dryRun: true, method: 'PUT', path: '/update' });
+    expect(tried.json.changes[0].fields).toContainEqual({
+      path: 'name',
+      before: 'Thorin Ironfoot',
+      after: 'Thorin the Tried',
+    });
+    expect(harness.world.game.fromUuid(uuid)!.name).toBe('Thorin Ironfoot');
+
+    expect((await callTool(client, 'update', asked)).isError).toBe(false);
+    const made = (await harness.admin('GET', '/admin/changes')).body.changes[0];
+    expect(made).toMatchObject({ method: 'PUT', path: '/update' });
+    expect(made.changes[0].fields).toEqual(tried.json.changes[0].fields);
+    expect((await harness.admin('POST', `/admin/changes/${made.id}/undo`, {})).status).toBe(200);
+    expect(harness.world.game.fromUuid(uuid)!.name).toBe('Thorin Ironfoot');
+  });
+
   it('D&D 5e: a skill check answers with its total', async () => {
     const client = await connect(harness.key, { toolsets: 'dnd5e' });
     const check = await callTool(client, 'skill_check', {
