@@ -13,7 +13,7 @@ import { DataDirTakenError, lockDataDir, type DataDirLock } from '../relay/stora
 import { RELAY_VERSION } from '../relay/version.ts';
 import { OVERLAYS } from '../contracts/overlays.ts';
 import { KEY_PRESETS } from '../contracts/scopes.ts';
-import { callLocal, defaultDataDir, localRelay, stop } from './local-relay.ts';
+import { callLocal, defaultDataDir, localRelay, localRelayUrl, stop } from './local-relay.ts';
 import {
   approvePairRequest,
   callRelay,
@@ -31,6 +31,11 @@ Usage, in the project folder (npm runs it on the project's own Node 24):
   npm run settings -- [--port <number>] [--data-dir <path>]
                                    Open the settings UI of the relay running on this computer: prints a new one-time
                                    sign-in link and opens it in the default browser (login-link is the same command)
+  npx tabletop-relay mcp [--name <name>] [--toolsets <list>] [--port <number>] [--data-dir <path>]
+                                   Serve the relay's tools to an AI assistant over standard input and output (MCP),
+                                   for assistants that start a program (Claude Desktop). The first run asks the GM for
+                                   a key (approve it in the settings under AI assistants) and keeps it in the data
+                                   directory; --toolsets picks among play, prepare, dnd5e, files, delete, scripts
   npm run serve -- --help          Show this help
 'npx tabletop-relay <command> [options]' runs the same commands, and these, which talk to the relay running on this
 computer with the admin token from its data directory (--port, --data-dir as for settings), in any shell:
@@ -83,7 +88,7 @@ const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const CURL = process.platform === 'win32' ? 'curl.exe' : 'curl';
 
 interface CliOptions {
-  command: 'serve' | 'demo' | 'settings';
+  command: 'serve' | 'demo' | 'settings' | 'mcp';
   port: number | undefined;
   host: string | undefined;
   lan: boolean;
@@ -93,6 +98,9 @@ interface CliOptions {
   moduleSettings: DemoModuleSetting[];
   keepOnline: boolean;
   emptyEncounters: boolean;
+  /** mcp: how the assistant is named on the approval card, and the toolsets it asks for. */
+  name: string;
+  toolsets: string | undefined;
 }
 
 const HELP_HINT = "Run 'npm run serve -- --help' in the project folder for the commands and options.";
@@ -176,6 +184,7 @@ function readOptions(argv: string[]): CliOptions | HelperRun | 'help' {
         'keep-online': { type: 'boolean', default: false },
         'empty-encounters': { type: 'boolean', default: false },
         name: { type: 'string' },
+        toolsets: { type: 'string' },
         preset: { type: 'string' },
         scopes: { type: 'string' },
         user: { type: 'string' },
@@ -193,11 +202,10 @@ function readOptions(argv: string[]): CliOptions | HelperRun | 'help' {
   const command = positionals[0];
   if (values.help || command === undefined || command === 'help') return 'help';
   if (HELPERS.includes(command)) return helperRun(command, positionals.slice(1), values);
-  if (command !== 'serve' && command !== 'demo' && command !== 'settings' && command !== 'login-link')
-    fail(`Unknown command '${command}'`);
+  if (!['serve', 'demo', 'settings', 'login-link', 'mcp'].includes(command)) fail(`Unknown command '${command}'`);
   if (values.lan && values.host) fail('Give either --lan or --host, not both');
   return {
-    command: command === 'login-link' ? 'settings' : command,
+    command: command === 'login-link' ? 'settings' : (command as CliOptions['command']),
     port: values.port === undefined ? undefined : wholeNumberOption(values.port, 'port', DEFAULT_PORT, 65535),
     host: values.host,
     lan: values.lan === true,
@@ -207,7 +215,22 @@ function readOptions(argv: string[]): CliOptions | HelperRun | 'help' {
     moduleSettings: demoModuleSettings(values['module-settings']),
     keepOnline: values['keep-online'] === true,
     emptyEncounters: values['empty-encounters'] === true,
+    name: values.name ?? 'AI assistant',
+    toolsets: values.toolsets,
   };
+}
+
+/** The stdio bridge for AI assistants; it writes only MCP to standard output, and everything else to standard error. */
+async function bridgeToAssistant(options: CliOptions): Promise<void> {
+  const dataDir = options.dataDir ?? defaultDataDir();
+  const { runBridge } = await import('./mcp-bridge.ts');
+  await runBridge({
+    baseUrl: localRelayUrl({ dataDir, port: options.port }),
+    dataDir,
+    name: options.name,
+    toolsets: options.toolsets,
+    say: (line) => process.stderr.write(`${line}\n`),
+  }).catch((error: unknown) => stop(`Tabletop Relay: ${(error as Error).message}`));
 }
 
 /**
@@ -313,6 +336,10 @@ async function main(): Promise<void> {
   }
   if (options.command === 'settings') {
     await openSettings(options);
+    return;
+  }
+  if (options.command === 'mcp') {
+    await bridgeToAssistant(options);
     return;
   }
   if ('args' in options) {

@@ -29,7 +29,19 @@ export interface LocalRelay {
   adminToken: string;
 }
 
-export function localRelay(options: { dataDir?: string; port?: number }): LocalRelay {
+interface LocalRelayPlace {
+  dataDir?: string;
+  port?: number;
+}
+
+/** Where the relay with this data directory answers on this computer: --port, or its stored port setting. */
+export function localRelayUrl(options: LocalRelayPlace): string {
+  const storedPort = readJsonIn(options.dataDir ?? defaultDataDir(), 'settings.json')?.port;
+  const port = options.port ?? (typeof storedPort === 'number' ? storedPort : DEFAULT_PORT);
+  return `http://${DEFAULT_HOST}:${port}`;
+}
+
+export function localRelay(options: LocalRelayPlace): LocalRelay {
   const dataDir = options.dataDir ?? defaultDataDir();
   const token = readJsonIn(dataDir, 'admin-token')?.token;
   if (typeof token !== 'string') {
@@ -37,9 +49,7 @@ export function localRelay(options: { dataDir?: string; port?: number }): LocalR
       `No admin token in ${dataDir}: start the relay with 'npm run serve', or give its data directory with --data-dir.`,
     );
   }
-  const storedPort = readJsonIn(dataDir, 'settings.json')?.port;
-  const port = options.port ?? (typeof storedPort === 'number' ? storedPort : DEFAULT_PORT);
-  return { base: `http://${DEFAULT_HOST}:${port}`, adminToken: token };
+  return { base: localRelayUrl(options), adminToken: token };
 }
 
 /** A call to the local relay; no answer at all stops with how to start it or find its port. */

@@ -2,6 +2,7 @@
 import type { PlayerListEntry, WorldMetadata } from './world-protocol.ts';
 import type { OverlayName } from './overlays.ts';
 import type { KeeperView, WorldKeeping } from './keeper.ts';
+import type { AssistantGrant, ToolsetDescription, ToolsetName } from './assistants.ts';
 
 export interface StatusWorld extends WorldMetadata {
   clientId: string;
@@ -142,10 +143,18 @@ export interface ApiKeyView<ScopeName extends string = string> {
   invitationId?: string;
   /** A 2.x module's key: the origin of the Foundry page it connects from, which /relay admits for its world. */
   origin?: string;
+  /** Made for an AI assistant: the toolsets the GM gave it over MCP, and whether it only reads (relay/mcp/). */
+  assistant?: AssistantGrant;
   /** Each change this key asks of a world waits for the GM to approve it in the settings (a card and a notification). */
   askBeforeChanges?: boolean;
   createdAt: string;
   lastUsedAt?: string;
+}
+
+/** GET /admin/assistants: the toolsets with their tools, and the keys made for assistants with their open sessions. */
+export interface AssistantsView {
+  toolsets: Array<ToolsetDescription & { name: ToolsetName; byDefault: boolean; tools: string[] }>;
+  assistants: Array<ApiKeyView & { assistant: AssistantGrant; sessions: number }>;
 }
 
 /** A key just made or rotated (POST /admin/keys, POST /admin/keys/{id}/rotate): the key is in this answer only. */
@@ -249,6 +258,8 @@ export interface KeyRequestView {
   userId?: string;
   /** The worlds the tool asks to reach; empty asks for every world. */
   clientIds: string[];
+  /** An AI assistant's request: the toolsets it asks for over MCP (contracts/assistants.ts), which the GM picks among. */
+  toolsets?: ToolsetName[];
   /** The address the request came from. */
   source: string;
   /** Whether `source` is this computer (loopback): its requests cannot be denied as a whole. */
@@ -281,6 +292,10 @@ export interface KeyRequestApproval {
   userId?: string;
   /** The worlds the key reaches: some of those asked for, or any when the tool asked for every world (empty). */
   clientIds?: string[];
+  /** An AI assistant's toolsets, some of those asked for; without it, those of Play and Prepare it asked for. */
+  toolsets?: ToolsetName[];
+  /** An AI assistant's key only reads. */
+  readOnly?: AssistantGrant['readOnly'];
   /** Each change the key asks of a world then waits for the GM's approval (an AI assistant's, say). */
   askBeforeChanges?: boolean;
 }

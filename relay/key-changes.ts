@@ -3,6 +3,7 @@ import type { ApiKeyChange, ApiKeys } from './auth/api-keys.ts';
 import type { OverlayLinks } from './auth/overlay-links.ts';
 import { linksWorld } from './auth/world-link.ts';
 import type { EventHub } from './events/event-hub.ts';
+import type { McpEndpointLoader } from './mcp/endpoint-loader.ts';
 import type { Tabletop } from './tabletop/tabletop.ts';
 import type { Confirmations } from './journal/confirmations.ts';
 import type { CallerApi } from './ws-api/caller-api.ts';
@@ -14,26 +15,30 @@ const KEY_CHANGE_REASON: Record<ApiKeyChange, string> = {
 };
 
 /**
- * What a key can hold open: /ws/api sockets, event streams (SSE and overlays), a 2.x world's /relay socket, and changes
- * waiting for the GM's approval.
+ * What a key can hold open: /ws/api sockets, AI assistants' /mcp sessions, event streams (SSE and overlays), a 2.x
+ * world's /relay socket, and changes waiting for the GM's approval.
  */
 export interface KeyHolders {
   keys: ApiKeys;
   overlayLinks: OverlayLinks;
   sockets: Pick<CallerApi, 'endSessionsOf'>;
+  assistants: Pick<McpEndpointLoader, 'endSessionsOf'>;
   events: EventHub;
   tabletop: Tabletop;
   confirmations: Pick<Confirmations, 'withdrawKey'>;
 }
 
 /**
- * Revoking, rotating or changing a key ends its /ws/api sockets and event streams, refuses its changes waiting for the
- * GM (they were let in under what the key was), and ends the 2.x world it links unless a rename left the link valid; an
- * overlay's stream ends with its link's change, and the page reconnects with the link it has, if it still works.
+ * Revoking, rotating or changing a key ends its /mcp sessions, /ws/api sockets and event streams, refuses its changes
+ * waiting for the GM (they were let in under what the key was), and ends the 2.x world it links unless a rename left
+ * the link valid; an overlay's stream ends with its link's change, and the page reconnects with the link it has, if it
+ * still works.
  */
-export function followKeyChanges({ keys, overlayLinks, sockets, events, tabletop, confirmations }: KeyHolders): void {
+export function followKeyChanges(holders: KeyHolders): void {
+  const { keys, overlayLinks, sockets, assistants, events, tabletop, confirmations } = holders;
   keys.on('changed', (id, change) => {
     const reason = KEY_CHANGE_REASON[change];
+    assistants.endSessionsOf(id);
     confirmations.withdrawKey(id, reason);
     // /ws/api first: its sessions drop their subscriptions as they close, so the hub then holds only SSE streams.
     sockets.endSessionsOf(id, reason);

@@ -7,7 +7,7 @@ import { ConnectionTokens } from './auth/connection-tokens.ts';
 import { KnownWorlds } from './auth/known-worlds.ts';
 import { Pairing } from './auth/pairing.ts';
 import { Invitations } from './auth/invitations.ts';
-import { KeyRequests } from './auth/key-requests.ts';
+import { KeyRequests, type ToolsetScopes } from './auth/key-requests.ts';
 import { RequestSources } from './auth/request-sources.ts';
 import { linkedPages, linksWorld } from './auth/world-link.ts';
 import { loadAdminToken } from './auth/admin-token.ts';
@@ -26,6 +26,10 @@ import { CallerApi } from './ws-api/caller-api.ts';
 import { refusedUpgradeHost, worldOriginAllowed } from './gate/request-gate.ts';
 import { UnauthenticatedSockets } from './gate/socket-limits.ts';
 import type { IntegrationPackageFolders, RelayServices } from './services.ts';
+import { McpEndpointLoader } from './mcp/endpoint-loader.ts';
+import { MCP_PATH } from './mcp/paths.ts';
+import { assistantToolsets } from './mcp/tools.ts';
+import { OAuthServer } from './mcp/oauth.ts';
 import { RateLimiter } from './routing/rate-limit.ts';
 import { DEFAULT_SETTINGS, Settings, type RelaySettings } from './storage/settings.ts';
 import { consoleLog, type RelayLog } from './log.ts';
@@ -170,6 +174,32 @@ function openTabletop(stores: Stores, unauthenticated: UnauthenticatedSockets, o
   return tabletop;
 }
 
+interface Closable {
+  close(): void;
+}
+
+/** What waits for the GM: worlds' pair requests and tools' key requests, counted against the same sources. */
+function openRequests(
+  options: RelayOptions,
+  { keys, connectionTokens, knownWorlds }: Stores,
+  sources: RequestSources,
+  scopesOfToolsets: ToolsetScopes,
+  log: RelayLog,
+) {
+  const pairing = new Pairing(connectionTokens, knownWorlds, join(options.dataDir, 'pair-requests.json'), {
+    sources,
+    log,
+  });
+  const keyRequests = new KeyRequests(keys, {
+    lifetimeMs: options.keyRequestLifetimeMs,
+    pollIntervalMs: options.keyRequestPollIntervalMs,
+    sources,
+    scopesOfToolsets,
+    log,
+  });
+  return { pairing, keyRequests };
+}
+
 /** The addresses of the worlds connected with a connection token: paired worlds, the GM's own machines. */
 function pairedWorldAddresses(tabletop: Tabletop): string[] {
   return tabletop
@@ -178,8 +208,11 @@ function pairedWorldAddresses(tabletop: Tabletop): string[] {
     .map((world) => world.remoteAddress);
 }
 
-/** Never throws: quitting must always work, whatever failed on the way (a full or read-only disk, the browser). */
-async function stopInOrder(services: RelayServices, network: Network, sockets: CallerApi): Promise<void> {
+/**
+ * Never throws: quitting must always work, whatever failed on the way (a full or read-only disk, the browser). The
+ * callers' endpoints are /ws/api and /mcp, whose sessions end with the relay.
+ */
+async function stopInOrder(services: RelayServices, network: Network, callerEndpoints: Closable[]): Promise<void> {
   await network.withdraw();
   await services.keepers?.close();
   await services.capture
@@ -188,7 +221,7 @@ async function stopInOrder(services: RelayServices, network: Network, sockets: C
       services.log.error(`While stopping, the capture browser failed to close: ${messageOf(error)}`),
     );
   services.events.close();
-  sockets.close();
+  for (const endpoint of callerEndpoints) endpoint.close();
   services.tabletop.close();
   services.keyRequests.close();
   services.confirmations.close();
@@ -205,19 +238,11 @@ async function stopInOrder(services: RelayServices, network: Network, sockets: C
 export function createRelay(options: RelayOptions): Relay {
   const log = options.log ?? consoleLog;
   const stores = openStores(options, log);
-  const { keys, overlayLinks, connectionTokens, knownWorlds, settings } = stores;
+  const { keys, overlayLinks, connectionTokens, settings } = stores;
   // Paired worlds' addresses have places kept among the requests waiting for the GM.
   const requestSources = new RequestSources(() => pairedWorldAddresses(tabletop));
-  const pairing = new Pairing(connectionTokens, knownWorlds, join(options.dataDir, 'pair-requests.json'), {
-    sources: requestSources,
-    log,
-  });
-  const keyRequests = new KeyRequests(keys, {
-    lifetimeMs: options.keyRequestLifetimeMs,
-    pollIntervalMs: options.keyRequestPollIntervalMs,
-    sources: requestSources,
-    log,
-  });
+  const toolsets = assistantToolsets(allRoutes);
+  const { pairing, keyRequests } = openRequests(options, stores, requestSources, toolsets.toolsetScopes, log);
   const unauthenticated = new UnauthenticatedSockets((origin) =>
     connectionTokens.list().some((token) => token.origin === origin),
   );
@@ -249,6 +274,9 @@ export function createRelay(options: RelayOptions): Relay {
     rollIds,
     pairing,
     keyRequests,
+    oauth: new OAuthServer(keyRequests, keys),
+    ...toolsets,
+    assistantSessions: () => mcp.sessionsPerKey(),
     confirmations,
     requestSources,
     adminSessions: new AdminSessions(),
@@ -267,12 +295,14 @@ export function createRelay(options: RelayOptions): Relay {
   }
   const { authTimeoutMs, bodyLimitBytes: uploadLimitBytes } = options;
   const callerApi = new CallerApi(services, allRoutes, { authTimeoutMs, uploadLimitBytes, unauthenticated });
-  followKeyChanges({ keys, overlayLinks, sockets: callerApi, events, tabletop, confirmations });
+  const mcp = new McpEndpointLoader(services, { routes: allRoutes, uploadLimitBytes });
+  followKeyChanges({ keys, overlayLinks, sockets: callerApi, assistants: mcp, events, tabletop, confirmations });
   network.serve({
     request: createRequestListener(allRoutes, services, {
       uploadLimitBytes,
       keepaliveMs: options.keepaliveIntervalMs,
       settingsUiDir: options.settingsUi?.dir,
+      mcp: { path: MCP_PATH, handle: (request, response, query) => mcp.handle(request, response, query) },
     }),
     upgrade: (request, socket, head) => {
       if (refusedUpgradeHost(request, socket, services)) return;
@@ -294,7 +324,7 @@ export function createRelay(options: RelayOptions): Relay {
       await network.start();
       services.keepers?.start();
     },
-    stop: () => stopInOrder(services, network, callerApi),
+    stop: () => stopInOrder(services, network, [callerApi, mcp]),
     pause: () => network.setPaused(true),
     resume: () => network.setPaused(false),
     status: () => relayStatus(services),

@@ -37,6 +37,8 @@ import { statusRoutes } from './api/status.ts';
 import { structureRoutes } from './api/structure.ts';
 import { userRoutes } from './api/user.ts';
 import { utilityRoutes } from './api/utility.ts';
+import { oauthRoutes } from './mcp/oauth-routes.ts';
+import { assistantAdminRoutes } from './mcp/assistant-routes.ts';
 
 /** Every route the relay serves, by the group the documentation files it under. */
 export const routeGroups: RouteGroup[] = [
@@ -54,6 +56,7 @@ export const routeGroups: RouteGroup[] = [
       ...overlayLinkRoutes,
       ...invitationRoutes,
       ...downloadRoutes,
+      ...assistantAdminRoutes,
       ...changeRoutes,
     ],
   },
@@ -78,6 +81,7 @@ export const routeGroups: RouteGroup[] = [
   { name: 'User', routes: userRoutes },
   { name: 'Overlays', routes: overlayRoutes },
   { name: 'Player page', routes: playRoutes },
+  { name: 'AI assistants', routes: oauthRoutes },
 ];
 routeGroups.push({ name: 'Documentation', routes: documentationRoutes(routeGroups) });
 

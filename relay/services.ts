@@ -17,6 +17,9 @@ import type { RateLimiter } from './routing/rate-limit.ts';
 import type { RelayLog } from './log.ts';
 import type { Settings } from './storage/settings.ts';
 import type { Tabletop } from './tabletop/tabletop.ts';
+import type { OAuthServer } from './mcp/oauth.ts';
+import type { ToolsetScopes } from './auth/key-requests.ts';
+import type { ToolsetName } from '../contracts/assistants.ts';
 import type { ChangeJournal } from './journal/change-journal.ts';
 import type { Confirmations } from './journal/confirmations.ts';
 
@@ -68,6 +71,13 @@ export interface RelayServices {
   invitations: Invitations;
   /** Tools' requests for a key, waiting for the GM (POST /auth/key-request). */
   keyRequests: KeyRequests;
+  /** AI assistants' sign-ins (OAuth for /mcp), each ending in a key request the GM approves. */
+  oauth: OAuthServer;
+  /** The scopes an assistant's toolsets need, and the tools each toolset holds (relay/mcp/tools.ts). */
+  toolsetScopes: ToolsetScopes;
+  toolsetTools(toolset: ToolsetName): string[];
+  /** The open MCP sessions per key id. */
+  assistantSessions(): Map<string, number>;
   /** Where pair and key requests count against the caps, the places kept for the GM's own, the addresses denied. */
   requestSources: RequestSources;
   settings: Settings;

@@ -120,7 +120,7 @@ describe('the compiled CLI', () => {
     expect(asProgram.stdout).toContain('Usage');
   });
 
-  it('serve loads neither browser capture, the LAN advertisement, node:fs/promises nor the sandbox world, which only capture, LAN access, file routes and demo use', async () => {
+  it('serve loads neither browser capture, the LAN advertisement, the MCP SDK, node:fs/promises nor the sandbox world, which only capture, LAN access, AI assistants, file routes and demo use', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tabletop-relay-cli-'));
     try {
       const serve = await runCli(['serve', '--port', '0', '--data-dir', dataDir], ['--import', LOG_LOADS]);
@@ -129,7 +129,8 @@ describe('the compiled CLI', () => {
         .output()
         .split('\n')
         .filter((line) => line.startsWith('loads '));
-      const unneeded = /puppeteer|chromium-bidi|\/sandbox\/|\/chunks\/demo-|multicast-dns|dns-packet|node:fs\/promises/;
+      const unneeded =
+        /puppeteer|chromium-bidi|\/sandbox\/|\/chunks\/demo-|multicast-dns|dns-packet|@modelcontextprotocol|node:fs\/promises/;
       expect(loaded.filter((line) => unneeded.test(line))).toEqual([]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

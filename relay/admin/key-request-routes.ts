@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { flag, optionalShownText, text, textList } from '../routing/parameters.ts';
 import { localRoute, type Route } from '../routing/route.ts';
-import { knownScopes } from '../auth/scope-list.ts';
+import { knownScopes, knownToolsets } from '../auth/scope-list.ts';
 import { keyRequestView, keyRequestViews } from './status.ts';
 
 const admin = 'admin' as const;
@@ -41,6 +41,18 @@ export const keyRequestAdminRoutes: Route[] = [
       clientIds: textList()
         .optional()
         .describe('The worlds the key reaches: some of those asked for, or any when the tool asked for every world'),
+      toolsets: textList()
+        .pipe(knownToolsets())
+        .optional()
+        .describe(
+          "An AI assistant's toolsets: some of those asked for; by default those of play and prepare it asked for. Its scopes follow, unless named",
+        ),
+      readOnly: z
+        .boolean({ error: 'must be true or false' })
+        .optional()
+        .describe(
+          "An AI assistant's key only reads: its scopes are those of its toolsets' reads, and it lists only them",
+        ),
       askBeforeChanges: flag()
         .optional()
         .describe("Each change the key asks of a world waits for the GM's approval (an AI assistant's, say)"),

@@ -43,6 +43,7 @@ export function keyRequestView(request: KeyRequest): KeyRequestView {
     riskyScopes: riskyScopesOf(request.scopes),
     ...(request.userId ? { userId: request.userId } : {}),
     clientIds: request.clientIds,
+    ...(request.toolsets ? { toolsets: request.toolsets } : {}),
     source: request.source,
     fromThisComputer: isLoopback(request.source),
     status: request.status,

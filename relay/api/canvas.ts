@@ -151,6 +151,7 @@ export const canvasRoutes: Route[] = [
   worldRoute({
     method: 'POST',
     path: '/move-token',
+    idempotent: true,
     summary: 'Move a token, optionally along waypoints',
     access: write,
     playerView: GM_ONLY_IN_WORLD,

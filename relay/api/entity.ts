@@ -180,6 +180,7 @@ export const entityRoutes: Route[] = [
   worldRoute({
     method: 'POST',
     path: '/kill',
+    destructive: true,
     summary: "Set a creature's hit points to 0 and mark it dead",
     access: write,
     playerView: OWNED_IN_WORLD,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { optionalShownText, shownText, text, textList } from '../routing/parameters.ts';
 import { localRoute, type Answer, type Route } from '../routing/route.ts';
-import { knownScopes } from '../auth/scope-list.ts';
+import { knownScopes, knownToolsets } from '../auth/scope-list.ts';
 import { refuseOtherPages } from '../routing/access.ts';
 import type { KeyRequestPoll } from '../auth/key-requests.ts';
 import type { RelayServices } from '../services.ts';
@@ -38,28 +38,39 @@ export const keyRequestRoutes: Route[] = [
       services.keyRequests.admit(call.remoteAddress);
     },
     from: 'body',
-    parameters: z.object({
-      appName: shownText(100).describe('The tool\'s name, shown to the GM and given to the key, e.g. "Stream Deck"'),
-      scopes: knownScopes()
-        .min(1, { error: 'must name at least one scope' })
-        .describe(
-          'The scopes the tool needs (execute-js and world:link are shown to the GM with a warning); the GM may grant fewer',
-        ),
-      appDescription: shownText(500).optional().describe('What the tool does with the key, shown to the GM'),
-      appUrl: optionalShownText(500)
-        .pipe(
-          z
-            .string()
-            .regex(/^https?:\/\/\S+$/, { error: 'must be an http or https URL' })
-            .optional(),
-        )
-        .describe("The tool's home page, shown to the GM"),
-      userId: optionalShownText(200).describe('The tabletop user (id or name) the key should act as'),
-      clientIds: textList()
-        .pipe(z.array(shownText(200)).max(20, { error: 'lists at most 20 worlds' }))
-        .default([])
-        .describe('The worlds (client ids) the key should reach; none asks for every world'),
-    }),
+    parameters: z
+      .object({
+        appName: shownText(100).describe('The tool\'s name, shown to the GM and given to the key, e.g. "Stream Deck"'),
+        scopes: knownScopes()
+          .default([])
+          .describe(
+            'The scopes the tool needs (execute-js and world:link are shown to the GM with a warning); the GM may grant fewer',
+          ),
+        toolsets: textList()
+          .pipe(knownToolsets())
+          .optional()
+          .describe(
+            "An AI assistant's request: the toolsets it wants over /mcp (play, prepare, dnd5e, files, delete, scripts), instead of scopes; the GM picks among them",
+          ),
+        appDescription: shownText(500).optional().describe('What the tool does with the key, shown to the GM'),
+        appUrl: optionalShownText(500)
+          .pipe(
+            z
+              .string()
+              .regex(/^https?:\/\/\S+$/, { error: 'must be an http or https URL' })
+              .optional(),
+          )
+          .describe("The tool's home page, shown to the GM"),
+        userId: optionalShownText(200).describe('The tabletop user (id or name) the key should act as'),
+        clientIds: textList()
+          .pipe(z.array(shownText(200)).max(20, { error: 'lists at most 20 worlds' }))
+          .default([])
+          .describe('The worlds (client ids) the key should reach; none asks for every world'),
+      })
+      .refine((ask) => ask.scopes.length > 0 || (ask.toolsets?.length ?? 0) > 0, {
+        error: "'scopes' must name at least one scope",
+        path: ['scopes'],
+      }),
     handle: ({ parameters, services, call }) => {
       const { request, secret } = services.keyRequests.request(parameters, call.remoteAddress);
       return {

@@ -21,8 +21,11 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
-/** The route's parameters as a JSON schema: types and defaults as parsed, required as a caller must send them. */
-function parameterSchema(route: Route): { properties: Record<string, JsonSchema>; required: string[] } {
+/**
+ * The route's parameters as a JSON schema: types and defaults as parsed, required as a caller must send them. The
+ * OpenAPI document and the AI assistants' tools (relay/mcp/tools.ts) both describe a route with it.
+ */
+export function parameterSchema(route: Route): { properties: Record<string, JsonSchema>; required: string[] } {
   const output = schemaOf(route.parameters, 'output');
   const input = schemaOf(route.parameters, 'input');
   return {
@@ -49,23 +52,24 @@ function headerParameters(route: Route): JsonSchema[] {
   }));
 }
 
+/** What every world and stream route takes besides its own parameters: the world, and the user to act as. */
+export const CALLER_PARAMETERS = {
+  clientId: { type: 'string', description: 'The world; optional when one is connected' },
+  userId: { type: 'string', description: "Act as this tabletop user (id or name) with that user's permissions" },
+} satisfies Record<string, JsonSchema>;
+
 function commonParameters(route: Route, inBody: boolean): JsonSchema[] {
   if (route.kind === 'local') return [];
+  const { clientId, userId } = CALLER_PARAMETERS;
   const parameters: JsonSchema[] = [
-    {
-      name: 'clientId',
-      in: 'query',
-      required: false,
-      description: 'The world; optional when one is connected',
-      schema: { type: 'string' },
-    },
+    { name: 'clientId', in: 'query', required: false, description: clientId.description, schema: { type: 'string' } },
   ];
   if (!inBody)
     parameters.push({
       name: 'userId',
       in: 'query',
       required: false,
-      description: "Act as this tabletop user (id or name) with that user's permissions",
+      description: userId.description,
       schema: { type: 'string' },
     });
   return parameters;
@@ -104,11 +108,7 @@ function operationOf(route: Route, group: string): JsonSchema {
   };
   if (inBody) {
     const bodyProperties: Record<string, JsonSchema> = Object.fromEntries(own);
-    if (route.kind !== 'local')
-      bodyProperties.userId = {
-        type: 'string',
-        description: "Act as this tabletop user (id or name) with that user's permissions",
-      };
+    if (route.kind !== 'local') bodyProperties.userId = CALLER_PARAMETERS.userId;
     operation.requestBody = {
       required: required.some((name) => !pathNames.includes(name)),
       content: {

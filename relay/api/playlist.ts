@@ -51,6 +51,7 @@ export const playlistRoutes: Route[] = [
   worldRoute({
     method: 'POST',
     path: '/playlist/stop',
+    idempotent: true,
     summary: 'Stop a playlist',
     access: scope,
     playerView: GM_ONLY_IN_WORLD,
@@ -71,6 +72,7 @@ export const playlistRoutes: Route[] = [
   worldRoute({
     method: 'POST',
     path: '/playlist/volume',
+    idempotent: true,
     summary: 'Set the volume of a playlist or of one of its sounds',
     access: scope,
     playerView: GM_ONLY_IN_WORLD,
@@ -87,6 +89,7 @@ export const playlistRoutes: Route[] = [
   worldRoute({
     method: 'POST',
     path: '/stop-sound',
+    idempotent: true,
     summary: 'Stop playing sounds: those with this source path, or all',
     access: scope,
     playerView: GM_ONLY_IN_WORLD,

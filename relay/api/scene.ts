@@ -80,6 +80,7 @@ export const sceneRoutes: Route[] = [
   worldRoute({
     method: 'POST',
     path: '/switch-scene',
+    idempotent: true,
     summary: 'Activate a scene for everyone',
     access: write,
     playerView: GM_ONLY_IN_WORLD,

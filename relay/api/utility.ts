@@ -7,6 +7,7 @@ export const utilityRoutes: Route[] = [
   worldRoute({
     method: 'POST',
     path: '/select',
+    idempotent: true,
     summary: 'Select tokens on the active scene',
     access: { scope: 'entity:read' },
     playerView: GM_ONLY_IN_WORLD,
@@ -69,6 +70,7 @@ export const utilityRoutes: Route[] = [
   worldRoute({
     method: 'POST',
     path: '/execute-js',
+    destructive: true,
     summary: 'Run JavaScript in the tabletop client (the world must allow it)',
     access: { scope: 'execute-js' },
     playerView: {

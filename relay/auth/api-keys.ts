@@ -6,6 +6,7 @@ import { consoleLog, type RelayLog } from '../log.ts';
 import type { Revocation } from '../storage/retried-write.ts';
 import { refuseMixedWorldLink } from './world-link.ts';
 import type { ApiKeyView } from '../../contracts/admin-api.ts';
+import type { AssistantGrant } from '../../contracts/assistants.ts';
 
 /** A key as it is stored: what the admin API shows of it (contracts/admin-api.ts), its scopes checked, and its hash. */
 export interface ApiKeyRecord extends ApiKeyView<Scope> {
@@ -20,6 +21,7 @@ export interface NewApiKey {
   worldIds?: string[];
   invitationId?: string;
   origin?: string;
+  assistant?: AssistantGrant;
   askBeforeChanges?: boolean;
 }
 
@@ -50,6 +52,7 @@ export class ApiKeys extends EventEmitter<{ changed: [id: string, change: ApiKey
       ...(input.worldIds?.length ? { worldIds: [...new Set(input.worldIds)] } : {}),
       ...(input.invitationId ? { invitationId: input.invitationId } : {}),
       ...(input.origin ? { origin: input.origin } : {}),
+      ...(input.assistant ? { assistant: input.assistant } : {}),
       ...(input.askBeforeChanges ? { askBeforeChanges: true } : {}),
       createdAt: new Date().toISOString(),
     };

@@ -7,6 +7,7 @@ import { HttpError, RetryLater } from '../errors.ts';
 import { consoleLog, type RelayLog } from '../log.ts';
 import { refuseTooManyWaiting, SourceBuckets } from './pairing-limits.ts';
 import { RequestSources } from './request-sources.ts';
+import { DEFAULT_TOOLSETS, type AssistantGrant, type ToolsetName } from '../../contracts/assistants.ts';
 
 const DEFAULT_LIFETIME_MS = 10 * 60_000;
 /** However late the GM approves, the tool has at least this long to collect its key. */
@@ -33,6 +34,8 @@ export interface KeyRequestAsk {
   userId?: string;
   /** Empty asks for every world. */
   clientIds: string[];
+  /** An AI assistant's request: the toolsets it asks for over MCP (its scopes are theirs). */
+  toolsets?: ToolsetName[];
 }
 
 /** What the GM grants: the ask's fields, narrowed; absent fields grant what was asked, but never a risky scope. */
@@ -41,6 +44,9 @@ export interface KeyRequestGrant {
   scopes?: Scope[];
   userId?: string;
   clientIds?: string[];
+  /** For an assistant: the toolsets granted (some of those asked), and whether it may only read. */
+  toolsets?: ToolsetName[];
+  readOnly?: boolean;
   /** Each change the key asks of a world waits for the GM's approval. */
   askBeforeChanges?: boolean;
 }
@@ -78,8 +84,13 @@ export interface KeyRequestOptions {
   pollIntervalMs?: number;
   /** Where requests count against the caps, and the addresses the GM denied; shared with pair requests. */
   sources?: RequestSources;
+  /** The scopes an assistant's toolsets need (relay/mcp/); assistants' requests are refused without it. */
+  scopesOfToolsets?: ToolsetScopes;
   log?: RelayLog;
 }
+
+/** The scopes the tools of these toolsets need, or only those of their reads. */
+export type ToolsetScopes = (toolsets: readonly ToolsetName[], readOnly: boolean) => Scope[];
 
 /**
  * Tools' requests for an API key (device-flow style). A tool asks without a key and gets a short code to show its user
@@ -97,6 +108,7 @@ export class KeyRequests extends EventEmitter<{ changed: [KeyRequest] }> {
   private readonly lifetimeMs: number;
   readonly pollIntervalMs: number;
   private readonly sources: RequestSources;
+  private readonly scopesOfToolsets: ToolsetScopes | undefined;
   private readonly log: RelayLog;
 
   constructor(keys: ApiKeys, options: KeyRequestOptions = {}) {
@@ -105,6 +117,7 @@ export class KeyRequests extends EventEmitter<{ changed: [KeyRequest] }> {
     this.lifetimeMs = options.lifetimeMs ?? DEFAULT_LIFETIME_MS;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     this.sources = options.sources ?? new RequestSources();
+    this.scopesOfToolsets = options.scopesOfToolsets;
     this.log = options.log ?? consoleLog;
   }
 
@@ -122,7 +135,8 @@ export class KeyRequests extends EventEmitter<{ changed: [KeyRequest] }> {
    * its request waits replaces that request: the GM sees one card, with the new code. Otherwise the caps on waiting
    * requests apply (429).
    */
-  request(ask: KeyRequestAsk, source: string, now = Date.now()): { request: KeyRequest; secret: string } {
+  request(asked: KeyRequestAsk, source: string, now = Date.now()): { request: KeyRequest; secret: string } {
+    const ask = this.withToolsetScopes(asked);
     refuseMixedWorldLink(ask.scopes);
     this.forgetOld(now);
     const pending = this.pending(now);
@@ -202,7 +216,8 @@ export class KeyRequests extends EventEmitter<{ changed: [KeyRequest] }> {
   approve(code: string, grant: KeyRequestGrant, now = Date.now()): KeyRequest {
     const held = this.decidable(code, now);
     const { request } = held;
-    const scopes = grantedScopes(request, grant.scopes);
+    const assistant = grantedAssistant(request, grant);
+    const scopes = grantedScopes(request, grant.scopes ?? this.scopesOfAssistant(request, assistant));
     const userId = grantedUser(request, grant.userId);
     const clientIds = grantedWorlds(request, grant.clientIds);
     const { key, record } = this.keys.create({
@@ -210,6 +225,7 @@ export class KeyRequests extends EventEmitter<{ changed: [KeyRequest] }> {
       scopes,
       userId,
       worldIds: clientIds,
+      ...(assistant ? { assistant } : {}),
       askBeforeChanges: grant.askBeforeChanges,
     });
     held.delivery = { apiKey: key, scopes, clientIds, ...(userId ? { userId } : {}) };
@@ -237,6 +253,26 @@ export class KeyRequests extends EventEmitter<{ changed: [KeyRequest] }> {
     clearTimeout(this.expiryTimers.get(held.request.code));
     this.emit('changed', held.request);
     return held.request;
+  }
+
+  /** An assistant's ask with the scopes of its toolsets, when it names toolsets and no scopes. */
+  private withToolsetScopes(ask: KeyRequestAsk): KeyRequestAsk {
+    if (ask.toolsets === undefined) return ask;
+    if (!this.scopesOfToolsets) throw new HttpError(400, 'This relay offers no toolsets: ask for scopes');
+    if (ask.scopes.length > 0) return ask;
+    const scopes = this.scopesOfToolsets(ask.toolsets, false);
+    if (scopes.length === 0) throw new HttpError(400, 'Ask for at least one toolset');
+    return { ...ask, scopes };
+  }
+
+  /**
+   * The scopes of an assistant's granted toolsets, among those asked (a read-only one only those of its reads); for a
+   * tool's request, undefined: the approval's own rule applies.
+   */
+  private scopesOfAssistant(request: KeyRequest, assistant: AssistantGrant | undefined): Scope[] | undefined {
+    if (!assistant || !this.scopesOfToolsets) return undefined;
+    const needed = this.scopesOfToolsets(assistant.toolsets, assistant.readOnly);
+    return request.scopes.filter((scope) => needed.includes(scope));
   }
 
   /** Ends every timer, and revokes the keys approved but not collected: nobody will ever hold them. */
@@ -328,7 +364,8 @@ function sameAsk(a: KeyRequestAsk, b: KeyRequestAsk): boolean {
     a.appName === b.appName &&
     (a.userId ?? '') === (b.userId ?? '') &&
     sameSet(a.scopes, b.scopes) &&
-    sameSet(a.clientIds, b.clientIds)
+    sameSet(a.clientIds, b.clientIds) &&
+    sameSet(a.toolsets ?? [], b.toolsets ?? [])
   );
 }
 
@@ -365,6 +402,24 @@ function unnamedGrant(request: KeyRequest): Scope[] {
     );
   }
   return granted;
+}
+
+/**
+ * What an assistant's approval grants: the toolsets it names, each asked for; one that names none grants the asked
+ * toolsets that are offered by default (never Delete or Scripts, which only an approval naming them grants).
+ */
+function grantedAssistant(request: KeyRequest, grant: KeyRequestGrant): AssistantGrant | undefined {
+  if (request.toolsets === undefined) return undefined;
+  const asked = request.toolsets;
+  const toolsets = grant.toolsets ?? asked.filter((toolset) => DEFAULT_TOOLSETS.includes(toolset));
+  const beyond = toolsets.filter((toolset) => !asked.includes(toolset));
+  if (beyond.length > 0)
+    throw new HttpError(
+      400,
+      `The assistant did not ask for ${beyond.join(', ')}; an approval may only grant toolsets it asked for (${asked.join(', ')})`,
+    );
+  if (toolsets.length === 0) throw new HttpError(400, 'Grant at least one toolset, or deny the request');
+  return { toolsets: [...new Set(toolsets)], readOnly: grant.readOnly === true };
 }
 
 function grantedUser(request: KeyRequest, userId: string | undefined): string | undefined {

@@ -23,6 +23,8 @@ export interface HttpOptions {
   keepaliveMs?: number;
   /** The settings UI's built files, served under /admin/; none without it. */
   settingsUiDir?: string;
+  /** The MCP endpoint for AI assistants, answering /mcp (relay/mcp/). */
+  mcp?: { path: string; handle(request: IncomingMessage, response: ServerResponse, query: string): void };
 }
 
 /**
@@ -63,6 +65,7 @@ export function createRequestListener(
     const path = mark < 0 ? url : url.slice(0, mark);
     if (cors(request, response, path, services)) return;
     const query = mark < 0 ? '' : url.slice(mark + 1);
+    if (path === options.mcp?.path) return options.mcp.handle(request, response, query);
     if (!isAdminPath(path)) return answer(request, response, path, query);
     adminPages(request, response, path).then(
       (served) => served || answer(request, response, path, query),
@@ -126,12 +129,13 @@ function setRateLimitHeaders(response: ServerResponse, decision: RateDecision): 
 
 const ADMIN_PATHS = ['/admin', '/auth/api-keys'];
 const EXPOSED_HEADERS =
-  'Content-Disposition, Content-Type, X-Image-Width, X-Image-Height, X-Sheet-Source, X-Required-Scope, Retry-After, Allow';
+  'Content-Disposition, Content-Type, X-Image-Width, X-Image-Height, X-Sheet-Source, X-Required-Scope, Retry-After, Allow, Mcp-Session-Id, WWW-Authenticate';
 /** The module calls these from the Foundry page while pairing, whatever origins the GM allowed for API calls. */
 const PAIRING_PATHS = ['/auth/pair', '/api/clients/', '/api/self-unpair', '/api/status'];
 const PREFLIGHT_HEADERS = {
   'Access-Control-Allow-Methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-  'Access-Control-Allow-Headers': 'Accept, Authorization, Content-Type, X-API-Key, X-Dry-Run',
+  'Access-Control-Allow-Headers':
+    'Accept, Authorization, Content-Type, X-API-Key, X-Dry-Run, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID',
   'Access-Control-Max-Age': '600',
 };
 

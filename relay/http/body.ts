@@ -257,6 +257,25 @@ export function largestBodyFor(
   return uploads ? uploadLimitBytes : Math.min(KEYED_BODY_LIMIT_BYTES, uploadLimitBytes);
 }
 
+/**
+ * A JSON body of any shape (an MCP message, or a batch of them) up to `limit` bytes after decompression, read at the
+ * same pace and nesting limits as a route's body; undefined when there is none.
+ */
+export async function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
+  if (!hasBody(request)) return undefined;
+  const tooLarge = () => new HttpError(413, `Request body too large: the limit is ${sizeText(limit)}`);
+  const text = (await readBytes(request, limit, tooLarge)).toString('utf8');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'The request body is not valid JSON');
+  }
+  if (typeof body === 'object' && body !== null && nestedDeeperThan(body, MAX_BODY_DEPTH))
+    throw new HttpError(400, `The request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
+  return body;
+}
+
 const TOO_SLOW = new HttpError(
   408,
   `The request body came too slowly: after ${BODY_GRACE_MS / 1000} s it must arrive at ${MIN_BODY_BYTES_PER_SECOND / 1024} KiB/s or faster`,

@@ -63,6 +63,13 @@ interface RouteBase<S extends ParameterSchema, H extends HeaderSchema = HeaderSc
   /** The media type of a successful answer when it is not JSON. */
   produces?: MediaType;
   /**
+   * Undoes what cannot be had back (a kill, a script that may do anything): told to AI assistants as a destructive
+   * tool. A DELETE route is one by its method.
+   */
+  destructive?: true;
+  /** Calling it again with the same parameters changes nothing more; GET, PUT and DELETE routes are so by their method. */
+  idempotent?: true;
+  /**
    * A public route's own check of who may call it and how often (a web page's origin, a per-address rate), run before
    * its body is read: a refused caller costs the relay no body.
    */
@@ -176,7 +183,7 @@ export interface StreamRoute<S extends ParameterSchema = ParameterSchema> extend
 
 /** The call as its transport received it, told without any of the transport's own objects. */
 export interface CallContext {
-  transport: 'http' | 'ws';
+  transport: 'http' | 'ws' | 'mcp';
   /** The caller's address, normalised (see relay/gate/addresses.ts normalisedAddress). */
   remoteAddress: string;
   /** `protocol://host` as the caller reached the relay. */

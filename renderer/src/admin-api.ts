@@ -2,6 +2,7 @@
 import type {
   ActivityEntry,
   ApiKeyView,
+  AssistantsView,
   CaptureSettingsView,
   ChangeView,
   ConfirmationView,
@@ -25,8 +26,9 @@ import type {
 import type { PlayerListEntry } from '../../contracts/world-protocol.ts';
 import type { InvitationView, NewInvitationAnswer } from '../../contracts/invitations.ts';
 import type { IntegrationPackageView } from '../../contracts/integration-packages.ts';
+import type { ToolsetName } from '../../contracts/assistants.ts';
 
-export type { ActivityEntry, ChangeView, ConfirmationView, RelaySettings, RelayStatus };
+export type { ActivityEntry, AssistantsView, ChangeView, ConfirmationView, RelaySettings, RelayStatus };
 export type Player = PlayerListEntry;
 export type World = StatusWorld;
 export type PairRequest = PairRequestView;
@@ -157,4 +159,7 @@ export const admin = {
   testCapture: async (): Promise<Blob> => (await send('POST', '/admin/capture/test')).blob(),
   /** The Stream Deck plugin and the Companion package: whether each was built; each `path` downloads it. */
   downloads: () => call<{ packages: IntegrationPackage[] }>('GET', '/admin/downloads'),
+  assistants: () => call<AssistantsView>('GET', '/admin/assistants'),
+  createAssistantKey: (key: { name: string; toolsets?: ToolsetName[]; readOnly?: boolean }) =>
+    call<NewKey>('POST', '/admin/assistant-keys', key),
 };

@@ -61,6 +61,8 @@ const ICONS: Record<string, string> = {
   companion:
     '<rect x="2.5" y="6" width="19" height="12" rx="2.5"/><path d="M6.5 10h2M11 10h2M15.5 10h2M6.5 14h2M11 14h2M15.5 14h2"/>',
   download: '<path d="M12 4v11M7 10.5l5 4.5 5-4.5M5 20h14"/>',
+  assistant:
+    '<path d="M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9z"/><path d="M19 15l.8 2.2L22 18l-2.2.8L19 21l-.8-2.2L16 18l2.2-.8z"/>',
   chat: '<path d="M4 5h16v11H9.5L4 20z"/><path d="M8 9h8M8 12.5h5"/>',
 };
 

@@ -10,6 +10,7 @@ import { playersPage } from './pages/players.ts';
 import { overlaysPage } from './pages/overlays.ts';
 import { statusPage } from './pages/status.ts';
 import { streamDeckPage } from './pages/stream-deck.ts';
+import { assistantsPage } from './pages/assistants.ts';
 import { BRIDGE_NAME, type DesktopBridge } from '../../contracts/desktop-ipc.ts';
 
 const PAGES: Page[] = [
@@ -18,6 +19,7 @@ const PAGES: Page[] = [
   playersPage,
   overlaysPage,
   streamDeckPage,
+  assistantsPage,
   accessPage,
   capturePage,
   activityPage,

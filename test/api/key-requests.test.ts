@@ -190,8 +190,10 @@ describe('key requests in the API documentation', () => {
     const ask = document.paths['/auth/key-request'].post;
     expect(ask.tags).toEqual(['Auth']);
     const fields = ask.requestBody.content['application/json'].schema;
-    expect(fields.required).toEqual(expect.arrayContaining(['appName', 'scopes']));
+    // An AI assistant may ask for toolsets instead of scopes, so only the name is always required.
+    expect(fields.required).toEqual(['appName']);
     expect(fields.properties.scopes.description).toMatch(/scopes the tool needs/);
+    expect(fields.properties.toolsets.description).toMatch(/toolsets it wants over \/mcp/);
     expect(document.paths['/auth/key-request/{secret}'].get.summary).toMatch(/approved \(with apiKey, once\)/);
     expect(Object.keys(document.paths['/admin/key-requests/{code}/approve'])).toEqual(['post']);
     const page = await call(harness.baseUrl, 'GET', '/docs');

@@ -125,6 +125,7 @@ const RELAY_ROOMS: readonly (readonly string[])[] = [
   ['http'],
   ['ws-api'],
   ['api', 'admin'],
+  ['mcp'],
 ];
 const RELAY_COMPOSITION = ['relay/relay.ts', 'relay/routes.ts', 'relay/key-changes.ts', 'relay/index.ts'];
 

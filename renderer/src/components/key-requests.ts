@@ -8,6 +8,7 @@ import { isWriteScope, scopeWords } from '../scopes.ts';
 import { denyAddressButton } from './denied-addresses.ts';
 import { askFirstField } from './key-form.ts';
 import type { KeyRequestApproval } from '../../../contracts/admin-api.ts';
+import { DEFAULT_TOOLSETS, TOOLSETS, type ToolsetName } from '../../../contracts/assistants.ts';
 
 /** `#status/key-request/<code>`: where the desktop app's notification opens the settings. */
 const REQUEST_IN_HASH = /^#\/?status\/key-request\/(.+)$/;
@@ -93,6 +94,54 @@ function scopesField(request: KeyRequest): HTMLElement {
   );
 }
 
+/** Toolsets that only a tick grants: what deletes, and scripts that may do anything. */
+const RISKY_TOOLSETS: readonly ToolsetName[] = ['delete', 'scripts'];
+
+/** An AI assistant's request: the GM picks its toolsets (Play and Prepare ticked, risky ones never) and read only. */
+function toolsetsField(toolsets: ToolsetName[]): HTMLElement {
+  const choice = (toolset: ToolsetName) => {
+    const risky = RISKY_TOOLSETS.includes(toolset);
+    return h(
+      'label',
+      { class: `check scope-choice${risky ? ' scope-choice-danger' : ''}` },
+      h('input', {
+        type: 'checkbox',
+        name: 'toolsets',
+        value: toolset,
+        checked: DEFAULT_TOOLSETS.includes(toolset),
+      }),
+      h('strong', {}, TOOLSETS[toolset].title),
+      h('span', { class: 'muted small' }, TOOLSETS[toolset].blurb),
+      risky
+        ? h(
+            'span',
+            { class: 'scope-flag scope-flag-danger' },
+            icon('warning'),
+            `At worst: ${TOOLSETS[toolset].worstCase}`,
+          )
+        : null,
+    );
+  };
+  return h(
+    'fieldset',
+    { class: 'key-request-field key-request-toolsets' },
+    h('legend', { class: 'label' }, `What the assistant may do (${toolsets.length} asked)`),
+    h('div', { class: 'scope-choices' }, ...toolsets.map(choice)),
+    h(
+      'label',
+      { class: 'check key-request-read-only' },
+      h('input', { type: 'checkbox', name: 'readOnly', value: 'true' }),
+      h('strong', {}, 'Read only'),
+      h('span', { class: 'muted small' }, 'It may look at the world but change nothing.'),
+    ),
+    h(
+      'p',
+      { class: 'hint' },
+      'A prompt can steer an assistant: grant what you would let a stranger do at your table. Flagged red: left out unless you tick it.',
+    ),
+  );
+}
+
 function playerOptions(request: KeyRequest, worlds: World[], id: string): HTMLSelectElement {
   const select = h('select', { class: 'input', id, name: 'userId' });
   // A tool that asked to act as a player may be given another one, never none.
@@ -143,7 +192,9 @@ function worldChoices(request: KeyRequest, worlds: World[]): HTMLElement {
 function approvalOf(form: HTMLFormElement, request: KeyRequest): KeyRequestApproval | string {
   const data = new FormData(form);
   const scopes = data.getAll('scopes').map(String);
-  if (scopes.length === 0) return 'Tick at least one scope, or deny the request';
+  const toolsets = data.getAll('toolsets').map(String) as ToolsetName[];
+  if (request.toolsets && toolsets.length === 0) return 'Tick at least one toolset, or deny the request';
+  if (!request.toolsets && scopes.length === 0) return 'Tick at least one scope, or deny the request';
   const clientIds = data.getAll('clientIds').map(String);
   if (request.clientIds.length > 0 && clientIds.length === 0) return 'Tick at least one of the worlds it asked for';
   const name = String(data.get('name') ?? '').trim();
@@ -151,7 +202,7 @@ function approvalOf(form: HTMLFormElement, request: KeyRequest): KeyRequestAppro
   const askBeforeChanges = data.get('askBeforeChanges') === 'on';
   return {
     name: name || request.appName,
-    scopes,
+    ...(request.toolsets ? { toolsets, readOnly: data.get('readOnly') === 'true' } : { scopes }),
     ...(userId ? { userId } : {}),
     ...(clientIds.length > 0 ? { clientIds } : {}),
     ...(askBeforeChanges ? { askBeforeChanges } : {}),
@@ -209,7 +260,7 @@ function requestCard(request: KeyRequest, status: RelayStatus): HTMLElement {
   const form = h(
     'form',
     { class: 'key-request-form', 'aria-label': `Key request from ${request.appName}` },
-    scopesField(request),
+    request.toolsets ? toolsetsField(request.toolsets) : scopesField(request),
     h(
       'div',
       { class: 'key-request-bindings' },
@@ -296,7 +347,8 @@ export interface KeyRequestsSection {
   tick(): void;
 }
 
-export function keyRequestsSection(): KeyRequestsSection {
+/** The waiting key requests, all of them or those `shown` picks (the AI assistants page shows assistants' only). */
+export function keyRequestsSection(shown: (request: KeyRequest) => boolean = () => true): KeyRequestsSection {
   const title = h('h2', { id: 'key-requests-title' });
   const list = h('ul', { class: 'key-requests' });
   const element = h(
@@ -329,7 +381,7 @@ export function keyRequestsSection(): KeyRequestsSection {
   return {
     element,
     update(status) {
-      const requests = status?.keyRequests ?? [];
+      const requests = (status?.keyRequests ?? []).filter(shown);
       const waiting = new Set(requests.map((request) => request.code));
       for (const [code, card] of cards) {
         if (waiting.has(code)) continue;
