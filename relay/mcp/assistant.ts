@@ -104,6 +104,27 @@ export interface Assistant {
   subscribe(uri: string, assistantCall: AssistantCall, changed: () => void): Promise<() => void>;
 }
 
+/** One call of the shared pipeline for an assistant: logged as `MCP <what>`, its fields the parameters. */
+function runAsAssistant(
+  services: RelayServices,
+  assistantCall: AssistantCall,
+  { route, logged, fields, dryRun }: { route: Route; logged: string; fields: Fields; dryRun?: unknown },
+): Promise<CallAnswer> {
+  return runCall(
+    {
+      route,
+      call: { ...assistantCall.call, transport: 'mcp' },
+      logged: { method: 'MCP', path: logged },
+      presentedKey: assistantCall.presentedKey,
+      clientId: fields.clientId,
+      query: fields,
+      readBody: async () => fields,
+      dryRun,
+    },
+    services,
+  );
+}
+
 /** What a key may call: the tools it was offered, and the resources its scopes read. */
 export function assistantOf(
   services: RelayServices,
@@ -121,26 +142,8 @@ export function assistantOf(
     const route = kind && byOperation.get(kind.operation);
     return route !== undefined && key.scopes.includes(scopeOf(route)!);
   };
-  const run = (
-    assistantCall: AssistantCall,
-    route: Route,
-    logged: string,
-    fields: Fields,
-    dryRun?: unknown,
-  ): Promise<CallAnswer> =>
-    runCall(
-      {
-        route,
-        call: { ...assistantCall.call, transport: 'mcp' },
-        logged: { method: 'MCP', path: logged },
-        presentedKey: assistantCall.presentedKey,
-        clientId: fields.clientId,
-        query: fields,
-        readBody: async () => fields,
-        dryRun,
-      },
-      services,
-    );
+  const run = (assistantCall: AssistantCall, route: Route, logged: string, fields: Fields, dryRun?: unknown) =>
+    runAsAssistant(services, assistantCall, { route, logged, fields, dryRun });
 
   return {
     tools: tools.map(({ tool }) => tool),
