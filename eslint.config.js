@@ -24,7 +24,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['renderer/src/**', 'overlays/**', 'play/**', 'main/preload.ts'],
+    files: ['renderer/src/**', 'overlays/**', 'play/**', 'web/**', 'main/preload.ts'],
     languageOptions: { globals: globals.browser },
   },
   {

@@ -84,9 +84,9 @@ const LAYERS = {
   relay: { files: 'relay', refuses: refusing('sandbox', 'main', 'renderer', 'cli') },
   sandbox: { files: 'sandbox', refuses: refusing('relay', 'main', 'renderer', 'cli') },
   // The one package the settings UI bundles: it draws a player invitation's QR code, and needs nothing itself.
-  renderer: { files: 'renderer', refuses: onlyFrom('renderer', 'contracts', 'qrcode-generator') },
+  renderer: { files: 'renderer', refuses: onlyFrom('renderer', 'contracts', 'web', 'qrcode-generator') },
   overlays: { files: 'overlays', refuses: onlyFrom('overlays', 'contracts') },
-  play: { files: 'play', refuses: onlyFrom('play', 'contracts') },
+  play: { files: 'play', refuses: onlyFrom('play', 'contracts', 'web') },
   contracts: { files: 'contracts', refuses: onlyFrom('contracts') },
   errors: { files: 'relay/errors.ts', refuses: () => 'the bottom of the relay imports nothing' },
   // The deck integrations reach the relay over HTTP only; their packages (Elgato's SDK) are theirs to import.
@@ -275,7 +275,7 @@ describe('layering of the source folders', () => {
     expect(breaches(imports, LAYERS.sandbox)).toEqual([]);
   });
 
-  it('renderer/ imports only renderer/, contracts/ and the QR code drawer', () => {
+  it('renderer/ imports only renderer/, contracts/, web/ and the QR code drawer', () => {
     expect(breaches(imports, LAYERS.renderer)).toEqual([]);
   });
 
@@ -283,7 +283,7 @@ describe('layering of the source folders', () => {
     expect(breaches(imports, LAYERS.overlays)).toEqual([]);
   });
 
-  it("play/ imports only play/ and contracts/: the player page is one small bundle that reaches the relay's API", () => {
+  it("play/ imports only play/, contracts/ and web/: the player page is one small bundle that reaches the relay's API", () => {
     expect(breaches(imports, LAYERS.play)).toEqual([]);
   });
 
