@@ -1,17 +1,10 @@
 // The Status page's held changes: a key that asks before changes (an AI assistant's, say) sent a write, and it waits
 // here, with what it would change, until the GM approves it, denies it, or the time runs out.
-import { admin, type ConfirmationView, type RelayStatus } from '../admin-api.ts';
-import { h, icon, replaceChildren, toast } from '../dom.ts';
+import { admin, type ConfirmationView } from '../admin-api.ts';
+import { h, icon, toast } from '../dom.ts';
 import { countdown } from '../format.ts';
 import { changeDiff } from './change-diff.ts';
-
-/** `#status/confirmation/<code>`: where the desktop app's notification opens the settings. */
-const CONFIRMATION_IN_HASH = /^#\/?status\/confirmation\/(.+)$/;
-
-function requestedCode(): string | undefined {
-  const match = CONFIRMATION_IN_HASH.exec(location.hash);
-  return match ? decodeURIComponent(match[1]!) : undefined;
-}
+import { waitingCardsSection, type WaitingCardsSection } from './waiting-cards.ts';
 
 /** What the change would do: the diff where the relay can tell, otherwise what was asked. */
 function preview(held: ConfirmationView): HTMLElement {
@@ -77,75 +70,19 @@ function heldCard(held: ConfirmationView, worldTitle: string): HTMLElement {
   );
 }
 
-export interface ConfirmationsSection {
-  element: HTMLElement;
-  /** Adds the cards of changes that came to wait and drops those decided, leaving the others as they are. */
-  update(status: RelayStatus | undefined): void;
-  /** Moves the countdowns; an expired change can no longer be approved. */
-  tick(): void;
-}
-
-export function confirmationsSection(): ConfirmationsSection {
-  const title = h('h2', { id: 'confirmations-title' });
-  const list = h('ul', { class: 'confirmations' });
-  const element = h(
-    'section',
-    { class: 'card card-attention', 'aria-labelledby': 'confirmations-title', hidden: true },
-    h(
-      'div',
-      { class: 'card-header' },
-      title,
-      h(
-        'p',
-        { class: 'muted' },
-        'These keys ask before they change a world. Nothing happens until you approve; the tool waits for your answer.',
-      ),
-    ),
-    list,
-  );
-  const cards = new Map<string, HTMLElement>();
-  let focusedFor = '';
-  const focusRequested = () => {
-    const code = requestedCode();
-    const card = code ? cards.get(code) : undefined;
-    if (!card || focusedFor === location.hash) return;
-    focusedFor = location.hash;
-    card.scrollIntoView({ block: 'center' });
-    card.focus({ preventScroll: true });
-  };
-  return {
-    element,
-    update(status) {
-      const held = status?.confirmations ?? [];
-      const waiting = new Set(held.map((change) => change.code));
-      for (const [code, card] of cards) {
-        if (waiting.has(code)) continue;
-        card.remove();
-        cards.delete(code);
-      }
-      for (const change of held) {
-        if (cards.has(change.code)) continue;
-        const world = status?.worlds.find((candidate) => candidate.clientId === change.clientId);
-        const card = heldCard(change, change.worldTitle ?? world?.worldTitle ?? change.clientId);
-        cards.set(change.code, card);
-        list.append(card);
-      }
-      element.hidden = held.length === 0;
-      replaceChildren(
-        title,
-        icon('warning'),
-        held.length === 1 ? 'A change waits for your approval' : `${held.length} changes wait for your approval`,
-      );
-      focusRequested();
+export function confirmationsSection(): WaitingCardsSection {
+  return waitingCardsSection({
+    id: 'confirmations',
+    hashKind: 'confirmation',
+    listClass: 'confirmations',
+    intro:
+      'These keys ask before they change a world. Nothing happens until you approve; the tool waits for your answer.',
+    iconName: 'warning',
+    heading: (count) => (count === 1 ? 'A change waits for your approval' : `${count} changes wait for your approval`),
+    waiting: (status) => status?.confirmations ?? [],
+    card: (change, status) => {
+      const world = status?.worlds.find((candidate) => candidate.clientId === change.clientId);
+      return heldCard(change, change.worldTitle ?? world?.worldTitle ?? change.clientId);
     },
-    tick() {
-      for (const node of list.querySelectorAll<HTMLElement>('[data-expires]'))
-        node.textContent = countdown(node.dataset.expires!);
-      for (const card of cards.values()) {
-        if (Date.parse(card.dataset.expiresAt!) > Date.now()) continue;
-        card.classList.add('is-expired');
-        card.querySelector<HTMLButtonElement>('[data-action="approve"]')!.disabled = true;
-      }
-    },
-  };
+  });
 }

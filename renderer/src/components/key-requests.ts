@@ -1,24 +1,17 @@
 // The Status page's key requests: a tool asked for an API key (POST /auth/key-request) and waits for the GM, who checks
 // the code it shows, grants some or all of the scopes it asked for, binds a player or worlds, and approves or denies.
 import { admin, type KeyRequest, type RelayStatus, type World } from '../admin-api.ts';
-import { h, icon, replaceChildren, toast } from '../dom.ts';
+import { h, icon, toast } from '../dom.ts';
 import { countdown, roleName } from '../format.ts';
 import { presetPicker } from '../key-presets.ts';
 import { isWriteScope, scopeWords } from '../scopes.ts';
 import { denyAddressButton } from './denied-addresses.ts';
+import { waitingCardsSection, type WaitingCardsSection } from './waiting-cards.ts';
 import { askFirstField } from './key-form.ts';
 import type { KeyRequestApproval } from '../../../contracts/admin-api.ts';
 import { DEFAULT_TOOLSETS, TOOLSETS, type ToolsetName } from '../../../contracts/assistants.ts';
 
-/** `#status/key-request/<code>`: where the desktop app's notification opens the settings. */
-const REQUEST_IN_HASH = /^#\/?status\/key-request\/(.+)$/;
-
 let nextId = 0;
-
-function requestedCode(): string | undefined {
-  const match = REQUEST_IN_HASH.exec(location.hash);
-  return match ? decodeURIComponent(match[1]!) : undefined;
-}
 
 /** Only a web address becomes a link: a tool names its own URL, and the GM's click must not run anything. */
 function appLink(url: string | undefined): HTMLElement | null {
@@ -339,78 +332,17 @@ function requestCard(request: KeyRequest, status: RelayStatus): HTMLElement {
   );
 }
 
-export interface KeyRequestsSection {
-  element: HTMLElement;
-  /** Adds the cards of new requests and drops those decided, leaving the others (and what the GM ticked) as they are. */
-  update(status: RelayStatus | undefined): void;
-  /** Moves the countdowns; an expired request can no longer be approved, and the relay drops it at once. */
-  tick(): void;
-}
-
 /** The waiting key requests, all of them or those `shown` picks (the AI assistants page shows assistants' only). */
-export function keyRequestsSection(shown: (request: KeyRequest) => boolean = () => true): KeyRequestsSection {
-  const title = h('h2', { id: 'key-requests-title' });
-  const list = h('ul', { class: 'key-requests' });
-  const element = h(
-    'section',
-    { class: 'card card-attention key-requests-card', 'aria-labelledby': 'key-requests-title', hidden: true },
-    h(
-      'div',
-      { class: 'card-header' },
-      title,
-      h(
-        'p',
-        { class: 'muted' },
-        'Approve only a tool you just set up that shows the same code. Its key holds only what you tick.',
-      ),
-    ),
-    list,
-  );
-  const cards = new Map<string, HTMLElement>();
-  let focusedFor = '';
-
-  const focusRequested = () => {
-    const code = requestedCode();
-    const card = code ? cards.get(code) : undefined;
-    if (!card || focusedFor === location.hash) return;
-    focusedFor = location.hash;
-    card.scrollIntoView({ block: 'center' });
-    card.focus({ preventScroll: true });
-  };
-
-  return {
-    element,
-    update(status) {
-      const requests = (status?.keyRequests ?? []).filter(shown);
-      const waiting = new Set(requests.map((request) => request.code));
-      for (const [code, card] of cards) {
-        if (waiting.has(code)) continue;
-        card.remove();
-        cards.delete(code);
-      }
-      for (const request of requests) {
-        if (cards.has(request.code)) continue;
-        const card = requestCard(request, status!);
-        cards.set(request.code, card);
-        list.append(card);
-      }
-      element.hidden = requests.length === 0;
-      replaceChildren(
-        title,
-        icon('keys'),
-        requests.length === 1 ? 'A tool asks for an API key' : `${requests.length} tools ask for API keys`,
-      );
-      focusRequested();
-    },
-    tick() {
-      for (const node of list.querySelectorAll<HTMLElement>('[data-expires]'))
-        node.textContent = countdown(node.dataset.expires!);
-      for (const card of cards.values()) {
-        const expired = Date.parse(card.dataset.expiresAt!) <= Date.now();
-        card.classList.toggle('is-expired', expired);
-        const approve = card.querySelector<HTMLButtonElement>('[data-action="approve"]');
-        if (expired && approve) approve.disabled = true;
-      }
-    },
-  };
+export function keyRequestsSection(shown: (request: KeyRequest) => boolean = () => true): WaitingCardsSection {
+  return waitingCardsSection({
+    id: 'key-requests',
+    hashKind: 'key-request',
+    sectionClass: 'key-requests-card',
+    listClass: 'key-requests',
+    intro: 'Approve only a tool you just set up that shows the same code. Its key holds only what you tick.',
+    iconName: 'keys',
+    heading: (count) => (count === 1 ? 'A tool asks for an API key' : `${count} tools ask for API keys`),
+    waiting: (status) => (status?.keyRequests ?? []).filter(shown),
+    card: (request, status) => requestCard(request, status!),
+  });
 }
