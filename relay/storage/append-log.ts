@@ -1,16 +1,7 @@
-import {
-  closeSync,
-  fdatasyncSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  truncateSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, truncateSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { consoleLog, type RelayLog } from '../log.ts';
-import { replaceFile, StorageWriteError } from './json-file.ts';
+import { replaceFile, StorageWriteError, writeAll } from './json-file.ts';
 
 /** The records of a log that waited for the end of the tick to be written together. */
 interface Batch {
@@ -117,12 +108,7 @@ export class AppendLog {
     if (this.#size === 0) mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     const descriptor = openSync(this.path, 'a', 0o600);
     try {
-      let written = 0;
-      while (written < bytes.length) {
-        const count = writeSync(descriptor, bytes, written, bytes.length - written);
-        if (count <= 0) throw Object.assign(new Error('No byte could be written'), { code: 'ENOSPC' });
-        written += count;
-      }
+      writeAll(descriptor, bytes);
       if (durable) fdatasyncSync(descriptor);
       this.#size += bytes.length;
     } catch (error) {

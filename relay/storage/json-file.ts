@@ -180,16 +180,21 @@ function readJson<T>(path: string): ReadResult<T> {
   }
 }
 
-/** Writes every byte and flushes them, or throws: a short write (a full disk) never passes for a whole one. */
+/** Writes every byte, or throws: a short write (a full disk) never passes for a whole one. */
+export function writeAll(descriptor: number, bytes: Buffer): void {
+  let written = 0;
+  while (written < bytes.length) {
+    const count = writeSync(descriptor, bytes, written, bytes.length - written);
+    if (count <= 0) throw Object.assign(new Error('No byte could be written'), { code: 'ENOSPC' });
+    written += count;
+  }
+}
+
+/** Writes every byte and flushes them, or throws. */
 function writeTemporary(path: string, bytes: Buffer, mode: number): void {
   const descriptor = openSync(path, 'w', mode);
   try {
-    let written = 0;
-    while (written < bytes.length) {
-      const count = writeSync(descriptor, bytes, written, bytes.length - written);
-      if (count <= 0) throw Object.assign(new Error('No byte could be written'), { code: 'ENOSPC' });
-      written += count;
-    }
+    writeAll(descriptor, bytes);
     fsyncSync(descriptor);
   } finally {
     closeSync(descriptor);
