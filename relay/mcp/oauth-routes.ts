@@ -208,6 +208,7 @@ export const oauthRoutes: Route[] = [
     path: '/oauth/authorize/{id}',
     summary: 'The page a sign-in waits on until the GM decided, which then returns to the assistant',
     access: 'public',
+    produces: 'text/html',
     admit: refuseFromLan,
     parameters: z.object({ id: text().max(100) }),
     handle: ({ parameters, services, call }) => waitingPage(services.oauth.outcome(parameters.id, call.relayOrigin)),
