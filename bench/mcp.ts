@@ -3,7 +3,8 @@
 // world in a process of its own; each is a world round trip. The tool call is measured as a client sends it on the wire
 // (a JSON-RPC POST in an open session, with fetch as the HTTP call uses), and again through the MCP SDK's client,
 // whose own work is the assistant's. Target: a tool call's p50 at most 1.2× the HTTP call's.
-// `npm run bench:mcp` (MCP_BENCH_CALLS calls of each, default 3000).
+// `npm run bench:mcp` (MCP_BENCH_CALLS calls of each, default 3000; MCP_PROFILE_DIR=<folder> writes the relay's CPU
+// profile there, to see where a tool call's time goes).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -32,7 +33,7 @@ const PAIRS: Pair[] = [
   },
 ];
 
-const relay = await startServerProcess('relay');
+const relay = await startServerProcess('relay', { cpuProfileDir: process.env.MCP_PROFILE_DIR });
 const client = new Client({ name: 'bench', version: '1.0.0' });
 const transport = new StreamableHTTPClientTransport(new URL('/mcp?toolsets=play', relay.url), {
   requestInit: { headers: { authorization: `Bearer ${relay.apiKey}` } },
