@@ -309,7 +309,8 @@ describe('Companion module without a usable key', () => {
     expect([...request.scopes].sort()).toEqual([...DECK_SCOPES].sort());
 
     expect((await harness.admin('POST', `/admin/key-requests/${code}/approve`, {})).status).toBe(200);
-    const { value: saved } = await waitFor('the key saved', () => host.savedConfigs[0]);
+    // The module polls at the relay's interval (seconds), so the key arrives within one interval and the save after.
+    const { value: saved } = await waitFor('the key saved', () => host.savedConfigs[0], 10_000);
     const apiKey = (saved.secrets as { apiKey: string }).apiKey;
     expect(apiKey).toMatch(/^ttr_/);
     expect(saved.config).toMatchObject({ relayUrl: harness.baseUrl });
