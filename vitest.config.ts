@@ -8,6 +8,9 @@ export default defineConfig({
     pool: 'forks',
     // Most files wait on sockets, Chromium and timers rather than the CPU: one worker more than the cores keeps both busy.
     maxWorkers: availableParallelism() + 1,
+    // In CI a failed test runs once more: a real browser on a loaded 2-core machine now and then misses a deadline that
+    // holds on every other run. Locally a failure stands at once, so a flaky test shows where it is written.
+    retry: process.env.CI ? 1 : 0,
     projects: [
       // The kernel's modules on their own, on fakes, in seconds: `npm run test:unit` runs only these.
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
