@@ -193,6 +193,13 @@ function readBytes(request: IncomingMessage, limit: number, tooLarge: () => Http
     request.resume();
     return Promise.reject(tooLarge());
   }
+  // Most bodies come with their headers: one that is here whole is taken at once, not through the stream's events
+  // (resumed, the request still ends as a read one does).
+  if (!decompressor && declared !== undefined && declared > 0 && request.readableLength === declared) {
+    const bytes = request.read(declared) as Buffer;
+    request.resume();
+    return Promise.resolve(bytes);
+  }
   const source: Readable = decompressor ? request.pipe(decompressor) : request;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
