@@ -1,4 +1,5 @@
 import type { DocumentChangeView, FieldChangeView } from '../../contracts/admin-api.ts';
+import { embeddedCollectionsOf } from '../../contracts/foundry-documents.ts';
 import { fieldsOf } from '../objects.ts';
 
 // What the journal knows of Foundry's documents: their uuids, their embedded collections, and how two states of one
@@ -8,30 +9,6 @@ import { fieldsOf } from '../objects.ts';
 export type DocumentData = Record<string, unknown>;
 export type DocumentChange = DocumentChangeView;
 export type FieldChange = FieldChangeView;
-
-/** Embedded collections per document type, Foundry 13 and 14 together: source field → embedded document name. */
-const EMBEDDED_COLLECTIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  Actor: { items: 'Item', effects: 'ActiveEffect' },
-  Item: { effects: 'ActiveEffect' },
-  Scene: {
-    tokens: 'Token',
-    lights: 'AmbientLight',
-    walls: 'Wall',
-    tiles: 'Tile',
-    drawings: 'Drawing',
-    sounds: 'AmbientSound',
-    notes: 'Note',
-    templates: 'MeasuredTemplate',
-    regions: 'Region',
-    levels: 'Level',
-  },
-  Region: { behaviors: 'RegionBehavior' },
-  Playlist: { sounds: 'PlaylistSound' },
-  Combat: { combatants: 'Combatant' },
-  JournalEntry: { pages: 'JournalEntryPage' },
-  RollTable: { results: 'TableResult' },
-  Cards: { cards: 'Card' },
-};
 
 /** The document type a uuid names: `Actor.x` an Actor, `Scene.s.Token.t` a Token, `Compendium.p.q.Item.i` an Item. */
 export function documentNameOf(uuid: string): string {
@@ -49,7 +26,7 @@ export function parentOf(uuid: string): string | undefined {
 export function collectionFieldOf(uuid: string): string | undefined {
   const parent = parentOf(uuid);
   if (parent === undefined) return undefined;
-  const embedded = EMBEDDED_COLLECTIONS[documentNameOf(parent)] ?? {};
+  const embedded = embeddedCollectionsOf(documentNameOf(parent));
   return Object.keys(embedded).find((field) => embedded[field] === documentNameOf(uuid));
 }
 
@@ -100,7 +77,7 @@ export function documentChanges(
   if (!before && !after) return [];
   if (!before) return [{ uuid, documentName, ...named(after!), kind: 'created', document: after }];
   if (!after) return [{ uuid, documentName, ...named(before), kind: 'deleted', document: before }];
-  const embedded = EMBEDDED_COLLECTIONS[documentName] ?? {};
+  const embedded = embeddedCollectionsOf(documentName);
   const fields = fieldChanges(ownFields(before, embedded), ownFields(after, embedded));
   const changes: DocumentChange[] =
     fields.length > 0 ? [{ uuid, documentName, ...named(after), kind: 'changed', fields }] : [];
@@ -184,7 +161,7 @@ export function updateTo(fields: readonly FieldChange[], side: 'before' | 'after
  */
 export function updatedAt(uuid: string, document: DocumentData, changes: DocumentData): DocumentData {
   const result = structuredClone(document);
-  mergeInto(result, expanded(changes), EMBEDDED_COLLECTIONS[documentNameOf(uuid)] ?? {});
+  mergeInto(result, expanded(changes), embeddedCollectionsOf(documentNameOf(uuid)));
   return result;
 }
 

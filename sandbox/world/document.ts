@@ -1,39 +1,5 @@
+import { embeddedCollectionsOf } from '../../contracts/foundry-documents.ts';
 import { deepClone, type PlainObject } from './objects.ts';
-
-/** Embedded collections per parent document type: embedded document name → source field. */
-const EMBEDDED_FIELDS: Record<string, Record<string, string>> = {
-  Actor: { Item: 'items', ActiveEffect: 'effects' },
-  Item: { ActiveEffect: 'effects' },
-  Scene: {
-    Token: 'tokens',
-    AmbientLight: 'lights',
-    Wall: 'walls',
-    Tile: 'tiles',
-    Drawing: 'drawings',
-    AmbientSound: 'sounds',
-    Note: 'notes',
-    MeasuredTemplate: 'templates',
-    Region: 'regions',
-  },
-  Region: { RegionBehavior: 'behaviors' },
-  Playlist: { PlaylistSound: 'sounds' },
-  Combat: { Combatant: 'combatants' },
-  JournalEntry: { JournalEntryPage: 'pages' },
-  RollTable: { TableResult: 'results' },
-  Cards: { Card: 'cards' },
-};
-
-/** Foundry 14 gave scenes Levels (which hold the background and foreground now) and removed measured templates. */
-const FOUNDRY_14_SCENE_FIELDS: Record<string, string> = {
-  ...Object.fromEntries(Object.entries(EMBEDDED_FIELDS.Scene!).filter(([name]) => name !== 'MeasuredTemplate')),
-  Level: 'levels',
-};
-
-/** The embedded collections of a document type on a Foundry generation (13 unless told): document name → field. */
-export function embeddedFieldsOf(documentName: string, generation = 13): Record<string, string> {
-  if (documentName === 'Scene' && generation >= 14) return FOUNDRY_14_SCENE_FIELDS;
-  return EMBEDDED_FIELDS[documentName] ?? {};
-}
 
 export const OWNERSHIP = { NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 } as const;
 
@@ -129,8 +95,8 @@ export class WorldDocument {
   /** The source data including embedded documents, as `Document#toObject()` gives it. */
   toObject(): PlainObject {
     const data = deepClone(this.source);
-    const fields = embeddedFieldsOf(this.documentName, this.generation);
-    for (const [embeddedName, field] of Object.entries(fields)) {
+    const collections = embeddedCollectionsOf(this.documentName, this.generation);
+    for (const [field, embeddedName] of Object.entries(collections)) {
       data[field] = this.collection(embeddedName).contents.map((child) => child.toObject());
     }
     return data;
@@ -148,9 +114,10 @@ export class WorldDocument {
 }
 
 export function embeddedNamesOf(documentName: string, generation = 13): string[] {
-  return Object.keys(embeddedFieldsOf(documentName, generation));
+  return Object.values(embeddedCollectionsOf(documentName, generation));
 }
 
 export function embeddedFieldOf(parentName: string, embeddedName: string, generation = 13): string | undefined {
-  return embeddedFieldsOf(parentName, generation)[embeddedName];
+  const collections = embeddedCollectionsOf(parentName, generation);
+  return Object.keys(collections).find((field) => collections[field] === embeddedName);
 }
