@@ -26,8 +26,20 @@ function operationOf(route: Route): string | undefined {
   return route.kind === 'stream' ? undefined : route.operation;
 }
 
+/**
+ * Each route table's tools, made at their first need: their input schemas weigh some 13 MB, which a relay no assistant
+ * uses never needs.
+ */
+const toolsOfTable = new WeakMap<readonly Route[], RouteTool[]>();
+
 /** The tools of a route table: every keyed route with an operation and a toolset, in the table's order. */
 export function toolsOf(routes: readonly Route[]): RouteTool[] {
+  let tools = toolsOfTable.get(routes);
+  if (!tools) toolsOfTable.set(routes, (tools = routeTools(routes)));
+  return tools;
+}
+
+function routeTools(routes: readonly Route[]): RouteTool[] {
   return routes.flatMap((route) => {
     const toolset = toolsetOf(route);
     const operation = operationOf(route);
@@ -121,9 +133,11 @@ export function scopesOfToolsets(
 
 /** The toolsets as the relay's services tell them: the scopes each needs, and the names of the tools each holds. */
 export function assistantToolsets(routes: readonly Route[]): Pick<RelayServices, 'toolsetScopes' | 'toolsetTools'> {
-  const tools = toolsOf(routes);
   return {
-    toolsetScopes: (toolsets, readOnly) => scopesOfToolsets(tools, toolsets, readOnly),
-    toolsetTools: (toolset) => tools.filter((tool) => tool.toolset === toolset).map(({ tool }) => tool.name),
+    toolsetScopes: (toolsets, readOnly) => scopesOfToolsets(toolsOf(routes), toolsets, readOnly),
+    toolsetTools: (toolset) =>
+      toolsOf(routes)
+        .filter((tool) => tool.toolset === toolset)
+        .map(({ tool }) => tool.name),
   };
 }
