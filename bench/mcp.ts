@@ -3,11 +3,11 @@
 // world in a process of its own; each is a world round trip. Target: a tool call's p50 at most 1.2× the HTTP call's.
 //
 // The target is judged on the wire: both calls sent by a plain keep-alive `node:http` client, whose own work per call
-// is small next to the relay's, as autocannon is in `npm run bench`, and on the relay's CPU time per call. Each call is
-// then measured again as two heavier clients send it, whose own work is the caller's, not the relay's: `fetch` (Node's
-// undici, about 0.5 ms of its own per call, and more for a request with a body, which every MCP request has) and the
-// MCP SDK's client. A plain `node:http` server (plain-server.ts) shows what each client adds to a POST over a GET with
-// no relay behind it.
+// is small next to the relay's, as autocannon is in `npm run bench`; the relay's CPU time per call is shown beside it.
+// Each call is then measured again as two heavier clients send it, whose own work is the caller's, not the relay's:
+// `fetch` (Node's undici, which spends 0.1 ms or more extra on a request with a body, and every MCP request has one)
+// and the MCP SDK's client. A plain `node:http` server (plain-server.ts) shows what each client adds to a POST over a
+// GET with no relay behind it.
 // `npm run bench:mcp` (MCP_BENCH_CALLS calls of each, default 3000; MCP_PROFILE_DIR=<folder> writes the relay's CPU
 // profile there, to see where a tool call's time goes).
 import { fork } from 'node:child_process';
