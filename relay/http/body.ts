@@ -180,6 +180,19 @@ function decompressorOf(encoding: string): (Readable & NodeJS.WritableStream) | 
 }
 
 /**
+ * Most bodies come with their headers: one that is here whole, plain and within the limit, is taken at once rather
+ * than through the stream's events (resumed, the request still ends as a read one does).
+ */
+function bytesAtHand(request: IncomingMessage, limit: number): Buffer | undefined {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  const plain = (request.headers['content-encoding'] ?? 'identity').trim().toLowerCase() === 'identity';
+  if (!plain || declared === 0 || declared > limit || request.readableLength !== declared) return undefined;
+  const bytes = request.read(declared) as Buffer;
+  request.resume();
+  return bytes;
+}
+
+/**
  * The body's bytes, decompressed, up to `limit`. Past the limit (or on a broken stream) the rest of the request is
  * read and dropped, so the caller still gets the answer that says why.
  */
@@ -193,13 +206,8 @@ function readBytes(request: IncomingMessage, limit: number, tooLarge: () => Http
     request.resume();
     return Promise.reject(tooLarge());
   }
-  // Most bodies come with their headers: one that is here whole is taken at once, not through the stream's events
-  // (resumed, the request still ends as a read one does).
-  if (!decompressor && declared !== undefined && declared > 0 && request.readableLength === declared) {
-    const bytes = request.read(declared) as Buffer;
-    request.resume();
-    return Promise.resolve(bytes);
-  }
+  const atHand = bytesAtHand(request, limit);
+  if (atHand) return Promise.resolve(atHand);
   const source: Readable = decompressor ? request.pipe(decompressor) : request;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -271,7 +279,16 @@ export function largestBodyFor(
 export async function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
   if (!hasBody(request)) return undefined;
   const tooLarge = () => new HttpError(413, `Request body too large: the limit is ${sizeText(limit)}`);
-  const text = (await readBytes(request, limit, tooLarge)).toString('utf8');
+  return anyJson((await readBytes(request, limit, tooLarge)).toString('utf8'));
+}
+
+/** The JSON body, when the whole of it has arrived: no wait for it at all. */
+export function jsonBodyAtHand(request: IncomingMessage, limit: number): { body: unknown } | undefined {
+  const bytes = bytesAtHand(request, limit);
+  return bytes === undefined ? undefined : { body: anyJson(bytes.toString('utf8')) };
+}
+
+function anyJson(text: string): unknown {
   let body: unknown;
   try {
     body = JSON.parse(text);

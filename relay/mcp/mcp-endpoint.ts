@@ -11,7 +11,7 @@ import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelco
 import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import { refusedCall } from '../activity/activity-log.ts';
 import { answerFor, HttpError, UNEXPECTED_ANSWER } from '../errors.ts';
-import { largestBodyFor, readJsonBody } from '../http/body.ts';
+import { jsonBodyAtHand, largestBodyFor, readJsonBody } from '../http/body.ts';
 import { corsAllows } from '../gate/request-gate.ts';
 import { httpCallContext, writeJson } from '../http/write-answer.ts';
 import { presentedKey } from '../routing/access.ts';
@@ -110,7 +110,9 @@ export class McpEndpoint {
     // An unknown toolset is a 400 that names it, before either revision's server is made.
     offeredToolsets(key, toolsets);
     const authInfo = authInfoOf(key, { presentedKey: presented!, call, toolsets });
-    const body = request.method === 'POST' ? await readJsonBody(request, this.bodyLimitOf(key)) : undefined;
+    // A body that came whole with the headers, as nearly all do, is read without waiting a turn.
+    const atHand = request.method === 'POST' ? jsonBodyAtHand(request, this.bodyLimitOf(key)) : { body: undefined };
+    const body = atHand ? atHand.body : await readJsonBody(request, this.bodyLimitOf(key));
     // Only the earlier revisions have sessions: a request in one needs no telling apart.
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') return this.inSession(sessionId, key, { request, body, authInfo }, response);

@@ -1,6 +1,9 @@
 // AI assistants over /mcp, driven by the MCP SDK's own client over Streamable HTTP against the sandbox world (13 and
 // 14): the tools a key's scopes and toolsets allow, one tool of every toolset changing the world (or not, for reads),
 // errors in the relay's words, and a revoked key ending the session.
+import { connect as connectSocket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { gzipSync } from 'node:zlib';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -200,19 +203,22 @@ describe('/mcp: the current protocol revision (2026-07-28), without sessions', (
 
 describe('/mcp on the wire, in a session', () => {
   /** A raw POST in the client's session, as an assistant's transport sends one. */
-  async function postInSession(client: Client, key: string, body: unknown, headers: Record<string, string> = {}) {
+  function sessionHeaders(client: Client, key: string): Record<string, string> {
     const transport = client.transport as StreamableHTTPClientTransport;
+    return {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': transport.sessionId!,
+      'mcp-protocol-version': transport.protocolVersion!,
+    };
+  }
+  /** A raw POST in the client's session, as an assistant's transport sends one; bytes are sent as they are. */
+  async function postInSession(client: Client, key: string, body: unknown, headers: Record<string, string> = {}) {
     return fetch(`${harness.baseUrl}/mcp`, {
       method: 'POST',
-      headers: {
-        authorization: `Bearer ${key}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': transport.sessionId!,
-        'mcp-protocol-version': transport.protocolVersion!,
-        ...headers,
-      },
-      body: JSON.stringify(body),
+      headers: { ...sessionHeaders(client, key), ...headers },
+      body: typeof body === 'string' ? body : body instanceof Uint8Array ? new Uint8Array(body) : JSON.stringify(body),
     });
   }
   const lastRoll = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'last_roll' } });
@@ -233,6 +239,26 @@ describe('/mcp on the wire, in a session', () => {
     expect(withoutRequestId(message.result)).toEqual(withoutRequestId(streamed.result));
   });
 
+  it('reads a body however it comes, whole, compressed or in pieces, and refuses one that is not JSON or too large', async () => {
+    const key = await harness.keyWith(['roll:read']);
+    const client = await connect(key);
+    const zipped = await postInSession(client, key, gzipSync(JSON.stringify(lastRoll(3))), {
+      'content-encoding': 'gzip',
+    });
+    expect(await zipped.json()).toMatchObject({ id: 3, result: { content: [{ type: 'text' }] } });
+    const inPieces = await postInPieces(sessionHeaders(client, key), JSON.stringify(lastRoll(4)));
+    expect(inPieces).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(inPieces).toContain('"id":4');
+    const broken = await postInSession(client, key, '{"jsonrpc":"2.0",');
+    expect([broken.status, (await broken.json()).error]).toEqual([400, 'The request body is not valid JSON']);
+    const tooLarge = await postInSession(
+      client,
+      key,
+      JSON.stringify({ ...lastRoll(5), padding: 'x'.repeat(1024 * 1024) }),
+    );
+    expect(tooLarge.status).toBe(413);
+  });
+
   it('what the protocol refuses stays refused: an Accept without event streams, an unknown revision', async () => {
     const key = await harness.keyWith(['roll:read']);
     const client = await connect(key);
@@ -240,6 +266,30 @@ describe('/mcp on the wire, in a session', () => {
     expect((await postInSession(client, key, lastRoll(2), { 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
   });
 });
+
+/** A POST to /mcp whose body follows its headers in two pieces, 30 ms apart; what the relay answered. */
+async function postInPieces(headers: Record<string, string>, body: string): Promise<string> {
+  const url = new URL(harness.baseUrl);
+  const head = [
+    'POST /mcp HTTP/1.1',
+    `Host: ${url.host}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    '',
+    '',
+  ].join('\r\n');
+  const socket = connectSocket(Number(url.port), url.hostname);
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  for (const piece of [head, body.slice(0, 10), body.slice(10)]) {
+    socket.write(piece);
+    await sleep(30);
+  }
+  await closed;
+  return answer;
+}
 
 /** A tool's result with the world's request id left out: every call has its own. */
 function withoutRequestId(result: { content: Array<{ text?: string }> }) {
