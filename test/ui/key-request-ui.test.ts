@@ -151,6 +151,24 @@ describe('a key request in the settings UI', () => {
     expect(collected).toMatchObject({ status: 'approved', userId: player.id, clientIds: [harness.clientId] });
   });
 
+  it('with every scope unticked, Approve says what to tick and the request still waits', async () => {
+    const asked = await askForKey({ appName: 'Dice tray', scopes: ['roll:read'] });
+    await waitForCard(asked.code);
+    await page.evaluate(() => document.getElementById('toasts')?.replaceChildren());
+    await page.click(`${card(asked.code)} input[name="scopes"][value="roll:read"]`);
+    await page.click(`${card(asked.code)} [data-action="approve"]`);
+    await page.waitForFunction(() => document.getElementById('toasts')?.textContent?.includes('Tick at least one'));
+    expect(
+      await page.$eval(
+        `${card(asked.code)} [data-action="approve"]`,
+        (button) => (button as HTMLButtonElement).disabled,
+      ),
+    ).toBe(false);
+    expect(await poll(asked)).toMatchObject({ status: 200, body: { status: 'pending' } });
+    await page.click(`${card(asked.code)} [data-action="deny"]`);
+    await waitForNoCard(asked.code);
+  });
+
   it('denied from the UI, the tool is told so by its poll', async () => {
     const asked = await askForKey({ appName: 'Unknown bot', scopes: ['chat:write'] });
     await waitForCard(asked.code);

@@ -1,10 +1,10 @@
 // The Status page's held changes: a key that asks before changes (an AI assistant's, say) sent a write, and it waits
 // here, with what it would change, until the GM approves it, denies it, or the time runs out.
 import { admin, type ConfirmationView } from '../admin-api.ts';
-import { h, icon, toast } from '../dom.ts';
+import { h } from '../dom.ts';
 import { countdown } from '../format.ts';
 import { changeDiff } from './change-diff.ts';
-import { waitingCardsSection, type WaitingCardsSection } from './waiting-cards.ts';
+import { decisionButtons, waitingCardsSection, type WaitingCardsSection } from './waiting-cards.ts';
 
 /** What the change would do: the diff where the relay can tell, otherwise what was asked. */
 function preview(held: ConfirmationView): HTMLElement {
@@ -24,25 +24,14 @@ function preview(held: ConfirmationView): HTMLElement {
 }
 
 function heldCard(held: ConfirmationView, worldTitle: string): HTMLElement {
-  const approve = h(
-    'button',
-    { type: 'button', class: 'button button-primary', 'data-action': 'approve' },
-    icon('check'),
-    'Approve',
-  );
-  const deny = h('button', { type: 'button', class: 'button button-secondary', 'data-action': 'deny' }, 'Deny');
-  const decide = async (approved: boolean) => {
-    approve.disabled = deny.disabled = true;
-    try {
-      await (approved ? admin.approveChange(held.code) : admin.denyChange(held.code));
-      toast(approved ? `Approved: ${held.summary}` : `Denied: ${held.keyName} was told no`);
-    } catch (error) {
-      approve.disabled = deny.disabled = false;
-      toast((error as Error).message, 'error');
+  const { approve, deny } = decisionButtons(async (approved) => {
+    if (!approved) {
+      await admin.denyChange(held.code);
+      return `Denied: ${held.keyName} was told no`;
     }
-  };
-  approve.addEventListener('click', () => void decide(true));
-  deny.addEventListener('click', () => void decide(false));
+    await admin.approveChange(held.code);
+    return `Approved: ${held.summary}`;
+  });
   return h(
     'li',
     { class: 'confirmation', 'data-code': held.code, 'data-expires-at': held.expiresAt, tabindex: -1 },

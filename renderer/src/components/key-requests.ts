@@ -1,12 +1,12 @@
 // The Status page's key requests: a tool asked for an API key (POST /auth/key-request) and waits for the GM, who checks
 // the code it shows, grants some or all of the scopes it asked for, binds a player or worlds, and approves or denies.
 import { admin, type KeyRequest, type RelayStatus, type World } from '../admin-api.ts';
-import { h, icon, toast } from '../dom.ts';
+import { h, icon } from '../dom.ts';
 import { countdown, roleName } from '../format.ts';
 import { presetPicker } from '../key-presets.ts';
 import { isWriteScope, scopeWords } from '../scopes.ts';
 import { denyAddressButton } from './denied-addresses.ts';
-import { waitingCardsSection, type WaitingCardsSection } from './waiting-cards.ts';
+import { decisionButtons, waitingCardsSection, type WaitingCardsSection } from './waiting-cards.ts';
 import { askFirstField } from './key-form.ts';
 import type { KeyRequestApproval } from '../../../contracts/admin-api.ts';
 import { DEFAULT_TOOLSETS, TOOLSETS, type ToolsetName } from '../../../contracts/assistants.ts';
@@ -243,13 +243,19 @@ function requestCard(request: KeyRequest, status: RelayStatus): HTMLElement {
     autocomplete: 'off',
     value: request.appName,
   });
-  const approve = h(
-    'button',
-    { type: 'submit', class: 'button button-primary', 'data-action': 'approve' },
-    icon('check'),
-    'Approve',
+  const { approve, deny, decide } = decisionButtons(
+    async (approved) => {
+      if (!approved) {
+        await admin.denyKeyRequest(request.code);
+        return `Key request from ${request.appName} denied`;
+      }
+      const approval = approvalOf(form, request);
+      if (typeof approval === 'string') throw new Error(approval);
+      await admin.approveKeyRequest(request.code, approval);
+      return `Approved: ${request.appName} receives its key`;
+    },
+    { submits: true },
   );
-  const deny = h('button', { type: 'button', class: 'button button-secondary', 'data-action': 'deny' }, 'Deny');
   const form = h(
     'form',
     { class: 'key-request-form', 'aria-label': `Key request from ${request.appName}` },
@@ -297,27 +303,10 @@ function requestCard(request: KeyRequest, status: RelayStatus): HTMLElement {
       approve,
     ),
   );
-  const decide = async (decision: 'approve' | 'deny') => {
-    const approval = decision === 'approve' ? approvalOf(form, request) : undefined;
-    if (typeof approval === 'string') {
-      toast(approval, 'error');
-      return;
-    }
-    approve.disabled = deny.disabled = true;
-    try {
-      if (approval) await admin.approveKeyRequest(request.code, approval);
-      else await admin.denyKeyRequest(request.code);
-      toast(approval ? `Approved: ${request.appName} receives its key` : `Key request from ${request.appName} denied`);
-    } catch (error) {
-      approve.disabled = deny.disabled = false;
-      toast((error as Error).message, 'error');
-    }
-  };
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void decide('approve');
+    void decide(true);
   });
-  deny.addEventListener('click', () => void decide('deny'));
   return h(
     'li',
     {

@@ -1,8 +1,9 @@
 // Pair requests waiting for the GM: which page asked, from where, and the buttons that answer.
 import { admin, type PairRequest } from '../admin-api.ts';
-import { h, icon, toast } from '../dom.ts';
+import { h, icon } from '../dom.ts';
 import { countdown, systemLine } from '../format.ts';
 import { denyAddressButton } from './denied-addresses.ts';
+import { decisionButtons } from './waiting-cards.ts';
 
 /**
  * The page that sent a pair request. Any web page can send one, and from this computer it looks like the GM's own
@@ -35,29 +36,14 @@ function pageLine(request: PairRequest): HTMLElement {
 }
 
 function pairRequestCard(request: PairRequest): HTMLElement {
-  const approve = h(
-    'button',
-    { type: 'button', class: 'button button-primary', 'data-action': 'approve' },
-    icon('check'),
-    'Approve',
-  );
-  const deny = h('button', { type: 'button', class: 'button button-secondary', 'data-action': 'deny' }, 'Deny');
-  const decide = async (decision: 'approve' | 'deny') => {
-    approve.disabled = deny.disabled = true;
-    try {
-      await (decision === 'approve' ? admin.approve(request.code) : admin.deny(request.code));
-      toast(
-        decision === 'approve'
-          ? `Approved: ${request.world.worldTitle ?? 'the world'} will connect in a moment`
-          : 'Pairing request denied',
-      );
-    } catch (error) {
-      approve.disabled = deny.disabled = false;
-      toast((error as Error).message, 'error');
+  const { approve, deny } = decisionButtons(async (approved) => {
+    if (!approved) {
+      await admin.deny(request.code);
+      return 'Pairing request denied';
     }
-  };
-  approve.addEventListener('click', () => void decide('approve'));
-  deny.addEventListener('click', () => void decide('deny'));
+    await admin.approve(request.code);
+    return `Approved: ${request.world.worldTitle ?? 'the world'} will connect in a moment`;
+  });
   const world = request.world;
   return h(
     'li',

@@ -3,7 +3,7 @@
 // time is up can no longer be approved. The desktop app's notification opens the settings at `#status/<kind>/<code>`,
 // and that card is scrolled to and focused.
 import type { RelayStatus } from '../admin-api.ts';
-import { h, icon, replaceChildren } from '../dom.ts';
+import { h, icon, replaceChildren, toast } from '../dom.ts';
 import { countdown } from '../format.ts';
 
 export interface WaitingCardsSection {
@@ -89,4 +89,40 @@ export function waitingCardsSection<T extends { code: string }>(spec: WaitingCar
       }
     },
   };
+}
+
+export interface DecisionButtons {
+  approve: HTMLButtonElement;
+  deny: HTMLButtonElement;
+  /** Sends the GM's answer as the buttons do: for a form whose submit is Approve. */
+  decide(approved: boolean): Promise<void>;
+}
+
+/**
+ * A waiting card's Approve and Deny buttons. `send` gives the GM's answer and says what was done; both buttons are off
+ * while it goes, and on again, with its error shown, if it fails. With `submits`, Approve is its form's submit button.
+ */
+export function decisionButtons(
+  send: (approved: boolean) => Promise<string>,
+  { submits = false }: { submits?: boolean } = {},
+): DecisionButtons {
+  const approve = h(
+    'button',
+    { type: submits ? 'submit' : 'button', class: 'button button-primary', 'data-action': 'approve' },
+    icon('check'),
+    'Approve',
+  );
+  const deny = h('button', { type: 'button', class: 'button button-secondary', 'data-action': 'deny' }, 'Deny');
+  const decide = async (approved: boolean) => {
+    approve.disabled = deny.disabled = true;
+    try {
+      toast(await send(approved));
+    } catch (error) {
+      approve.disabled = deny.disabled = false;
+      toast((error as Error).message, 'error');
+    }
+  };
+  if (!submits) approve.addEventListener('click', () => void decide(true));
+  deny.addEventListener('click', () => void decide(false));
+  return { approve, deny, decide };
 }
