@@ -10,10 +10,15 @@ import { scopeOf, type Route } from '../routing/route.ts';
 import type { RelayServices } from '../services.ts';
 import { isDestructive, isIdempotent, reads, toolsetOf } from './toolsets.ts';
 
-/** One tool: its route, the toolset it is in, and what `tools/list` says of it. */
-export interface RouteTool {
+/** A route that makes a tool: the toolset it is in, and the tool's name. Cheap: no input schema is made. */
+export interface ToolRoute {
   route: Route;
   toolset: ToolsetName;
+  name: string;
+}
+
+/** One tool: its route, and what `tools/list` says of it, input schema included. */
+export interface RouteTool extends ToolRoute {
   tool: Tool;
 }
 
@@ -22,30 +27,22 @@ export function toolNameOf(operation: string): string {
   return operation.replaceAll('-', '_');
 }
 
-function operationOf(route: Route): string | undefined {
-  return route.kind === 'stream' ? undefined : route.operation;
+/** The routes of a table that make tools: every keyed route with an operation and a toolset, in the table's order. */
+export function toolRoutesOf(routes: readonly Route[]): ToolRoute[] {
+  return routes.flatMap((route) => {
+    const toolset = toolsetOf(route);
+    const operation = route.kind === 'stream' ? undefined : route.operation;
+    if (toolset === undefined || operation === undefined) return [];
+    return [{ route, toolset, name: toolNameOf(operation) }];
+  });
 }
 
 /**
- * Each route table's tools, made at their first need: their input schemas weigh some 13 MB, which a relay no assistant
- * uses never needs.
+ * The tools of a route table, input schemas and all (some 13 MB of JSON Schema for the whole table): made where an
+ * assistant is served, never for the settings or a key request, which need only the routes.
  */
-const toolsOfTable = new WeakMap<readonly Route[], RouteTool[]>();
-
-/** The tools of a route table: every keyed route with an operation and a toolset, in the table's order. */
 export function toolsOf(routes: readonly Route[]): RouteTool[] {
-  let tools = toolsOfTable.get(routes);
-  if (!tools) toolsOfTable.set(routes, (tools = routeTools(routes)));
-  return tools;
-}
-
-function routeTools(routes: readonly Route[]): RouteTool[] {
-  return routes.flatMap((route) => {
-    const toolset = toolsetOf(route);
-    const operation = operationOf(route);
-    if (toolset === undefined || operation === undefined) return [];
-    return [{ route, toolset, tool: toolOf(route, operation) }];
-  });
+  return toolRoutesOf(routes).map((entry) => ({ ...entry, tool: toolOf(entry) }));
 }
 
 /** The tool's own input beside the route's parameters: a world change may be tried first, as X-Dry-Run does over HTTP. */
@@ -62,12 +59,12 @@ export function triesFirst(route: Route): boolean {
   return route.kind === 'world' && !reads(route);
 }
 
-function toolOf(route: Route, operation: string): Tool {
+function toolOf({ route, name }: ToolRoute): Tool {
   const { properties, required } = parameterSchema(route);
   const callerProperties = route.kind === 'local' ? {} : CALLER_PARAMETERS;
   const dryRun = triesFirst(route) ? DRY_RUN_PARAMETER : {};
   return {
-    name: toolNameOf(operation),
+    name,
     description: `${route.summary}. (${route.method} ${route.path}, scope ${scopeOf(route)})`,
     inputSchema: { type: 'object', properties: { ...properties, ...callerProperties, ...dryRun }, required },
     annotations: annotationsOf(route),
@@ -107,11 +104,11 @@ function namedToolsets(asked: string): ToolsetName[] {
 }
 
 /** The tools a key may call in these toolsets: its scopes allow them, and a read-only key only reads. */
-export function toolsFor(
-  tools: readonly RouteTool[],
+export function toolsFor<T extends ToolRoute>(
+  tools: readonly T[],
   key: ApiKeyRecord,
   toolsets: readonly ToolsetName[],
-): RouteTool[] {
+): T[] {
   const readOnly = key.assistant?.readOnly === true;
   return tools.filter(
     ({ route, toolset }) =>
@@ -121,7 +118,7 @@ export function toolsFor(
 
 /** The scopes the tools of these toolsets need (a read-only assistant's: only those of their reads). */
 export function scopesOfToolsets(
-  tools: readonly RouteTool[],
+  tools: readonly ToolRoute[],
   toolsets: readonly ToolsetName[],
   readOnly: boolean,
 ): Scope[] {
@@ -133,11 +130,9 @@ export function scopesOfToolsets(
 
 /** The toolsets as the relay's services tell them: the scopes each needs, and the names of the tools each holds. */
 export function assistantToolsets(routes: readonly Route[]): Pick<RelayServices, 'toolsetScopes' | 'toolsetTools'> {
+  const toolRoutes = toolRoutesOf(routes);
   return {
-    toolsetScopes: (toolsets, readOnly) => scopesOfToolsets(toolsOf(routes), toolsets, readOnly),
-    toolsetTools: (toolset) =>
-      toolsOf(routes)
-        .filter((tool) => tool.toolset === toolset)
-        .map(({ tool }) => tool.name),
+    toolsetScopes: (toolsets, readOnly) => scopesOfToolsets(toolRoutes, toolsets, readOnly),
+    toolsetTools: (toolset) => toolRoutes.filter((entry) => entry.toolset === toolset).map(({ name }) => name),
   };
 }

@@ -1,6 +1,6 @@
-// The tools' input schemas (some 13 MB of JSON Schema for the whole route table) are made at their first need and
-// once: a relay no assistant uses never pays for them, and the settings' AI assistants page and every /mcp session
-// share one set.
+// The tools' input schemas (some 13 MB of JSON Schema for the whole route table) are made only where an assistant is
+// served, once: a relay no assistant uses never pays for them, the settings' AI assistants page needs none of them,
+// and every /mcp session shares one set.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mcpClient, toolNames } from '../harness/mcp.ts';
@@ -34,7 +34,7 @@ async function listedTools(key: string): Promise<string[]> {
   return toolNames(client);
 }
 
-describe('the MCP tools are made at their first need, once', () => {
+describe('the MCP tools are made where an assistant is served, once', () => {
   it('a relay that only answers HTTP calls never makes them', async () => {
     const key = await relay.createKey({ scopes: ['clients:read'] });
     expect((await relay.api(key, 'GET', '/clients')).status).toBe(200);
