@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RELAY_VERSION } from '../version.ts';
-import { parameterSourceOf, type Route, type RouteGroup } from '../routing/route.ts';
+import { changesWorld, parameterSourceOf, type Route, type RouteGroup } from '../routing/route.ts';
 import { isUndoable } from '../journal/changes.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -139,7 +139,7 @@ function operationOf(route: Route, group: string): JsonSchema {
 
 /** A writing route takes a dry run (relay/routing/world-change.ts). */
 function dryRunParameter(route: Route): JsonSchema[] {
-  if (route.kind !== 'world' || !route.changes) return [];
+  if (!changesWorld(route)) return [];
   return [
     {
       name: 'X-Dry-Run',
@@ -154,7 +154,7 @@ function dryRunParameter(route: Route): JsonSchema[] {
 
 /** Whether a writing route's changes can be undone from the change journal, as its `changes` say (relay/journal/). */
 function changeNote(route: Route): string {
-  if (route.kind !== 'world' || !route.changes) return '';
+  if (!changesWorld(route)) return '';
   if (isUndoable(route.changes))
     return ' Changes the world: each call is recorded in the change journal, and the GM can undo it.';
   return ` Changes the world, and cannot be undone: ${route.changes.notUndoable}.`;

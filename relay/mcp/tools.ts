@@ -6,7 +6,7 @@ import type { ApiKeyRecord } from '../auth/api-keys.ts';
 import type { Scope } from '../auth/scopes.ts';
 import { CALLER_PARAMETERS, parameterSchema } from '../api/openapi.ts';
 import { HttpError } from '../errors.ts';
-import { scopeOf, type Route } from '../routing/route.ts';
+import { changesWorld, scopeOf, type Route } from '../routing/route.ts';
 import type { RelayServices } from '../services.ts';
 import { isDestructive, isIdempotent, reads, toolsetOf } from './toolsets.ts';
 
@@ -54,15 +54,10 @@ const DRY_RUN_PARAMETER = {
   },
 };
 
-/** Whether a tool's calls may be tried first: those of routes that change a world. */
-export function triesFirst(route: Route): boolean {
-  return route.kind === 'world' && !reads(route);
-}
-
 function toolOf({ route, name }: ToolRoute): Tool {
   const { properties, required } = parameterSchema(route);
   const callerProperties = route.kind === 'local' ? {} : CALLER_PARAMETERS;
-  const dryRun = triesFirst(route) ? DRY_RUN_PARAMETER : {};
+  const dryRun = changesWorld(route) ? DRY_RUN_PARAMETER : {};
   return {
     name,
     description: `${route.summary}. (${route.method} ${route.path}, scope ${scopeOf(route)})`,

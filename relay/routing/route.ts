@@ -34,6 +34,14 @@ export function scopeOf(route: Route): Scope | undefined {
   return typeof access === 'object' && 'scope' in access ? access.scope : undefined;
 }
 
+/**
+ * Whether a route's calls change a world, as its `changes` declare: the journal records them, and a dry run (HTTP's
+ * X-Dry-Run, `dryRun` over /ws/api and MCP) tries one first.
+ */
+export function changesWorld(route: Route): route is WorldRoute & { changes: WorldChanges } {
+  return route.kind === 'world' && route.changes !== undefined;
+}
+
 /** Where a route reads its parameters: the query string, the JSON body, or both (body first). */
 export type ParameterSource = 'query' | 'body' | 'body+query';
 
