@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_TOOLSETS } from '../contracts/assistants.ts';
+import { requestKey } from '../integrations/client/key-request.ts';
 
 /** The file in the relay's data directory that holds the bridge's key. */
 export const BRIDGE_KEY_FILE = 'mcp-bridge-key';
@@ -46,38 +48,26 @@ function forgetKey(options: BridgeOptions): void {
   rmSync(join(options.dataDir, BRIDGE_KEY_FILE), { force: true });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Asks the GM for a key with a key request, and waits until the GM decided. */
 async function askForKey(options: BridgeOptions): Promise<string> {
-  const toolsets = options.toolsets?.split(',').map((name) => name.trim());
-  const asked = await fetch(`${options.baseUrl}/auth/key-request`, {
-    method: 'POST',
-    signal: AbortSignal.timeout(10_000),
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      appName: options.name,
-      appDescription: 'An AI assistant on this computer, through the stdio bridge (tabletop-relay mcp)',
-      toolsets: toolsets ?? ['play', 'prepare'],
-    }),
-  }).catch(() => {
+  const outcome = await requestKey({
+    relayUrl: options.baseUrl,
+    appName: options.name,
+    appDescription: 'An AI assistant on this computer, through the stdio bridge (tabletop-relay mcp)',
+    toolsets: options.toolsets?.split(',').map((name) => name.trim()) ?? DEFAULT_TOOLSETS,
+    timeoutMs: 10_000,
+    onPending: ({ code }) =>
+      options.say(
+        `Tabletop Relay: approve "${options.name}" in the settings (AI assistants, or Keys); its code is ${code}`,
+      ),
+  });
+  if (outcome.status === 'approved') return outcome.apiKey;
+  if (outcome.status !== 'failed') throw new Error(`The key request ended: ${outcome.status}`);
+  if (outcome.failure.kind === 'relay-off')
     throw new Error(
       `No Tabletop Relay answers at ${options.baseUrl}: start it (the tray app, or npm run serve), or give its port with --port`,
     );
-  });
-  const request = (await asked.json()) as { code?: string; pollUrl?: string; interval?: number; error?: string };
-  if (!asked.ok || !request.pollUrl) throw new Error(`The relay refused the key request: ${request.error}`);
-  options.say(
-    `Tabletop Relay: approve "${options.name}" in the settings (AI assistants, or Keys); its code is ${request.code}`,
-  );
-  for (;;) {
-    await sleep((request.interval ?? 3) * 1000);
-    const polled = await fetch(request.pollUrl);
-    const poll = (await polled.json()) as { status?: string; apiKey?: string; error?: string };
-    if (polled.status === 429) continue;
-    if (poll.status === 'approved' && poll.apiKey) return poll.apiKey;
-    if (poll.status !== 'pending') throw new Error(`The key request ended: ${poll.status ?? poll.error}`);
-  }
+  throw new Error(`The relay refused the key request: ${outcome.failure.detail}`);
 }
 
 /** Runs the bridge until the assistant closes its standard input. */

@@ -8,7 +8,9 @@ export interface KeyRequestOptions {
   appDescription?: string;
   appUrl?: string;
   /** Exactly the scopes the tool needs: the GM sees them and may grant fewer. */
-  scopes: readonly string[];
+  scopes?: readonly string[];
+  /** An AI assistant's request instead: the toolsets it wants over /mcp (play, prepare…); the GM picks among them. */
+  toolsets?: readonly string[];
   /** The worlds the key should reach; none asks for every world. */
   clientIds?: readonly string[];
   logger?: ClientLogger;
@@ -46,7 +48,7 @@ interface RequestAnswer {
 const SLOWER_BY_MS = 1_000;
 
 /**
- * The key-request flow: asks the relay for a key with these scopes (POST /auth/key-request), tells `onPending` the
+ * The key-request flow: asks the relay for a key with these scopes or toolsets (POST /auth/key-request), tells `onPending` the
  * code, then polls the request's private URL every `interval` seconds until the GM approves or denies it, it expires
  * or `signal` aborts. Every request has the call timeout; a relay that stops answering meanwhile is asked again
  * until the request expires. Never throws; the key and the poll URL never reach the logger.
@@ -62,7 +64,8 @@ export async function requestKey(options: KeyRequestOptions): Promise<KeyRequest
       appName: options.appName,
       appDescription: options.appDescription,
       appUrl: options.appUrl,
-      scopes: options.scopes,
+      scopes: options.scopes ?? [],
+      toolsets: options.toolsets,
       clientIds: options.clientIds ?? [],
     }),
   });
