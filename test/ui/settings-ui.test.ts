@@ -266,6 +266,20 @@ describe('settings UI', () => {
     expect((await relay.api(key, 'GET', '/search', { query: { query: 'goblin' } })).status).toBe(401);
   });
 
+  it('keeps the keys list as it is while calls come in that change no key, so a click on it lands', async () => {
+    await relay.createKey({ scopes: ['search'], name: 'Steady bot' });
+    await openPage('keys');
+    await page.waitForSelector('tr[data-key-id]');
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await page.$eval('tr[data-key-id]', (row) => row.setAttribute('data-marked', 'yes'));
+    // A refused call is in Activity, and the page looks at its keys again; none of them changed.
+    expect((await relay.api('ttr_unknown-key', 'GET', '/rolls')).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(await page.$('tr[data-key-id][data-marked="yes"]')).not.toBeNull();
+    const [steady] = (await relay.admin('GET', '/admin/keys')).body.keys;
+    expect((await relay.admin('DELETE', `/admin/keys/${steady.id}`)).status).toBe(200);
+  });
+
   it('rotates a key: the new one is shown once and works, the old one gets 401', async () => {
     const old = await relay.createKey({ scopes: ['search'], name: 'Discord bot' });
     await page.reload();

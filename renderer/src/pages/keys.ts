@@ -73,6 +73,7 @@ export const keysPage: Page = {
     const overlayLinks = overlayLinksSection(state);
     const element = h('div', { class: 'stack' }, keyRequests.element, top, list, overlayLinks.element);
     let view: KeysView = { keys: [], scopes: [] };
+    let drawnKeys: string | undefined;
 
     const showReveal = (key: NewKey, verb: 'created' | 'rotated') => {
       replaceChildren(
@@ -197,6 +198,10 @@ export const keysPage: Page = {
           view.scopes.length ? Promise.resolve(view) : admin.scopes(),
         ]);
         view = { keys: [...keys].sort((a, b) => b.createdAt.localeCompare(a.createdAt)), scopes };
+        // Drawn again only when a key changed: a row rebuilt for nothing under the GM's pointer loses the click.
+        const shown = JSON.stringify(view.keys.map((key) => [key, bindingText(key, state.status.get())]));
+        if (shown === drawnKeys) return;
+        drawnKeys = shown;
         drawList();
       } catch (error) {
         toast((error as Error).message, 'error');
